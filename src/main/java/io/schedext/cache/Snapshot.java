@@ -1,0 +1,120 @@
+package io.schedext.cache;
+
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeInfoLister;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An immutable view of every node with a Node object at one cache generation, in NodeTree order. Safe to share across
+ * threads and requests; a newer generation is a new instance that shares unchanged node infos with this one.
+ */
+public final class Snapshot implements NodeInfoLister {
+
+  private static final Snapshot EMPTY = new Snapshot(new NodeInfo[0], Map.of(), 0);
+
+  private final NodeInfo[] nodes;
+  private final Map<String, Integer> indexByName;
+  private final long generation;
+  private final List<NodeInfo> list;
+  private final List<NodeInfo> withAffinity;
+  private final List<NodeInfo> withRequiredAntiAffinity;
+  private volatile Set<String> usedPvcs;
+
+  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation) {
+    this.nodes = nodes;
+    this.indexByName = indexByName;
+    this.generation = generation;
+    this.list = Collections.unmodifiableList(Arrays.asList(nodes));
+    List<NodeInfo> a = new ArrayList<>();
+    List<NodeInfo> r = new ArrayList<>();
+    for (NodeInfo n : nodes) {
+      if (!n.podsWithAffinity().isEmpty()) {
+        a.add(n);
+      }
+      if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
+        r.add(n);
+      }
+    }
+    this.withAffinity = Collections.unmodifiableList(a);
+    this.withRequiredAntiAffinity = Collections.unmodifiableList(r);
+  }
+
+  /** The snapshot of an empty cache. */
+  public static Snapshot empty() {
+    return EMPTY;
+  }
+
+  /** A snapshot of exactly these node infos (in this order), for tests and for full-node requests. */
+  public static Snapshot of(List<NodeInfo> infos) {
+    NodeInfo[] arr = infos.toArray(new NodeInfo[0]);
+    Map<String, Integer> idx = new HashMap<>(arr.length * 2);
+    for (int i = 0; i < arr.length; i++) {
+      idx.put(arr[i].name(), i);
+    }
+    long gen = 0;
+    for (NodeInfo n : arr) {
+      gen = Math.max(gen, n.generation());
+    }
+    return new Snapshot(arr, idx, gen);
+  }
+
+  @Override
+  public List<NodeInfo> list() {
+    return list;
+  }
+
+  @Override
+  public List<NodeInfo> havePodsWithAffinityList() {
+    return withAffinity;
+  }
+
+  @Override
+  public List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
+    return withRequiredAntiAffinity;
+  }
+
+  @Override
+  public NodeInfo get(String name) {
+    Integer i = indexByName.get(name);
+    return i == null ? null : nodes[i];
+  }
+
+  @Override
+  public int size() {
+    return nodes.length;
+  }
+
+  @Override
+  public long generation() {
+    return generation;
+  }
+
+  /** {@code namespace/claim} of every PVC used by some pod in this snapshot. Computed once on first use. */
+  public Set<String> usedPvcs() {
+    Set<String> s = usedPvcs;
+    if (s == null) {
+      Set<String> out = new HashSet<>();
+      for (NodeInfo n : nodes) {
+        out.addAll(n.pvcRefCounts().keySet());
+      }
+      s = Collections.unmodifiableSet(out);
+      usedPvcs = s;
+    }
+    return s;
+  }
+
+  NodeInfo[] nodesArray() {
+    return nodes;
+  }
+
+  Map<String, Integer> indexByName() {
+    return indexByName;
+  }
+}

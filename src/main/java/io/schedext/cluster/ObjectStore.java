@@ -1,0 +1,175 @@
+package io.schedext.cluster;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.schedext.framework.ClusterObjects;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The latest known cluster objects other than nodes and pods, keyed by kind and {@code namespace/name}. Fed by the
+ * cluster source (embedded file or informers); read by plugins through {@link ClusterObjects}. Thread-safe; objects
+ * are stored as given and must not be mutated afterwards.
+ */
+public final class ObjectStore implements ClusterObjects {
+
+  private final Map<Class<?>, ConcurrentHashMap<String, HasMetadata>> byKind = new ConcurrentHashMap<>();
+
+  /** Kinds this store holds. */
+  public static final List<Class<? extends HasMetadata>> KINDS =
+      List.of(
+          Service.class, Namespace.class, PersistentVolume.class, PersistentVolumeClaim.class,
+          StorageClass.class, CSINode.class, CSIDriver.class, CSIStorageCapacity.class,
+          PodDisruptionBudget.class, ReplicaSet.class, StatefulSet.class, ReplicationController.class);
+
+  /** True when this store keeps objects of {@code type}. */
+  public static boolean holds(Class<?> type) {
+    return KINDS.contains(type);
+  }
+
+  /** Adds or replaces an object. */
+  public void put(HasMetadata obj) {
+    map(obj.getClass()).put(key(obj), obj);
+  }
+
+  /** Removes an object; returns true when it was present. */
+  public boolean remove(HasMetadata obj) {
+    return map(obj.getClass()).remove(key(obj)) != null;
+  }
+
+  /** Removes every object of {@code type} (before a full re-list). */
+  public void clear(Class<? extends HasMetadata> type) {
+    map(type).clear();
+  }
+
+  /** The object of {@code type} at {@code namespace/name} (namespace "" for cluster-scoped), or null. */
+  public <T extends HasMetadata> T get(Class<T> type, String namespace, String name) {
+    return type.cast(map(type).get(key(namespace, name)));
+  }
+
+  /** Every object of {@code type}. */
+  public <T extends HasMetadata> List<T> list(Class<T> type) {
+    List<T> out = new ArrayList<>();
+    for (HasMetadata o : map(type).values()) {
+      out.add(type.cast(o));
+    }
+    return out;
+  }
+
+  /** Objects of {@code type} in {@code namespace}. */
+  public <T extends HasMetadata> List<T> list(Class<T> type, String namespace) {
+    List<T> out = new ArrayList<>();
+    for (HasMetadata o : map(type).values()) {
+      String ns = o.getMetadata().getNamespace();
+      if (namespace.equals(ns == null ? "" : ns)) {
+        out.add(type.cast(o));
+      }
+    }
+    return out;
+  }
+
+  /** The number of objects of {@code type}. */
+  public int count(Class<? extends HasMetadata> type) {
+    return map(type).size();
+  }
+
+  private ConcurrentHashMap<String, HasMetadata> map(Class<?> type) {
+    return byKind.computeIfAbsent(type, k -> new ConcurrentHashMap<>());
+  }
+
+  private static String key(HasMetadata o) {
+    return key(o.getMetadata().getNamespace(), o.getMetadata().getName());
+  }
+
+  private static String key(String namespace, String name) {
+    return (namespace == null ? "" : namespace) + "/" + name;
+  }
+
+  @Override
+  public List<Service> services(String namespace) {
+    return list(Service.class, namespace);
+  }
+
+  @Override
+  public Namespace namespace(String name) {
+    return get(Namespace.class, "", name);
+  }
+
+  @Override
+  public List<Namespace> namespaces() {
+    return list(Namespace.class);
+  }
+
+  @Override
+  public PersistentVolumeClaim persistentVolumeClaim(String namespace, String name) {
+    return get(PersistentVolumeClaim.class, namespace, name);
+  }
+
+  @Override
+  public PersistentVolume persistentVolume(String name) {
+    return get(PersistentVolume.class, "", name);
+  }
+
+  @Override
+  public List<PersistentVolume> persistentVolumes() {
+    return list(PersistentVolume.class);
+  }
+
+  @Override
+  public StorageClass storageClass(String name) {
+    return get(StorageClass.class, "", name);
+  }
+
+  @Override
+  public CSINode csiNode(String name) {
+    return get(CSINode.class, "", name);
+  }
+
+  @Override
+  public CSIDriver csiDriver(String name) {
+    return get(CSIDriver.class, "", name);
+  }
+
+  @Override
+  public List<CSIStorageCapacity> csiStorageCapacities() {
+    return list(CSIStorageCapacity.class);
+  }
+
+  @Override
+  public List<PodDisruptionBudget> podDisruptionBudgets(String namespace) {
+    return list(PodDisruptionBudget.class, namespace);
+  }
+
+  @Override
+  public List<PodDisruptionBudget> podDisruptionBudgets() {
+    return list(PodDisruptionBudget.class);
+  }
+
+  @Override
+  public List<ReplicaSet> replicaSets(String namespace) {
+    return list(ReplicaSet.class, namespace);
+  }
+
+  @Override
+  public List<StatefulSet> statefulSets(String namespace) {
+    return list(StatefulSet.class, namespace);
+  }
+
+  @Override
+  public List<ReplicationController> replicationControllers(String namespace) {
+    return list(ReplicationController.class, namespace);
+  }
+}

@@ -1,0 +1,12 @@
+package io.schedext.framework;
+
+/**
+ * Decides whether the pod can run on one node. Called concurrently for different nodes: read the cycle state, never
+ * write it. May return only Success, Unschedulable or UnschedulableAndUnresolvable; anything else counts as Error.
+ * Look at the given node info, not the snapshot: in simulations it is a modified copy.
+ */
+public interface FilterPlugin extends Plugin {
+
+  /** Returns Success when the pod fits on {@code node}, else a rejection with upstream's reason. */
+  Status filter(CycleState state, PodInfo pod, NodeInfo node);
+}

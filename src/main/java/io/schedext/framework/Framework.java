@@ -1,0 +1,790 @@
+package io.schedext.framework;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One profile's plugins, instantiated once, and the runners for every extension point with upstream's semantics:
+ * ordering, Skip handling, status wrapping and error texts. Thread-safe: any number of cycles may run at once, each
+ * with its own {@link CycleState}.
+ */
+public final class Framework {
+
+  /** Longest time a Permit plugin may make a pod wait. */
+  public static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
+  private static final double PLUGIN_METRICS_SAMPLE_PERCENT = 10;
+
+  private final String profileName;
+  private final FrameworkServices services;
+  private final Map<String, Plugin> plugins;
+  private final PreFilterPlugin[] preFilterPlugins;
+  private final FilterPlugin[] filterPlugins;
+  private final PostFilterPlugin[] postFilterPlugins;
+  private final PreScorePlugin[] preScorePlugins;
+  private final ScorePlugin[] scorePlugins;
+  private final int[] scoreWeights;
+  private final ReservePlugin[] reservePlugins;
+  private final PermitPlugin[] permitPlugins;
+  private final PreBindPlugin[] preBindPlugins;
+  private final BindPlugin[] bindPlugins;
+  private final PostBindPlugin[] postBindPlugins;
+  private final Handle handle;
+
+  private Framework(Profile profile, Registry registry, FrameworkServices services) {
+    this.profileName = profile.name();
+    this.services = services;
+    this.handle = new FrameworkHandle();
+    Map<ExtensionPoint, List<Profile.PluginRef>> expanded = new LinkedHashMap<>();
+    Set<String> needed = new java.util.LinkedHashSet<>();
+    for (Profile.PluginRef r : profile.multiPoint()) {
+      needed.add(r.name());
+    }
+    for (Profile.PluginSet s : profile.points().values()) {
+      s.enabled().forEach(r -> needed.add(r.name()));
+    }
+    Map<String, Plugin> instances = new LinkedHashMap<>();
+    for (String name : needed) {
+      PluginFactory f = registry.get(name);
+      if (f == null) {
+        throw new FrameworkException("plugin \"" + name + "\" does not exist (profile \"" + profileName
+            + "\"); registered plugins: " + registry.names());
+      }
+      Plugin p = f.create(PluginArgs.of(name, profile.pluginArgs().get(name)), handle);
+      if (p == null || !name.equals(p.name())) {
+        throw new FrameworkException("plugin factory for \"" + name + "\" returned a plugin named "
+            + (p == null ? "null" : "\"" + p.name() + "\""));
+      }
+      instances.put(name, p);
+    }
+    for (String argsFor : profile.pluginArgs().keySet()) {
+      if (!instances.containsKey(argsFor)) {
+        throw new FrameworkException("pluginConfig has args for plugin \"" + argsFor
+            + "\", which is not enabled in profile \"" + profileName + "\"");
+      }
+    }
+    this.plugins = java.util.Collections.unmodifiableMap(instances);
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      expanded.put(point, expand(point, profile, instances));
+    }
+    this.preFilterPlugins = typed(expanded, ExtensionPoint.PRE_FILTER, PreFilterPlugin.class);
+    this.filterPlugins = typed(expanded, ExtensionPoint.FILTER, FilterPlugin.class);
+    this.postFilterPlugins = typed(expanded, ExtensionPoint.POST_FILTER, PostFilterPlugin.class);
+    this.preScorePlugins = typed(expanded, ExtensionPoint.PRE_SCORE, PreScorePlugin.class);
+    this.scorePlugins = typed(expanded, ExtensionPoint.SCORE, ScorePlugin.class);
+    this.reservePlugins = typed(expanded, ExtensionPoint.RESERVE, ReservePlugin.class);
+    this.permitPlugins = typed(expanded, ExtensionPoint.PERMIT, PermitPlugin.class);
+    this.preBindPlugins = typed(expanded, ExtensionPoint.PRE_BIND, PreBindPlugin.class);
+    this.bindPlugins = typed(expanded, ExtensionPoint.BIND, BindPlugin.class);
+    this.postBindPlugins = typed(expanded, ExtensionPoint.POST_BIND, PostBindPlugin.class);
+    List<Profile.PluginRef> scoreRefs = expanded.get(ExtensionPoint.SCORE);
+    this.scoreWeights = new int[scoreRefs.size()];
+    long total = 0;
+    for (int i = 0; i < scoreWeights.length; i++) {
+      int w = scoreRefs.get(i).weight();
+      if (w < 0) {
+        throw new FrameworkException("score plugin \"" + scoreRefs.get(i).name() + "\" has a negative weight " + w);
+      }
+      scoreWeights[i] = w == 0 ? 1 : w;
+      total += (long) scoreWeights[i] * ScorePlugin.MAX_NODE_SCORE;
+      if (total < 0) {
+        throw new FrameworkException("total score of Score plugins could overflow");
+      }
+    }
+  }
+
+  /**
+   * Instantiates {@code profile}'s plugins from {@code registry}. Throws {@link FrameworkException} naming the
+   * profile and plugin when a plugin is unknown, does not implement a point it is enabled at, or rejects its args.
+   */
+  public static Framework create(Profile profile, Registry registry, FrameworkServices services) {
+    return new Framework(profile, registry, services);
+  }
+
+  /**
+   * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint (explicit
+   * order), then multiPoint-only plugins, then explicit-only plugins.
+   */
+  private static List<Profile.PluginRef> expand(
+      ExtensionPoint point, Profile profile, Map<String, Plugin> instances) {
+    Profile.PluginSet explicit = profile.points().getOrDefault(point, new Profile.PluginSet(null, null));
+    Set<String> disabled = new HashSet<>(explicit.disabled());
+    Map<String, Profile.PluginRef> explicitByName = new LinkedHashMap<>();
+    for (Profile.PluginRef r : explicit.enabled()) {
+      if (!point.pluginType().isInstance(instances.get(r.name()))) {
+        throw new FrameworkException("plugin \"" + r.name() + "\" does not extend " + point.upstreamName()
+            + " plugin (profile)");
+      }
+      if (explicitByName.put(r.name(), r) != null) {
+        throw new FrameworkException("plugin \"" + r.name() + "\" is enabled twice at " + point.upstreamName());
+      }
+    }
+    List<Profile.PluginRef> overrides = new ArrayList<>();
+    List<Profile.PluginRef> multiOnly = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    Set<String> multiNames = new HashSet<>();
+    for (Profile.PluginRef r : profile.multiPoint()) {
+      if (!seen.add(r.name())) {
+        throw new FrameworkException("plugin \"" + r.name() + "\" is listed twice in multiPoint");
+      }
+      if (!point.pluginType().isInstance(instances.get(r.name()))) {
+        continue;
+      }
+      if (explicitByName.containsKey(r.name())) {
+        multiNames.add(r.name());
+        continue;
+      }
+      if (disabled.contains(r.name()) || disabled.contains("*")) {
+        continue;
+      }
+      multiOnly.add(r);
+    }
+    List<Profile.PluginRef> tail = new ArrayList<>();
+    for (Profile.PluginRef r : explicitByName.values()) {
+      if (multiNames.contains(r.name())) {
+        overrides.add(r);
+      } else {
+        tail.add(r);
+      }
+    }
+    List<Profile.PluginRef> out = new ArrayList<>(overrides);
+    out.addAll(multiOnly);
+    out.addAll(tail);
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> T[] typed(Map<ExtensionPoint, List<Profile.PluginRef>> expanded, ExtensionPoint p, Class<T> type) {
+    List<Profile.PluginRef> refs = expanded.get(p);
+    T[] out = (T[]) java.lang.reflect.Array.newInstance(type, refs.size());
+    for (int i = 0; i < out.length; i++) {
+      out[i] = type.cast(plugins.get(refs.get(i).name()));
+    }
+    return out;
+  }
+
+  /** The profile name. */
+  public String profileName() {
+    return profileName;
+  }
+
+  /** The handle plugins of this framework were given. */
+  public Handle handle() {
+    return handle;
+  }
+
+  /** Every plugin instance by name. */
+  public Map<String, Plugin> plugins() {
+    return plugins;
+  }
+
+  /** The plugin names enabled at {@code point}, in run order. */
+  public List<String> pluginNames(ExtensionPoint point) {
+    Plugin[] arr = switch (point) {
+      case PRE_FILTER -> preFilterPlugins;
+      case FILTER -> filterPlugins;
+      case POST_FILTER -> postFilterPlugins;
+      case PRE_SCORE -> preScorePlugins;
+      case SCORE -> scorePlugins;
+      case RESERVE -> reservePlugins;
+      case PERMIT -> permitPlugins;
+      case PRE_BIND -> preBindPlugins;
+      case BIND -> bindPlugins;
+      case POST_BIND -> postBindPlugins;
+    };
+    List<String> names = new ArrayList<>(arr.length);
+    for (Plugin p : arr) {
+      names.add(p.name());
+    }
+    return names;
+  }
+
+  /** The weight of each score plugin, in run order. */
+  public Map<String, Integer> scoreWeights() {
+    Map<String, Integer> w = new LinkedHashMap<>();
+    for (int i = 0; i < scorePlugins.length; i++) {
+      w.put(scorePlugins[i].name(), scoreWeights[i]);
+    }
+    return w;
+  }
+
+  /** True when the profile has Score plugins. */
+  public boolean hasScorePlugins() {
+    return scorePlugins.length > 0;
+  }
+
+  /** True when the profile has Filter plugins. */
+  public boolean hasFilterPlugins() {
+    return filterPlugins.length > 0;
+  }
+
+  /** A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics 10% of the time. */
+  public CycleState newCycleState(NodeInfoLister snapshot) {
+    CycleState s = new CycleState(snapshot);
+    s.setRecordPluginMetrics(ThreadLocalRandom.current().nextDouble(100) < PLUGIN_METRICS_SAMPLE_PERCENT);
+    return s;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- PreFilter
+
+  /**
+   * Runs every PreFilter plugin in order. A plugin's Skip marks it skipped for Filter; UnschedulableAndUnresolvable or
+   * Error stops at once; Unschedulable is remembered while the rest still run (so preemption has their state). Node
+   * narrowings are intersected; an empty intersection is UnschedulableAndUnresolvable.
+   */
+  public PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod) {
+    long start = System.nanoTime();
+    PreFilterResult out = doRunPreFilter(state, pod);
+    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(), System.nanoTime() - start);
+    return out;
+  }
+
+  private PreFilterResult doRunPreFilter(CycleState state, PodInfo pod) {
+    Set<String> nodes = null;
+    List<String> narrowing = new ArrayList<>();
+    Status remembered = null;
+    for (PreFilterPlugin pl : preFilterPlugins) {
+      PreFilterResult r = timed(state, pl.name(), "PreFilter", () -> {
+        try {
+          PreFilterResult res = pl.preFilter(state, pod);
+          return res == null ? PreFilterResult.success() : res;
+        } catch (FrameworkException | IllegalArgumentException e) {
+          return PreFilterResult.of(Status.error(e));
+        }
+      }, x -> x.status().code());
+      Status s = r.status();
+      if (s.isSkip()) {
+        state.skipFilterPlugins().add(pl.name());
+        continue;
+      }
+      if (!s.isSuccess()) {
+        s = s.withPlugin(pl.name());
+        if (s.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+          return PreFilterResult.of(s);
+        }
+        if (s.code() == Code.UNSCHEDULABLE) {
+          remembered = s;
+          continue;
+        }
+        return PreFilterResult.of(Status.error("running PreFilter plugin \"" + pl.name() + "\": " + s.message())
+            .withPlugin(pl.name()));
+      }
+      if (!r.allNodes()) {
+        narrowing.add(pl.name());
+        nodes = PreFilterResult.merge(nodes, r.nodeNames());
+        if (nodes.isEmpty()) {
+          String msg = narrowing.size() == 1
+              ? "node(s) didn't satisfy plugin " + narrowing.get(0)
+              : "node(s) didn't satisfy plugin(s) " + goList(narrowing) + " simultaneously";
+          return new PreFilterResult(Status.unresolvable(msg), nodes);
+        }
+      }
+    }
+    return new PreFilterResult(remembered == null ? Status.success() : remembered, nodes);
+  }
+
+  /** Calls every AddPod extension (of plugins not skipped); the first failure becomes an Error. */
+  public Status runPreFilterExtensionAddPod(CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node) {
+    return runExtensions(state, pod, podToAdd, node, true);
+  }
+
+  /** Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error. */
+  public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node) {
+    return runExtensions(state, pod, podToRemove, node, false);
+  }
+
+  private Status runExtensions(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, boolean add) {
+    for (PreFilterPlugin pl : preFilterPlugins) {
+      PreFilterExtensions ext = pl.preFilterExtensions();
+      if (ext == null || state.skipFilterPlugins().contains(pl.name())) {
+        continue;
+      }
+      Status s;
+      try {
+        s = add ? ext.addPod(state, pod, other, node) : ext.removePod(state, pod, other, node);
+      } catch (FrameworkException | IllegalArgumentException e) {
+        s = Status.error(e);
+      }
+      if (s != null && !s.isSuccess()) {
+        return Status.error("running " + (add ? "AddPod" : "RemovePod") + " on PreFilter plugin \"" + pl.name()
+            + "\": " + s.message()).withPlugin(pl.name());
+      }
+    }
+    return Status.success();
+  }
+
+  // ------------------------------------------------------------------------------------------------------- Filter
+
+  /**
+   * Runs the Filter plugins on one node in order and returns the first rejection (attributed to its plugin); a status
+   * other than Success or a rejection becomes an Error. Allocation-free on success.
+   */
+  public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
+    Set<String> skip = state.skipFilterPlugins();
+    boolean anySkip = !skip.isEmpty();
+    boolean sample = state.recordPluginMetrics();
+    for (FilterPlugin pl : filterPlugins) {
+      if (anySkip && skip.contains(pl.name())) {
+        continue;
+      }
+      Status s = sample ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
+      if (!s.isSuccess()) {
+        if (!s.isRejected()) {
+          return Status.error("running \"" + pl.name() + "\" filter plugin: " + s.message()).withPlugin(pl.name());
+        }
+        return s.withPlugin(pl.name());
+      }
+    }
+    return Status.success();
+  }
+
+  /**
+   * Runs every Filter plugin on one node without stopping at the first rejection (the explain view); returns one
+   * status per plugin, in order, null for a plugin skipped by its PreFilter.
+   */
+  public Status[] runAllFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
+    Status[] out = new Status[filterPlugins.length];
+    for (int i = 0; i < filterPlugins.length; i++) {
+      FilterPlugin pl = filterPlugins[i];
+      if (state.skipFilterPlugins().contains(pl.name())) {
+        continue;
+      }
+      Status s = callFilter(pl, state, pod, node);
+      if (!s.isSuccess() && !s.isRejected()) {
+        s = Status.error("running \"" + pl.name() + "\" filter plugin: " + s.message());
+      }
+      out[i] = s.withPlugin(pl.name());
+    }
+    return out;
+  }
+
+  private static Status callFilter(FilterPlugin pl, CycleState state, PodInfo pod, NodeInfo node) {
+    try {
+      Status s = pl.filter(state, pod, node);
+      return s == null ? Status.success() : s;
+    } catch (FrameworkException | IllegalArgumentException e) {
+      return Status.error(e);
+    }
+  }
+
+  private Status timedFilter(FilterPlugin pl, CycleState state, PodInfo pod, NodeInfo node) {
+    long start = System.nanoTime();
+    Status s = callFilter(pl, state, pod, node);
+    services.metrics().plugin(pl.name(), "Filter", s.code(), System.nanoTime() - start);
+    return s;
+  }
+
+  /**
+   * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher priority are
+   * nominated to the node, the filters must pass both with them added (on copies of state and node) and without.
+   */
+  public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
+    List<PodInfo> relevant = null;
+    for (PodInfo np : services.nominator().nominatedPodsForNode(node.name())) {
+      if (np.priority() >= pod.priority() && !np.uid().equals(pod.uid())) {
+        if (relevant == null) {
+          relevant = new ArrayList<>();
+        }
+        relevant.add(np);
+      }
+    }
+    if (relevant == null) {
+      return runFilterPlugins(state, pod, node);
+    }
+    CycleState withNominated = state.copy();
+    NodeInfo nodeWithNominated = node.snapshotCopy();
+    for (PodInfo np : relevant) {
+      nodeWithNominated.addPod(np);
+      Status s = runPreFilterExtensionAddPod(withNominated, pod, np, nodeWithNominated);
+      if (!s.isSuccess()) {
+        return s;
+      }
+    }
+    Status first = runFilterPlugins(withNominated, pod, nodeWithNominated);
+    if (!first.isSuccess()) {
+      return first;
+    }
+    return runFilterPlugins(state, pod, node);
+  }
+
+  // --------------------------------------------------------------------------------------------------- PostFilter
+
+  /**
+   * Runs PostFilter plugins until one succeeds; returns that result, else the last rejection (or an Error at once).
+   */
+  public PostFilterResult runPostFilterPlugins(CycleState state, PodInfo pod, Map<String, Status> statuses) {
+    long start = System.nanoTime();
+    PostFilterResult result = null;
+    List<String> reasons = new ArrayList<>();
+    for (PostFilterPlugin pl : postFilterPlugins) {
+      PostFilterResult r;
+      try {
+        r = pl.postFilter(state, pod, statuses);
+      } catch (FrameworkException | IllegalArgumentException e) {
+        r = PostFilterResult.of(Status.error(e));
+      }
+      Status s = r.status();
+      if (s.isSuccess()) {
+        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.SUCCESS, System.nanoTime() - start);
+        return r;
+      }
+      if (!s.isRejected()) {
+        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.ERROR, System.nanoTime() - start);
+        return new PostFilterResult(s.withPlugin(pl.name()), null, List.of());
+      }
+      reasons.addAll(s.reasons());
+      result = new PostFilterResult(s.withPlugin(pl.name()), r.nominatedNodeName(), r.victims());
+    }
+    if (result == null) {
+      result = PostFilterResult.of(Status.unschedulable());
+    } else if (postFilterPlugins.length > 1) {
+      result = new PostFilterResult(Status.of(Code.UNSCHEDULABLE, reasons), result.nominatedNodeName(), result.victims());
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(), System.nanoTime() - start);
+    return result;
+  }
+
+  /** True when the profile has PostFilter plugins. */
+  public boolean hasPostFilterPlugins() {
+    return postFilterPlugins.length > 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------- PreScore, Score
+
+  /** Runs every PreScore plugin; Skip marks the plugin's Score skipped; any other failure is an Error. */
+  public Status runPreScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
+    Status out = Status.success();
+    for (PreScorePlugin pl : preScorePlugins) {
+      Status s = timed(state, pl.name(), "PreScore", () -> {
+        try {
+          Status r = pl.preScore(state, pod, nodes);
+          return r == null ? Status.success() : r;
+        } catch (FrameworkException | IllegalArgumentException e) {
+          return Status.error(e);
+        }
+      }, Status::code);
+      if (s.isSkip()) {
+        state.skipScorePlugins().add(pl.name());
+        continue;
+      }
+      if (!s.isSuccess()) {
+        out = Status.error("running PreScore plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+        break;
+      }
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_SCORE, out.code(), System.nanoTime() - start);
+    return out;
+  }
+
+  /**
+   * Scores every node with every Score plugin not skipped (in parallel over nodes), normalises per plugin, checks the
+   * 0–100 range and applies weights. Returns the per-plugin scores and the weighted totals, or an Error status.
+   */
+  public ScoreResult runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodeList) {
+    long start = System.nanoTime();
+    ScoreResult r = doRunScore(state, pod, nodeList);
+    services.metrics().extensionPoint(profileName, ExtensionPoint.SCORE, r.status().code(), System.nanoTime() - start);
+    return r;
+  }
+
+  private ScoreResult doRunScore(CycleState state, PodInfo pod, List<NodeInfo> nodeList) {
+    NodeInfo[] nodes = nodeList.toArray(new NodeInfo[0]);
+    List<ScorePlugin> active = new ArrayList<>(scorePlugins.length);
+    List<Integer> weights = new ArrayList<>(scorePlugins.length);
+    for (int i = 0; i < scorePlugins.length; i++) {
+      if (!state.skipScorePlugins().contains(scorePlugins[i].name())) {
+        active.add(scorePlugins[i]);
+        weights.add(scoreWeights[i]);
+      }
+    }
+    int np = active.size();
+    NodeScores[] perPlugin = new NodeScores[np];
+    for (int p = 0; p < np; p++) {
+      perPlugin[p] = new NodeScores(nodes);
+    }
+    boolean sample = state.recordPluginMetrics();
+    try {
+      services.parallelizer().until(nodes.length, i -> {
+        for (int p = 0; p < np; p++) {
+          ScorePlugin pl = active.get(p);
+          long t0 = sample ? System.nanoTime() : 0;
+          long s;
+          try {
+            s = pl.score(state, pod, nodes[i]);
+          } catch (FrameworkException | IllegalArgumentException e) {
+            throw new ScoreFailure("plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
+          }
+          if (sample) {
+            services.metrics().plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
+          }
+          perPlugin[p].set(i, s);
+        }
+      });
+    } catch (ScoreFailure e) {
+      return ScoreResult.failed(Status.error("running Score plugins: " + e.getMessage()));
+    }
+    long[][] raw = new long[np][];
+    for (int p = 0; p < np; p++) {
+      raw[p] = perPlugin[p].toArray();
+      ScorePlugin pl = active.get(p);
+      ScoreExtensions ext = pl.scoreExtensions();
+      if (ext == null) {
+        continue;
+      }
+      Status s;
+      try {
+        s = ext.normalizeScore(state, pod, perPlugin[p]);
+      } catch (FrameworkException | IllegalArgumentException e) {
+        s = Status.error(e);
+      }
+      if (s != null && !s.isSuccess()) {
+        return ScoreResult.failed(Status.error("running Normalize on Score plugins: plugin \"" + pl.name()
+            + "\" failed with: " + s.message()));
+      }
+    }
+    long[] totals = new long[nodes.length];
+    long[][] normalized = new long[np][];
+    int[] w = new int[np];
+    String[] names = new String[np];
+    for (int p = 0; p < np; p++) {
+      names[p] = active.get(p).name();
+      w[p] = weights.get(p);
+      normalized[p] = perPlugin[p].toArray();
+      for (int i = 0; i < nodes.length; i++) {
+        long s = normalized[p][i];
+        if (s > ScorePlugin.MAX_NODE_SCORE || s < ScorePlugin.MIN_NODE_SCORE) {
+          return ScoreResult.failed(Status.error("applying score defaultWeights on Score plugins: plugin \""
+              + names[p] + "\" returns an invalid score " + s + ", it should in the range of ["
+              + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE + "] after normalizing"));
+        }
+        totals[i] += s * w[p];
+      }
+    }
+    return new ScoreResult(Status.success(), nodes, names, w, raw, normalized, totals);
+  }
+
+  private static final class ScoreFailure extends RuntimeException {
+    ScoreFailure(String message, Throwable cause) {
+      super(message, cause, false, false);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ Reserve .. PostBind
+
+  /** Runs Reserve plugins in order; a rejection keeps its code, any other failure is an Error. */
+  public Status runReservePluginsReserve(CycleState state, PodInfo pod, String nodeName) {
+    long start = System.nanoTime();
+    Status out = Status.success();
+    for (ReservePlugin pl : reservePlugins) {
+      Status s = guard(() -> pl.reserve(state, pod, nodeName));
+      if (!s.isSuccess()) {
+        out = s.isRejected()
+            ? s.withPlugin(pl.name())
+            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+        break;
+      }
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.RESERVE, out.code(), System.nanoTime() - start);
+    return out;
+  }
+
+  /** Runs Unreserve of every Reserve plugin in reverse order; failures are swallowed (it must be idempotent). */
+  public void runReservePluginsUnreserve(CycleState state, PodInfo pod, String nodeName) {
+    for (int i = reservePlugins.length - 1; i >= 0; i--) {
+      try {
+        reservePlugins[i].unreserve(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        // Unreserve cannot fail the cycle; the cache forgets the pod regardless.
+      }
+    }
+  }
+
+  /**
+   * Runs Permit plugins. A rejection or Error returns at once; when some plugin says Wait (and none rejects) the pod
+   * becomes a {@link WaitingPod} and Wait is returned; call {@link #waitOnPermit} next.
+   */
+  public Status runPermitPlugins(CycleState state, PodInfo pod, String nodeName) {
+    long start = System.nanoTime();
+    Map<String, Duration> waits = new LinkedHashMap<>();
+    Status out = null;
+    for (PermitPlugin pl : permitPlugins) {
+      PermitPlugin.Result r;
+      try {
+        r = pl.permit(state, pod, nodeName);
+      } catch (FrameworkException | IllegalArgumentException e) {
+        r = PermitPlugin.Result.of(Status.error(e));
+      }
+      Status s = r.status() == null ? Status.success() : r.status();
+      if (s.isSuccess()) {
+        continue;
+      }
+      if (s.isRejected()) {
+        out = s.withPlugin(pl.name());
+        break;
+      }
+      if (s.isWait()) {
+        Duration t = r.timeout() == null ? Duration.ZERO : r.timeout();
+        waits.put(pl.name(), t.compareTo(MAX_PERMIT_WAIT) > 0 ? MAX_PERMIT_WAIT : t);
+        continue;
+      }
+      out = Status.error("running Permit plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+      break;
+    }
+    if (out == null && !waits.isEmpty()) {
+      WaitingPod wp = new WaitingPod(pod, nodeName, services.clock().instant());
+      services.waitingPods().add(wp);
+      wp.startTimers(waits, services.timers());
+      out = Status.waiting("one or more plugins asked to wait and no plugin rejected pod \"" + pod.name() + "\"");
+    }
+    if (out == null) {
+      out = Status.success();
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.PERMIT, out.code(), System.nanoTime() - start);
+    return out;
+  }
+
+  /** Blocks until the waiting pod (if any) is allowed or rejected; Success when it was not waiting. */
+  public Status waitOnPermit(PodInfo pod) {
+    WaitingPod wp = services.waitingPods().get(pod.uid());
+    if (wp == null) {
+      return Status.success();
+    }
+    try {
+      Status s = wp.outcome().get();
+      if (s.isSuccess() || s.isRejected()) {
+        return s;
+      }
+      return Status.error("error while waiting on permit for pod " + pod.key() + ": " + s.message());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Status.error("interrupted while waiting on permit for pod " + pod.key());
+    } catch (ExecutionException e) {
+      return Status.error(e.getCause());
+    } finally {
+      services.waitingPods().remove(pod.uid());
+    }
+  }
+
+  /** Runs PreBind plugins in order; the first failure stops (rejections keep their code, others become Error). */
+  public Status runPreBindPlugins(CycleState state, PodInfo pod, String nodeName) {
+    long start = System.nanoTime();
+    Status out = Status.success();
+    for (PreBindPlugin pl : preBindPlugins) {
+      Status s = guard(() -> pl.preBind(state, pod, nodeName));
+      if (!s.isSuccess()) {
+        out = s.isRejected()
+            ? s.withPlugin(pl.name())
+            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+        break;
+      }
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_BIND, out.code(), System.nanoTime() - start);
+    return out;
+  }
+
+  /** Runs Bind plugins until one does not Skip; Skip when there are none or all skip. */
+  public Status runBindPlugins(CycleState state, PodInfo pod, String nodeName) {
+    long start = System.nanoTime();
+    Status out = Status.skip();
+    for (BindPlugin pl : bindPlugins) {
+      Status s = guard(() -> pl.bind(state, pod, nodeName));
+      if (s.isSkip()) {
+        continue;
+      }
+      if (!s.isSuccess()) {
+        out = s.isRejected()
+            ? s.withPlugin(pl.name())
+            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+      } else {
+        out = s;
+      }
+      break;
+    }
+    services.metrics().extensionPoint(profileName, ExtensionPoint.BIND, out.code(), System.nanoTime() - start);
+    return out;
+  }
+
+  /** Runs every PostBind plugin; failures are ignored. */
+  public void runPostBindPlugins(CycleState state, PodInfo pod, String nodeName) {
+    for (PostBindPlugin pl : postBindPlugins) {
+      try {
+        pl.postBind(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        // PostBind is informational.
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------- util
+
+  private static Status guard(java.util.function.Supplier<Status> call) {
+    try {
+      Status s = call.get();
+      return s == null ? Status.success() : s;
+    } catch (FrameworkException | IllegalArgumentException e) {
+      return Status.error(e);
+    }
+  }
+
+  private <T> T timed(
+      CycleState state, String plugin, String point, java.util.function.Supplier<T> call,
+      java.util.function.Function<T, Code> code) {
+    if (!state.recordPluginMetrics()) {
+      return call.get();
+    }
+    long t0 = System.nanoTime();
+    T r = call.get();
+    services.metrics().plugin(plugin, point, code.apply(r), System.nanoTime() - t0);
+    return r;
+  }
+
+  /** Go's {@code %v} rendering of a string slice: {@code [a b c]}. */
+  static String goList(List<String> items) {
+    return "[" + String.join(" ", items) + "]";
+  }
+
+  private final class FrameworkHandle implements Handle {
+    @Override
+    public ClusterObjects clusterObjects() {
+      return services.clusterObjects();
+    }
+
+    @Override
+    public PodBinder binder() {
+      return services.binder();
+    }
+
+    @Override
+    public Parallelizer parallelizer() {
+      return services.parallelizer();
+    }
+
+    @Override
+    public WaitingPods waitingPods() {
+      return services.waitingPods();
+    }
+
+    @Override
+    public PodNominator nominator() {
+      return services.nominator();
+    }
+
+    @Override
+    public Framework framework() {
+      return Framework.this;
+    }
+
+    @Override
+    public java.time.Clock clock() {
+      return services.clock();
+    }
+  }
+
+}

@@ -1,0 +1,39 @@
+package io.schedext.framework;
+
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * The shared services every framework instance (one per profile) is built with.
+ *
+ * @param clusterObjects cluster listers
+ * @param binder the pod binder
+ * @param parallelizer the shared parallel pool
+ * @param nominator nominated pods per node
+ * @param clock the clock
+ * @param timers timer service for Permit waits
+ * @param waitingPods the pods held at Permit (shared by all profiles)
+ * @param metrics where timings go
+ */
+public record FrameworkServices(
+    ClusterObjects clusterObjects,
+    PodBinder binder,
+    Parallelizer parallelizer,
+    PodNominator nominator,
+    Clock clock,
+    Timers timers,
+    WaitingPods waitingPods,
+    FrameworkMetrics metrics) {
+
+  /** Checks that nothing is null. */
+  public FrameworkServices {
+    Objects.requireNonNull(clusterObjects, "clusterObjects");
+    Objects.requireNonNull(binder, "binder");
+    Objects.requireNonNull(parallelizer, "parallelizer");
+    Objects.requireNonNull(nominator, "nominator");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(timers, "timers");
+    Objects.requireNonNull(waitingPods, "waitingPods");
+    Objects.requireNonNull(metrics, "metrics");
+  }
+}

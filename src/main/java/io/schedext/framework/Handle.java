@@ -1,0 +1,28 @@
+package io.schedext.framework;
+
+import java.time.Clock;
+
+/** What the framework gives its plugins: cluster listers, the binder, parallelism, waiting pods and time. */
+public interface Handle {
+
+  /** Services, volumes, storage classes, PDBs and the other cluster objects. */
+  ClusterObjects clusterObjects();
+
+  /** Writes pod bindings. */
+  PodBinder binder();
+
+  /** Runs work in parallel over the bounded scheduling pool. */
+  Parallelizer parallelizer();
+
+  /** The pods currently held at Permit. */
+  WaitingPods waitingPods();
+
+  /** Knows the nominated pods per node. */
+  PodNominator nominator();
+
+  /** Runs this profile's plugins (for plugins that simulate, like preemption). */
+  Framework framework();
+
+  /** The clock. */
+  Clock clock();
+}

@@ -1,0 +1,261 @@
+package io.schedext.framework;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A node and the aggregate of the pods assigned to it, as upstream's {@code framework.NodeInfo}: requested and
+ * non-zero requested resources, used host ports, images, PVC reference counts, the pods with (anti-)affinity, and a
+ * generation that every change advances. Not thread-safe: the cache mutates its own instances under its lock;
+ * snapshots hold {@link #snapshotCopy() copies} that are never mutated after publication (preemption's dry run
+ * works on further copies).
+ */
+public final class NodeInfo {
+
+  private static final AtomicLong GENERATION = new AtomicLong();
+
+  private Node node;
+  private String name;
+  private Map<String, String> labels = Map.of();
+  private List<Taint> taints = List.of();
+  private boolean unschedulable;
+  private final List<PodInfo> pods;
+  private final List<PodInfo> podsWithAffinity;
+  private final List<PodInfo> podsWithRequiredAntiAffinity;
+  private final HostPortInfo usedPorts;
+  private final Resource requested;
+  private final Resource nonZeroRequested;
+  private Resource allocatable;
+  private Map<String, ImageStateSummary> imageStates;
+  private final Map<String, Integer> pvcRefCounts;
+  private long generation;
+
+  /** An empty node-less NodeInfo (a pod arrived before its node). */
+  public NodeInfo() {
+    this.pods = new ArrayList<>();
+    this.podsWithAffinity = new ArrayList<>(0);
+    this.podsWithRequiredAntiAffinity = new ArrayList<>(0);
+    this.usedPorts = new HostPortInfo();
+    this.requested = new Resource();
+    this.nonZeroRequested = new Resource();
+    this.allocatable = new Resource();
+    this.imageStates = Map.of();
+    this.pvcRefCounts = new HashMap<>(0);
+    this.generation = nextGeneration();
+  }
+
+  /** A NodeInfo for {@code node} holding {@code pods}. */
+  public static NodeInfo of(Node node, PodInfo... pods) {
+    NodeInfo n = new NodeInfo();
+    if (node != null) {
+      n.setNode(node);
+    }
+    for (PodInfo p : pods) {
+      n.addPod(p);
+    }
+    return n;
+  }
+
+  private NodeInfo(NodeInfo o) {
+    this.node = o.node;
+    this.name = o.name;
+    this.labels = o.labels;
+    this.taints = o.taints;
+    this.unschedulable = o.unschedulable;
+    this.pods = new ArrayList<>(o.pods);
+    this.podsWithAffinity = new ArrayList<>(o.podsWithAffinity);
+    this.podsWithRequiredAntiAffinity = new ArrayList<>(o.podsWithRequiredAntiAffinity);
+    this.usedPorts = o.usedPorts.copy();
+    this.requested = o.requested.copy();
+    this.nonZeroRequested = o.nonZeroRequested.copy();
+    this.allocatable = o.allocatable.copy();
+    this.imageStates = o.imageStates;
+    this.pvcRefCounts = new HashMap<>(o.pvcRefCounts);
+    this.generation = o.generation;
+  }
+
+  /** The next value of the global generation counter. */
+  public static long nextGeneration() {
+    return GENERATION.incrementAndGet();
+  }
+
+  /** A deep copy sharing the immutable pod infos; used for snapshots and simulations. */
+  public NodeInfo snapshotCopy() {
+    return new NodeInfo(this);
+  }
+
+  /** Sets or replaces the node object; recomputes allocatable and advances the generation. */
+  public void setNode(Node n) {
+    this.node = n;
+    this.name = n.getMetadata() == null ? "" : n.getMetadata().getName();
+    this.labels = n.getMetadata() == null || n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+    this.taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
+    this.unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+    this.allocatable = Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
+    this.generation = nextGeneration();
+  }
+
+  /** Drops the node object (it was deleted) and advances the generation; the pods stay until removed. */
+  public void removeNode() {
+    this.node = null;
+    this.generation = nextGeneration();
+  }
+
+  /** Adds a pod's information and advances the generation. */
+  public void addPod(PodInfo p) {
+    pods.add(p);
+    if (p.hasPodAffinityOrAntiAffinity()) {
+      podsWithAffinity.add(p);
+    }
+    if (!p.requiredAntiAffinityTerms().isEmpty()) {
+      podsWithRequiredAntiAffinity.add(p);
+    }
+    account(p, 1);
+  }
+
+  /**
+   * Removes the pod with {@code uid}; returns the removed info, or null when the node holds no such pod (nothing
+   * changes then).
+   */
+  public PodInfo removePod(String uid) {
+    removeByUid(podsWithAffinity, uid);
+    removeByUid(podsWithRequiredAntiAffinity, uid);
+    PodInfo removed = removeByUid(pods, uid);
+    if (removed != null) {
+      account(removed, -1);
+    }
+    return removed;
+  }
+
+  /** Swap-with-last removal, as upstream does (so pod order after a removal matches upstream's). */
+  private static PodInfo removeByUid(List<PodInfo> list, String uid) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).uid().equals(uid)) {
+        PodInfo p = list.get(i);
+        int last = list.size() - 1;
+        list.set(i, list.get(last));
+        list.remove(last);
+        return p;
+      }
+    }
+    return null;
+  }
+
+  private void account(PodInfo p, int sign) {
+    Resource r = p.request();
+    if (sign > 0) {
+      requested.add(r);
+    } else {
+      requested.subtract(r);
+    }
+    nonZeroRequested.setMilliCpu(nonZeroRequested.milliCpu() + sign * p.nonZeroMilliCpu());
+    nonZeroRequested.setMemory(nonZeroRequested.memory() + sign * p.nonZeroMemory());
+    for (PodInfo.HostPort hp : p.hostPorts()) {
+      if (sign > 0) {
+        usedPorts.add(hp.hostIp(), hp.protocol(), hp.port());
+      } else {
+        usedPorts.remove(hp.hostIp(), hp.protocol(), hp.port());
+      }
+    }
+    for (String key : p.pvcKeys()) {
+      int n = pvcRefCounts.getOrDefault(key, 0) + sign;
+      if (n <= 0) {
+        pvcRefCounts.remove(key);
+      } else {
+        pvcRefCounts.put(key, n);
+      }
+    }
+    generation = nextGeneration();
+  }
+
+  /** The node object, or null for a node-less (ghost) entry. */
+  public Node node() {
+    return node;
+  }
+
+  /** The node name, or null when there is no node object yet. */
+  public String name() {
+    return name;
+  }
+
+  /** The node's labels; never null. */
+  public Map<String, String> labels() {
+    return labels;
+  }
+
+  /** The node's taints; never null. */
+  public List<Taint> taints() {
+    return taints;
+  }
+
+  /** {@code spec.unschedulable}. */
+  public boolean unschedulable() {
+    return unschedulable;
+  }
+
+  /** The pods on the node (assumed ones included). Do not mutate. */
+  public List<PodInfo> pods() {
+    return pods;
+  }
+
+  /** The pods with pod affinity or anti-affinity. Do not mutate. */
+  public List<PodInfo> podsWithAffinity() {
+    return podsWithAffinity;
+  }
+
+  /** The pods with required pod anti-affinity. Do not mutate. */
+  public List<PodInfo> podsWithRequiredAntiAffinity() {
+    return podsWithRequiredAntiAffinity;
+  }
+
+  /** The host ports in use. Do not mutate. */
+  public HostPortInfo usedPorts() {
+    return usedPorts;
+  }
+
+  /** The sum of the pods' requests. Do not mutate. */
+  public Resource requested() {
+    return requested;
+  }
+
+  /** The sum of the pods' non-zero cpu and memory requests. Do not mutate. */
+  public Resource nonZeroRequested() {
+    return nonZeroRequested;
+  }
+
+  /** The node's allocatable resources. Do not mutate. */
+  public Resource allocatable() {
+    return allocatable;
+  }
+
+  /** Images present on the node by name. */
+  public Map<String, ImageStateSummary> imageStates() {
+    return imageStates;
+  }
+
+  /** Sets the image summaries (done by the cache, which knows how many nodes hold each image). */
+  public void setImageStates(Map<String, ImageStateSummary> states) {
+    this.imageStates = states == null ? Map.of() : states;
+  }
+
+  /** How many pods on the node use each PVC ({@code namespace/claim}). */
+  public Map<String, Integer> pvcRefCounts() {
+    return pvcRefCounts;
+  }
+
+  /** The generation of the last change. */
+  public long generation() {
+    return generation;
+  }
+
+  @Override
+  public String toString() {
+    return "NodeInfo{" + name + ", pods=" + pods.size() + ", requested=" + requested + ", allocatable="
+        + allocatable + ", generation=" + generation + "}";
+  }
+}

@@ -1,0 +1,318 @@
+package io.schedext.framework;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import io.schedext.kube.PodRequests;
+import io.schedext.kube.ResourceNames;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod with everything the plugins read pre-computed once: identity, labels, priority, resource requests (and their
+ * non-zero variant), wanted host ports, PVC keys and compiled affinity terms. Built when a pod enters the cache or a
+ * request, so Filter and Score never parse. Immutable and thread-safe: treat {@link #pod()} as read-only.
+ */
+public final class PodInfo {
+
+  /**
+   * A host port a container asks for.
+   *
+   * @param hostIp the host IP ("" = all)
+   * @param protocol the protocol ("" = TCP)
+   * @param port the host port, &gt; 0
+   */
+  public record HostPort(String hostIp, String protocol, int port) {}
+
+  private final Pod pod;
+  private final String uid;
+  private final String namespace;
+  private final String name;
+  private final String nodeName;
+  private final Map<String, String> labels;
+  private final int priority;
+  private final boolean terminating;
+  private final Resource request;
+  private final long nonZeroMilliCpu;
+  private final long nonZeroMemory;
+  private final List<HostPort> hostPorts;
+  private final List<String> pvcKeys;
+  private final boolean hasPodAffinityOrAntiAffinity;
+  private final List<AffinityTerm> requiredAffinityTerms;
+  private final List<AffinityTerm> requiredAntiAffinityTerms;
+  private final List<WeightedAffinityTerm> preferredAffinityTerms;
+  private final List<WeightedAffinityTerm> preferredAntiAffinityTerms;
+  private final String parseError;
+
+  private PodInfo(Pod pod) {
+    this.pod = pod;
+    var meta = pod.getMetadata();
+    if (meta == null) {
+      throw new IllegalArgumentException("pod has no metadata");
+    }
+    this.uid = nullToEmpty(meta.getUid());
+    this.namespace = nullToEmpty(meta.getNamespace());
+    this.name = nullToEmpty(meta.getName());
+    this.labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+    this.terminating = meta.getDeletionTimestamp() != null;
+    PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
+    this.nodeName = nullToEmpty(spec.getNodeName());
+    this.priority = spec.getPriority() == null ? 0 : spec.getPriority();
+    this.request = Resource.fromDecimals(PodRequests.of(pod));
+    Map<String, BigDecimal> nonZero = PodRequests.nonZero(pod);
+    Resource nz = Resource.fromDecimals(Map.of(
+        ResourceNames.CPU, nonZero.getOrDefault(ResourceNames.CPU, BigDecimal.ZERO),
+        ResourceNames.MEMORY, nonZero.getOrDefault(ResourceNames.MEMORY, BigDecimal.ZERO)));
+    this.nonZeroMilliCpu = nz.milliCpu();
+    this.nonZeroMemory = nz.memory();
+    this.hostPorts = hostPorts(spec);
+    this.pvcKeys = pvcKeys(namespace, name, spec);
+    Affinity a = spec.getAffinity();
+    this.hasPodAffinityOrAntiAffinity =
+        a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
+    List<String> errors = new ArrayList<>();
+    this.requiredAffinityTerms =
+        compileTerms(a == null || a.getPodAffinity() == null
+            ? null : a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), "requiredAffinityTerms", errors);
+    this.requiredAntiAffinityTerms =
+        compileTerms(a == null || a.getPodAntiAffinity() == null
+            ? null : a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), "requiredAntiAffinityTerms", errors);
+    this.preferredAffinityTerms =
+        compileWeighted(a == null || a.getPodAffinity() == null
+            ? null : a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAffinityTerms", errors);
+    this.preferredAntiAffinityTerms =
+        compileWeighted(a == null || a.getPodAntiAffinity() == null
+            ? null : a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAntiAffinityTerms", errors);
+    this.parseError = errors.isEmpty() ? null : String.join(", ", errors);
+  }
+
+  private PodInfo(PodInfo base, Pod pod, String nodeName) {
+    this.pod = pod;
+    this.uid = base.uid;
+    this.namespace = base.namespace;
+    this.name = base.name;
+    this.nodeName = nodeName;
+    this.labels = base.labels;
+    this.priority = base.priority;
+    this.terminating = base.terminating;
+    this.request = base.request;
+    this.nonZeroMilliCpu = base.nonZeroMilliCpu;
+    this.nonZeroMemory = base.nonZeroMemory;
+    this.hostPorts = base.hostPorts;
+    this.pvcKeys = base.pvcKeys;
+    this.hasPodAffinityOrAntiAffinity = base.hasPodAffinityOrAntiAffinity;
+    this.requiredAffinityTerms = base.requiredAffinityTerms;
+    this.requiredAntiAffinityTerms = base.requiredAntiAffinityTerms;
+    this.preferredAffinityTerms = base.preferredAffinityTerms;
+    this.preferredAntiAffinityTerms = base.preferredAntiAffinityTerms;
+    this.parseError = base.parseError;
+  }
+
+  /**
+   * Pre-computes the pod's scheduling facts. Throws {@link IllegalArgumentException} when the pod cannot be read at
+   * all (no metadata, a malformed quantity); malformed affinity selectors are kept in {@link #parseError()}.
+   */
+  public static PodInfo of(Pod pod) {
+    return new PodInfo(pod);
+  }
+
+  /** This pod placed on {@code node}: a copy of the object with {@code spec.nodeName} set, sharing the facts. */
+  public PodInfo assignedTo(String node) {
+    Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).editOrNewSpec().withNodeName(node).endSpec().build();
+    return new PodInfo(this, copy, node);
+  }
+
+
+  private List<WeightedAffinityTerm> compileWeighted(
+      List<WeightedPodAffinityTerm> terms, String what, List<String> errors) {
+    if (terms == null || terms.isEmpty()) {
+      return List.of();
+    }
+    List<WeightedAffinityTerm> out = new ArrayList<>(terms.size());
+    for (WeightedPodAffinityTerm w : terms) {
+      try {
+        out.add(new WeightedAffinityTerm(
+            AffinityTerm.compile(namespace, w.getPodAffinityTerm()), w.getWeight() == null ? 0 : w.getWeight()));
+      } catch (IllegalArgumentException e) {
+        errors.add(what + ": " + e.getMessage());
+        return List.of();
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private List<AffinityTerm> compileTerms(List<PodAffinityTerm> terms, String what, List<String> errors) {
+    if (terms == null || terms.isEmpty()) {
+      return List.of();
+    }
+    List<AffinityTerm> out = new ArrayList<>(terms.size());
+    for (PodAffinityTerm t : terms) {
+      try {
+        out.add(AffinityTerm.compile(namespace, t));
+      } catch (IllegalArgumentException e) {
+        errors.add(what + ": " + e.getMessage());
+        return List.of();
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<HostPort> hostPorts(PodSpec spec) {
+    List<HostPort> out = new ArrayList<>(0);
+    if (spec.getInitContainers() != null) {
+      for (Container c : spec.getInitContainers()) {
+        if ("Always".equals(c.getRestartPolicy())) {
+          addHostPorts(c, out);
+        }
+      }
+    }
+    if (spec.getContainers() != null) {
+      for (Container c : spec.getContainers()) {
+        addHostPorts(c, out);
+      }
+    }
+    return out.isEmpty() ? List.of() : List.copyOf(out);
+  }
+
+  private static void addHostPorts(Container c, List<HostPort> out) {
+    if (c.getPorts() == null) {
+      return;
+    }
+    for (ContainerPort p : c.getPorts()) {
+      if (p.getHostPort() != null && p.getHostPort() > 0) {
+        out.add(new HostPort(nullToEmpty(p.getHostIP()), nullToEmpty(p.getProtocol()), p.getHostPort()));
+      }
+    }
+  }
+
+  private static List<String> pvcKeys(String namespace, String podName, PodSpec spec) {
+    if (spec.getVolumes() == null || spec.getVolumes().isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>(2);
+    for (Volume v : spec.getVolumes()) {
+      if (v.getPersistentVolumeClaim() != null) {
+        out.add(namespace + "/" + v.getPersistentVolumeClaim().getClaimName());
+      } else if (v.getEphemeral() != null) {
+        out.add(namespace + "/" + podName + "-" + v.getName());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
+  /** The pod object; read-only. */
+  public Pod pod() {
+    return pod;
+  }
+
+  /** The pod UID, the cache key. */
+  public String uid() {
+    return uid;
+  }
+
+  /** The namespace. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The name. */
+  public String name() {
+    return name;
+  }
+
+  /** {@code namespace/name}. */
+  public String key() {
+    return namespace + "/" + name;
+  }
+
+  /** {@code spec.nodeName}, "" when unassigned. */
+  public String nodeName() {
+    return nodeName;
+  }
+
+  /** The labels; never null. */
+  public Map<String, String> labels() {
+    return labels;
+  }
+
+  /** {@code spec.priority}, 0 when unset. */
+  public int priority() {
+    return priority;
+  }
+
+  /** True when the pod has a deletion timestamp. */
+  public boolean terminating() {
+    return terminating;
+  }
+
+  /** The effective requests (containers, init containers, overhead). Do not mutate. */
+  public Resource request() {
+    return request;
+  }
+
+  /** CPU request with 100m counted for containers that state none. */
+  public long nonZeroMilliCpu() {
+    return nonZeroMilliCpu;
+  }
+
+  /** Memory request with 200 MiB counted for containers that state none. */
+  public long nonZeroMemory() {
+    return nonZeroMemory;
+  }
+
+  /** Host ports wanted by regular containers and restartable init containers. */
+  public List<HostPort> hostPorts() {
+    return hostPorts;
+  }
+
+  /** {@code namespace/claim} for each PVC volume and generic ephemeral volume. */
+  public List<String> pvcKeys() {
+    return pvcKeys;
+  }
+
+  /** True when the pod declares pod affinity or pod anti-affinity (required or preferred). */
+  public boolean hasPodAffinityOrAntiAffinity() {
+    return hasPodAffinityOrAntiAffinity;
+  }
+
+  /** Required pod affinity terms. */
+  public List<AffinityTerm> requiredAffinityTerms() {
+    return requiredAffinityTerms;
+  }
+
+  /** Required pod anti-affinity terms. */
+  public List<AffinityTerm> requiredAntiAffinityTerms() {
+    return requiredAntiAffinityTerms;
+  }
+
+  /** Preferred pod affinity terms. */
+  public List<WeightedAffinityTerm> preferredAffinityTerms() {
+    return preferredAffinityTerms;
+  }
+
+  /** Preferred pod anti-affinity terms. */
+  public List<WeightedAffinityTerm> preferredAntiAffinityTerms() {
+    return preferredAntiAffinityTerms;
+  }
+
+  /** Why some affinity terms could not be compiled, or null. */
+  public String parseError() {
+    return parseError;
+  }
+
+  @Override
+  public String toString() {
+    return key() + (nodeName.isEmpty() ? "" : "@" + nodeName);
+  }
+}

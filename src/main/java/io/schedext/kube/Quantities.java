@@ -1,0 +1,51 @@
+package io.schedext.kube;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Exact conversions of Kubernetes quantities to integers, rounding up as apimachinery's {@code Value()} and
+ * {@code MilliValue()} do. Stateless and thread-safe; meant to run when an object enters the cache, never in a
+ * per-node loop.
+ */
+public final class Quantities {
+
+  private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+
+  private Quantities() {}
+
+  /** Returns the exact decimal value of {@code q}; throws {@link IllegalArgumentException} when it is malformed. */
+  public static BigDecimal decimal(Quantity q) {
+    if (q == null) {
+      return BigDecimal.ZERO;
+    }
+    try {
+      return q.getNumericalAmount();
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("invalid quantity \"" + q + "\"", e);
+    }
+  }
+
+  /** Returns the quantity rounded up to an integer, as apimachinery's {@code Quantity.Value()}. */
+  public static long value(Quantity q) {
+    return ceilToLong(decimal(q));
+  }
+
+  /** Returns the quantity in thousandths rounded up, as apimachinery's {@code Quantity.MilliValue()}. */
+  public static long milliValue(Quantity q) {
+    return ceilToLong(decimal(q).multiply(THOUSAND));
+  }
+
+  /** Rounds {@code d} up to a long, saturating at the long range instead of overflowing. */
+  public static long ceilToLong(BigDecimal d) {
+    BigDecimal c = d.setScale(0, RoundingMode.CEILING);
+    if (c.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      return Long.MAX_VALUE;
+    }
+    if (c.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0) {
+      return Long.MIN_VALUE;
+    }
+    return c.longValueExact();
+  }
+}
