@@ -40,6 +40,16 @@ public final class Selector {
     return new Selector(reqs, false);
   }
 
+  /** This selector with {@code more} requirements ANDed; a nothing selector stays nothing. */
+  public Selector and(List<Requirement> more) {
+    if (nothing || more.isEmpty()) {
+      return this;
+    }
+    List<Requirement> all = new java.util.ArrayList<>(List.of(requirements));
+    all.addAll(more);
+    return new Selector(all, false);
+  }
+
   /** True when the labels (null = none) satisfy every requirement. */
   public boolean matches(Map<String, String> labels) {
     if (nothing) {
