@@ -65,6 +65,37 @@ public final class Snapshot implements NodeInfoLister {
     return new Snapshot(arr, idx, gen);
   }
 
+  /**
+   * This snapshot with {@code replacements} put in place of the nodes of the same name, and appended when this
+   * snapshot has no such node. Returns {@code this} when there is nothing to replace.
+   */
+  public Snapshot withOverrides(List<NodeInfo> replacements) {
+    if (replacements.isEmpty()) {
+      return this;
+    }
+    NodeInfo[] arr = nodes.clone();
+    Map<String, Integer> idx = indexByName;
+    List<NodeInfo> appended = new ArrayList<>();
+    for (NodeInfo n : replacements) {
+      Integer i = indexByName.get(n.name());
+      if (i != null) {
+        arr[i] = n;
+      } else {
+        appended.add(n);
+      }
+    }
+    if (!appended.isEmpty()) {
+      idx = new HashMap<>(indexByName);
+      int base = arr.length;
+      arr = Arrays.copyOf(arr, base + appended.size());
+      for (int k = 0; k < appended.size(); k++) {
+        arr[base + k] = appended.get(k);
+        idx.put(appended.get(k).name(), base + k);
+      }
+    }
+    return new Snapshot(arr, idx, generation);
+  }
+
   @Override
   public List<NodeInfo> list() {
     return list;

@@ -239,13 +239,20 @@ public final class Framework {
    * narrowings are intersected; an empty intersection is UnschedulableAndUnresolvable.
    */
   public PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod) {
+    return runPreFilterPlugins(state, pod, null);
+  }
+
+  /** As {@link #runPreFilterPlugins(CycleState, PodInfo)}, reporting each plugin's own result to {@code observer}. */
+  public PreFilterResult runPreFilterPlugins(
+      CycleState state, PodInfo pod, java.util.function.BiConsumer<String, PreFilterResult> observer) {
     long start = System.nanoTime();
-    PreFilterResult out = doRunPreFilter(state, pod);
+    PreFilterResult out = doRunPreFilter(state, pod, observer);
     services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(), System.nanoTime() - start);
     return out;
   }
 
-  private PreFilterResult doRunPreFilter(CycleState state, PodInfo pod) {
+  private PreFilterResult doRunPreFilter(
+      CycleState state, PodInfo pod, java.util.function.BiConsumer<String, PreFilterResult> observer) {
     Set<String> nodes = null;
     List<String> narrowing = new ArrayList<>();
     Status remembered = null;
@@ -258,6 +265,9 @@ public final class Framework {
           return PreFilterResult.of(Status.error(e));
         }
       }, x -> x.status().code());
+      if (observer != null) {
+        observer.accept(pl.name(), r);
+      }
       Status s = r.status();
       if (s.isSkip()) {
         state.skipFilterPlugins().add(pl.name());
@@ -459,6 +469,12 @@ public final class Framework {
 
   /** Runs every PreScore plugin; Skip marks the plugin's Score skipped; any other failure is an Error. */
   public Status runPreScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    return runPreScorePlugins(state, pod, nodes, null);
+  }
+
+  /** As {@link #runPreScorePlugins(CycleState, PodInfo, List)}, reporting each plugin's status to {@code observer}. */
+  public Status runPreScorePlugins(
+      CycleState state, PodInfo pod, List<NodeInfo> nodes, java.util.function.BiConsumer<String, Status> observer) {
     long start = System.nanoTime();
     Status out = Status.success();
     for (PreScorePlugin pl : preScorePlugins) {
@@ -470,6 +486,9 @@ public final class Framework {
           return Status.error(e);
         }
       }, Status::code);
+      if (observer != null) {
+        observer.accept(pl.name(), s);
+      }
       if (s.isSkip()) {
         state.skipScorePlugins().add(pl.name());
         continue;

@@ -1,0 +1,36 @@
+package io.schedext.cluster;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodNominator;
+
+/**
+ * Where the cluster state comes from: it feeds the scheduler cache and the object store, says when that state is
+ * complete, writes bindings, and finds pods that are not assigned yet. Implementations are thread-safe.
+ */
+public interface ClusterSource extends AutoCloseable {
+
+  /** A one-line description for logs and the debug view. */
+  String describe();
+
+  /** Loads or starts syncing the state; throws {@link ClusterSourceException} when it cannot. */
+  void start();
+
+  /** True once the state is complete (file loaded, every informer synced) and not lost since. */
+  boolean isReady();
+
+  /** Why the source is not ready, or "" when it is. */
+  String notReadyReason();
+
+  /** Writes pod bindings. */
+  PodBinder binder();
+
+  /** Knows the pods nominated to each node. */
+  PodNominator nominator();
+
+  /** The unassigned pod with this namespace, name and UID (empty UID = any), or null. */
+  Pod findPod(String namespace, String name, String uid);
+
+  @Override
+  default void close() {}
+}

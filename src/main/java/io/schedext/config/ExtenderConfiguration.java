@@ -1,0 +1,158 @@
+package io.schedext.config;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.cluster.EmbeddedCluster;
+import io.schedext.cluster.ObjectStore;
+import io.schedext.extender.ExtenderMetrics;
+import io.schedext.extender.ExtenderService;
+import io.schedext.extender.SeenPods;
+import io.schedext.extender.WireCodec;
+import io.schedext.framework.Framework;
+import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.Frameworks;
+import io.schedext.framework.Parallelizer;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Registry;
+import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.WaitingPods;
+import io.schedext.plugins.DefaultProfile;
+import io.schedext.plugins.InTreeRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the cache, the cluster source, the plugin registry, the profiles' frameworks and the extender service. */
+@Configuration(proxyBeanMethods = false)
+public class ExtenderConfiguration {
+
+  /** The clock everything time-dependent uses. */
+  @Bean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  SchedulerCache schedulerCache(Clock clock, ExtenderProperties props, MeterRegistry registry) {
+    SchedulerCache cache = new SchedulerCache(clock, props.cache().assumedPodTtl());
+    Gauge.builder("scheduler.cache.size", cache, SchedulerCache::nodeCount).tag("type", "nodes")
+        .description("Number of nodes, pods, and assumed (bound) pods in the scheduler cache.").register(registry);
+    Gauge.builder("scheduler.cache.size", cache, SchedulerCache::podCount).tag("type", "pods").register(registry);
+    Gauge.builder("scheduler.cache.size", cache, SchedulerCache::assumedPodCount).tag("type", "assumed_pods")
+        .register(registry);
+    Gauge.builder("extender.cache.corruptions", cache, SchedulerCache::corruptions)
+        .description("Inconsistent cache entries repaired from watch events.").register(registry);
+    Gauge.builder("extender.cache.expired.assumed.pods", cache, SchedulerCache::expiredCount)
+        .description("Assumed pods dropped because no watch event confirmed them within the TTL.")
+        .register(registry);
+    return cache;
+  }
+
+  /** Runs the expiry of assumed pods on one daemon thread. */
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService cacheCleanup(SchedulerCache cache, ExtenderProperties props) {
+    ScheduledExecutorService ses = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cache-cleanup");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = Math.max(1, props.cache().cleanupPeriod().toMillis());
+    ses.scheduleWithFixedDelay(cache::cleanupExpiredAssumedPods, period, period, TimeUnit.MILLISECONDS);
+    return ses;
+  }
+
+  @Bean
+  ObjectStore objectStore() {
+    return new ObjectStore();
+  }
+
+  /** The cluster source; started here, so a broken cluster file stops start-up. */
+  @Bean(destroyMethod = "close")
+  ClusterSource clusterSource(ExtenderProperties props, SchedulerCache cache, ObjectStore store) {
+    ClusterSource source = switch (props.cluster().source()) {
+      case EMBEDDED -> new EmbeddedCluster(cache, store, props.cluster().file());
+      case KUBERNETES -> throw new IllegalStateException(
+          "extender.cluster.source=kubernetes is not available in this build; use embedded");
+    };
+    source.start();
+    return source;
+  }
+
+  @Bean(destroyMethod = "close")
+  Parallelizer parallelizer(ExtenderProperties props) {
+    int p = props.scheduling().parallelism();
+    return new Parallelizer(p > 0 ? p : Runtime.getRuntime().availableProcessors());
+  }
+
+  @Bean(destroyMethod = "close")
+  ScheduledTimers timers() {
+    return new ScheduledTimers();
+  }
+
+  @Bean
+  WaitingPods waitingPods() {
+    return new WaitingPods();
+  }
+
+  @Bean
+  ExtenderMetrics extenderMetrics(MeterRegistry registry) {
+    return new ExtenderMetrics(registry);
+  }
+
+  /** Every plugin factory available to profiles. */
+  @Bean
+  Registry pluginRegistry() {
+    return InTreeRegistry.create();
+  }
+
+  @Bean
+  Frameworks frameworks(
+      Registry registry, ObjectStore store, ClusterSource source, Parallelizer parallelizer, Clock clock,
+      ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
+    FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
+        clock, timers, waitingPods, metrics);
+    String name = props.scheduling().defaultProfile();
+    Profile profile = DefaultProfile.create(name, registry.names());
+    Map<String, Framework> byName = new LinkedHashMap<>();
+    byName.put(name, Framework.create(profile, registry, services));
+    return new Frameworks(byName, name);
+  }
+
+  @Bean
+  WireCodec wireCodec(ExtenderProperties props) {
+    return new WireCodec(props.http().maxRequestBytes().toBytes());
+  }
+
+  @Bean
+  SeenPods seenPods() {
+    return new SeenPods(10_000, Duration.ofMinutes(10), Ticker.systemTicker());
+  }
+
+  @Bean
+  ExtenderService extenderService(
+      SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
+      SeenPods seenPods) {
+    return new ExtenderService(cache, source, frameworks, parallelizer, seenPods);
+  }
+
+  /** Readiness: UP only when the cluster state is loaded (or synced) and not lost. */
+  @Bean
+  HealthIndicator clusterState(ClusterSource source, SchedulerCache cache) {
+    return () -> source.isReady()
+        ? Health.up().withDetail("source", source.describe()).withDetail("nodes", cache.nodeCount())
+            .withDetail("pods", cache.podCount()).build()
+        : Health.outOfService().withDetail("source", source.describe())
+            .withDetail("reason", source.notReadyReason()).build();
+  }
+}

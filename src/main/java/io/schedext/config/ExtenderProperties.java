@@ -1,0 +1,65 @@
+package io.schedext.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Every {@code extender.*} property, with its default. Validated at start-up by {@link ExtenderConfiguration}.
+ *
+ * @param cluster where the cluster state comes from
+ * @param cache scheduler cache settings
+ * @param http request handling limits
+ * @param scheduling framework runtime settings
+ */
+@ConfigurationProperties("extender")
+public record ExtenderProperties(
+    @DefaultValue Cluster cluster,
+    @DefaultValue Cache cache,
+    @DefaultValue Http http,
+    @DefaultValue Scheduling scheduling) {
+
+  /** Cluster sources. */
+  public enum Source {
+    /** An in-memory cluster loaded from a file (the bundled demo cluster by default). */
+    EMBEDDED,
+    /** A real cluster through the API server, kept in sync by watches. */
+    KUBERNETES
+  }
+
+  /**
+   * Where the cluster state comes from.
+   *
+   * @param source embedded (default) or kubernetes
+   * @param file the embedded cluster file (JSON v1 List or multi-document YAML); empty = the bundled demo cluster
+   * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster configuration
+   */
+  public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
+      @DefaultValue("") String kubeconfig) {}
+
+  /**
+   * Scheduler cache settings.
+   *
+   * @param assumedPodTtl how long an assumed pod whose binding finished may wait for its watch event before it is
+   *     dropped (0 = never)
+   * @param cleanupPeriod how often expired assumed pods are looked for
+   */
+  public record Cache(@DefaultValue("30s") Duration assumedPodTtl, @DefaultValue("1s") Duration cleanupPeriod) {}
+
+  /**
+   * Request handling limits.
+   *
+   * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node objects)
+   */
+  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes) {}
+
+  /**
+   * Framework runtime settings.
+   *
+   * @param parallelism threads used per request for Filter and Score (0 = the number of CPUs)
+   * @param defaultProfile the profile served at {@code /scheduler/*}
+   */
+  public record Scheduling(@DefaultValue("0") int parallelism,
+      @DefaultValue("default-scheduler") String defaultProfile) {}
+}

@@ -1,0 +1,73 @@
+package io.schedext.extender;
+
+import java.util.List;
+
+/**
+ * The full decision for one pod, as served by {@code /scheduler/explain}: every filter plugin on every node (not
+ * stopping at the first rejection), and the scores of the feasible nodes.
+ *
+ * @param pod {@code namespace/name}
+ * @param profile the profile used
+ * @param filterPlugins filter plugins in run order
+ * @param scorePlugins score plugins in run order with their weights
+ * @param preFilter each PreFilter plugin's status
+ * @param preScore each PreScore plugin's status
+ * @param nodes per-node verdicts, in the order the nodes were given
+ * @param feasibleNodes nodes every filter accepted
+ * @param bestNodes feasible nodes with the highest total score
+ * @param error a fault that stopped the evaluation, or null
+ */
+public record Explanation(
+    String pod,
+    String profile,
+    List<String> filterPlugins,
+    List<ScorePlugin> scorePlugins,
+    List<PluginStatus> preFilter,
+    List<PluginStatus> preScore,
+    List<NodeVerdict> nodes,
+    List<String> feasibleNodes,
+    List<String> bestNodes,
+    String error) {
+
+  /**
+   * A score plugin and its weight.
+   *
+   * @param plugin the name
+   * @param weight the weight
+   */
+  public record ScorePlugin(String plugin, int weight) {}
+
+  /**
+   * One plugin's status.
+   *
+   * @param plugin the plugin
+   * @param code the upstream code name
+   * @param reasons the reasons
+   */
+  public record PluginStatus(String plugin, String code, List<String> reasons) {}
+
+  /**
+   * One plugin's score on one node.
+   *
+   * @param plugin the plugin
+   * @param raw the score before normalising
+   * @param normalized the score after normalising (0–100)
+   * @param weight the plugin weight
+   * @param weighted normalized × weight
+   */
+  public record PluginScore(String plugin, long raw, long normalized, int weight, long weighted) {}
+
+  /**
+   * The verdict for one node.
+   *
+   * @param node the node name
+   * @param feasible true when every filter accepted it
+   * @param filters each filter plugin's status on this node
+   * @param scores each score plugin's score (feasible nodes only)
+   * @param totalScore the weighted total (feasible nodes only)
+   * @param extenderScore the 0–10 score prioritize would answer (feasible nodes only)
+   */
+  public record NodeVerdict(
+      String node, boolean feasible, List<PluginStatus> filters, List<PluginScore> scores, Long totalScore,
+      Long extenderScore) {}
+}

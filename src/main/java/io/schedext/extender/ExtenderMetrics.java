@@ -1,0 +1,82 @@
+package io.schedext.extender;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.schedext.framework.Code;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkMetrics;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Micrometer timers with upstream's metric names and buckets ({@code scheduler_framework_extension_point_duration_
+ * seconds}, {@code scheduler_plugin_execution_duration_seconds}) plus one per extender verb
+ * ({@code extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set. Thread-safe.
+ */
+public final class ExtenderMetrics implements FrameworkMetrics {
+
+  private final MeterRegistry registry;
+  private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+
+  /** Metrics registered in {@code registry}. */
+  public ExtenderMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void extensionPoint(String profile, ExtensionPoint point, Code status, long nanos) {
+    timer("ep|" + profile + "|" + point.upstreamName() + "|" + status.upstreamName(), () ->
+        Timer.builder("scheduler.framework.extension.point.duration")
+            .description("Latency for running all plugins of a specific extension point.")
+            .tag("extension_point", point.upstreamName())
+            .tag("status", status.upstreamName())
+            .tag("profile", profile)
+            .serviceLevelObjectives(exponential(0.0001, 2, 12))
+            .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
+    timer("pl|" + plugin + "|" + extensionPoint + "|" + status.upstreamName(), () ->
+        Timer.builder("scheduler.plugin.execution.duration")
+            .description("Duration for running a plugin at a specific extension point.")
+            .tag("plugin", plugin)
+            .tag("extension_point", extensionPoint)
+            .tag("status", status.upstreamName())
+            .serviceLevelObjectives(exponential(0.00001, 1.5, 20))
+            .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records one extender request. */
+  public void request(String verb, String outcome, long nanos) {
+    timer("rq|" + verb + "|" + outcome, () ->
+        Timer.builder("extender.request.duration")
+            .description("Latency of extender requests by verb and outcome.")
+            .tag("verb", verb)
+            .tag("outcome", outcome)
+            .serviceLevelObjectives(exponential(0.0001, 2, 16))
+            .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer timer(String key, java.util.function.Supplier<Timer> create) {
+    Timer t = timers.get(key);
+    if (t == null) {
+      t = timers.computeIfAbsent(key, k -> create.get());
+    }
+    return t;
+  }
+
+  private static Duration[] exponential(double startSeconds, double factor, int count) {
+    Duration[] out = new Duration[count];
+    double v = startSeconds;
+    for (int i = 0; i < count; i++) {
+      out[i] = Duration.ofNanos((long) (v * 1e9));
+      v *= factor;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,577 @@
+package io.schedext.extender;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.NodeListBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.Snapshot;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.ExtenderBindingArgs;
+import io.schedext.extender.wire.ExtenderBindingResult;
+import io.schedext.extender.wire.ExtenderFilterResult;
+import io.schedext.extender.wire.ExtenderPreemptionArgs;
+import io.schedext.extender.wire.ExtenderPreemptionResult;
+import io.schedext.extender.wire.HostPriority;
+import io.schedext.framework.Code;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Framework;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.Frameworks;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Parallelizer;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PreFilterResult;
+import io.schedext.framework.ScoreResult;
+import io.schedext.framework.Status;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Maps the four extender verbs (and explain) onto a profile's framework over the current cache snapshot. Thread-safe:
+ * requests run concurrently, each on its own snapshot and cycle state; binds of the same pod are serialised.
+ */
+public final class ExtenderService {
+
+  private static final Logger log = LoggerFactory.getLogger(ExtenderService.class);
+
+  /** The reason given for a node name the cache does not know. */
+  static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
+  /** The reason given to nodes a PreFilter result left out (upstream's text). */
+  static final String FILTERED_BY_PREFILTER = "node is filtered out by the prefilter result";
+
+  private final SchedulerCache cache;
+  private final ClusterSource source;
+  private final Frameworks frameworks;
+  private final Parallelizer parallelizer;
+  private final SeenPods seenPods;
+  private final PreemptionService preemption;
+  private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
+
+  /** Creates the service. */
+  public ExtenderService(
+      SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
+      SeenPods seenPods) {
+    this.cache = cache;
+    this.source = source;
+    this.frameworks = frameworks;
+    this.parallelizer = parallelizer;
+    this.seenPods = seenPods;
+    this.preemption = new PreemptionService(cache);
+  }
+
+  /** The framework of {@code profile} (null = default); 404 when unknown. */
+  public Framework framework(String profile) {
+    if (profile == null) {
+      return frameworks.defaultFramework();
+    }
+    Framework f = frameworks.get(profile);
+    if (f == null) {
+      throw new BadRequestException(404, "unknown profile \"" + profile + "\"; profiles: "
+          + frameworks.all().stream().map(Framework::profileName).toList());
+    }
+    return f;
+  }
+
+  // ------------------------------------------------------------------------------------------------------- filter
+
+  /** Answers a filter call: the fitting nodes in the request's own field, and the reasons for the others. */
+  public ExtenderFilterResult filter(String profile, ExtenderArgs args) {
+    Framework fw = framework(profile);
+    PodInfo pod = podOf(args.pod());
+    Candidates c = candidates(args, false);
+    Map<String, String> failed = new LinkedHashMap<>();
+    Map<String, String> unresolvable = new LinkedHashMap<>(c.unknown());
+    List<NodeInfo> feasible = new ArrayList<>(c.nodes().size());
+    String error = "";
+    CycleState state = fw.newCycleState(c.snapshot());
+    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
+    Status preStatus = pre.status();
+    if (preStatus.isError()) {
+      error = preStatus.message();
+    } else if (!preStatus.isSuccess()) {
+      Map<String, String> into = preStatus.code() == Code.UNSCHEDULABLE ? failed : unresolvable;
+      for (NodeInfo n : c.nodes()) {
+        into.put(n.name(), preStatus.message());
+      }
+    } else {
+      List<NodeInfo> toFilter = c.nodes();
+      if (!pre.allNodes()) {
+        toFilter = new ArrayList<>(c.nodes().size());
+        for (NodeInfo n : c.nodes()) {
+          if (pre.nodeNames().contains(n.name())) {
+            toFilter.add(n);
+          } else {
+            unresolvable.put(n.name(), FILTERED_BY_PREFILTER);
+          }
+        }
+      }
+      Status[] statuses = filterNodes(fw, state, pod, toFilter);
+      for (int i = 0; i < statuses.length; i++) {
+        Status s = statuses[i];
+        NodeInfo n = toFilter.get(i);
+        if (s.isSuccess()) {
+          feasible.add(n);
+        } else if (s.isError()) {
+          error = s.message();
+          break;
+        } else if (s.code() == Code.UNSCHEDULABLE) {
+          failed.put(n.name(), s.message());
+        } else {
+          unresolvable.put(n.name(), s.message());
+        }
+      }
+    }
+    if (!error.isEmpty()) {
+      feasible.clear();
+    }
+    for (String name : unresolvable.keySet()) {
+      failed.remove(name);
+    }
+    if (log.isDebugEnabled()) {
+      log.debug("filter pod={} profile={} nodes={} feasible={} failed={} unresolvable={} error={}", pod.key(),
+          fw.profileName(), c.nodes().size() + c.unknown().size(), feasible.size(), failed.size(),
+          unresolvable.size(), error.isEmpty() ? "-" : error);
+    }
+    return new ExtenderFilterResult(
+        c.namesMode() ? null : nodeList(feasible, c.given()),
+        c.namesMode() ? feasible.stream().map(NodeInfo::name).toList() : null,
+        failed, unresolvable, error);
+  }
+
+  private Status[] filterNodes(Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    Status[] out = new Status[nodes.size()];
+    parallelizer.until(nodes.size(), i -> out[i] = fw.runFilterPluginsWithNominatedPods(state, pod, nodes.get(i)));
+    return out;
+  }
+
+  private static NodeList nodeList(List<NodeInfo> feasible, Map<String, Node> given) {
+    List<Node> items = new ArrayList<>(feasible.size());
+    for (NodeInfo n : feasible) {
+      items.add(given.getOrDefault(n.name(), n.node()));
+    }
+    NodeList list = new NodeListBuilder().withItems(items).build();
+    list.setMetadata(new io.fabric8.kubernetes.api.model.ListMeta());
+    return list;
+  }
+
+  // --------------------------------------------------------------------------------------------------- prioritize
+
+  /** Answers a prioritize call: each known node's combined plugin score scaled to 0–10. */
+  public List<HostPriority> prioritize(String profile, ExtenderArgs args) {
+    Framework fw = framework(profile);
+    PodInfo pod = podOf(args.pod());
+    Candidates c = candidates(args, false);
+    ScoreResult r = score(fw, c, pod, null);
+    if (!r.status().isSuccess()) {
+      throw new IllegalStateException(r.status().message());
+    }
+    long weightSum = 0;
+    for (int w : r.weights()) {
+      weightSum += w;
+    }
+    Map<String, Long> byNode = new LinkedHashMap<>();
+    for (int i = 0; i < r.nodes().length; i++) {
+      byNode.put(r.nodes()[i].name(), toExtenderScore(r.totals()[i], weightSum));
+    }
+    List<HostPriority> out = new ArrayList<>(byNode.size() + c.unknown().size());
+    for (NodeInfo n : c.nodes()) {
+      out.add(new HostPriority(n.name(), byNode.getOrDefault(n.name(), HostPriority.MIN_EXTENDER_PRIORITY)));
+    }
+    for (String unknown : c.unknown().keySet()) {
+      out.add(new HostPriority(unknown, HostPriority.MIN_EXTENDER_PRIORITY));
+    }
+    return out;
+  }
+
+  /**
+   * Scales a weighted plugin total (Σ score×weight, each score 0–100) to the extender's 0–10, rounding half up:
+   * {@code round(10 × total / (100 × Σweights))}. No score plugins: 0.
+   */
+  static long toExtenderScore(long total, long weightSum) {
+    if (weightSum <= 0) {
+      return HostPriority.MIN_EXTENDER_PRIORITY;
+    }
+    long denom = 100 * weightSum;
+    long s = (total * HostPriority.MAX_EXTENDER_PRIORITY * 2 + denom) / (2 * denom);
+    return Math.max(HostPriority.MIN_EXTENDER_PRIORITY, Math.min(HostPriority.MAX_EXTENDER_PRIORITY, s));
+  }
+
+  private ScoreResult score(Framework fw, Candidates c, PodInfo pod, Explainer explainer) {
+    CycleState state = fw.newCycleState(c.snapshot());
+    fw.runPreFilterPlugins(state, pod);
+    Status pre = fw.runPreScorePlugins(state, pod, c.nodes(), explainer == null ? null : explainer::preScore);
+    if (!pre.isSuccess()) {
+      return new ScoreResult(pre, new NodeInfo[0], new String[0], new int[0], new long[0][], new long[0][],
+          new long[0]);
+    }
+    return fw.runScorePlugins(state, pod, c.nodes());
+  }
+
+  // ------------------------------------------------------------------------------------------------------ preempt
+
+  /** Answers a preempt call: the proposed nodes and victims this service agrees with, by UID. */
+  public ExtenderPreemptionResult preempt(String profile, ExtenderPreemptionArgs args) {
+    Framework fw = framework(profile);
+    PodInfo pod = podOf(args.pod());
+    return preemption.preempt(fw, pod, args);
+  }
+
+  // --------------------------------------------------------------------------------------------------------- bind
+
+  /**
+   * Binds a pod: assume in the cache, then Reserve, Permit (waiting if asked), PreBind, Bind and PostBind. Any failure
+   * unreserves and forgets the pod. Idempotent: a pod already bound to that node answers success.
+   */
+  public ExtenderBindingResult bind(String profile, ExtenderBindingArgs a) {
+    List<String> missing = new ArrayList<>();
+    if (blank(a.podName())) {
+      missing.add("PodName");
+    }
+    if (blank(a.podNamespace())) {
+      missing.add("PodNamespace");
+    }
+    if (blank(a.podUid())) {
+      missing.add("PodUID");
+    }
+    if (blank(a.node())) {
+      missing.add("Node");
+    }
+    if (!missing.isEmpty()) {
+      throw new BadRequestException("missing required field(s): " + String.join(", ", missing));
+    }
+    Framework fw = framework(profile);
+    Object lock = bindLocks.computeIfAbsent(a.podUid(), k -> new Object());
+    try {
+      synchronized (lock) {
+        String err = bindLocked(fw, a);
+        if (!err.isEmpty()) {
+          log.info("bind pod={}/{} node={} failed: {}", a.podNamespace(), a.podName(), a.node(), err);
+        } else {
+          log.debug("bind pod={}/{} node={} done", a.podNamespace(), a.podName(), a.node());
+        }
+        return new ExtenderBindingResult(err);
+      }
+    } finally {
+      bindLocks.remove(a.podUid(), lock);
+    }
+  }
+
+  private String bindLocked(Framework fw, ExtenderBindingArgs a) {
+    String key = a.podNamespace() + "/" + a.podName();
+    PodInfo cached = cache.getPod(a.podUid());
+    if (cached != null) {
+      if (cached.nodeName().equals(a.node())) {
+        return "";
+      }
+      return "pod " + key + " is already bound to node " + cached.nodeName();
+    }
+    Pod pod = source.findPod(a.podNamespace(), a.podName(), a.podUid());
+    if (pod == null) {
+      pod = seenPods.get(a.podUid());
+    }
+    if (pod == null) {
+      return "pod " + key + " (UID " + a.podUid() + ") is not known to the extender: neither the cluster source nor a "
+          + "recent filter/prioritize call has it";
+    }
+    if (!a.podUid().equals(pod.getMetadata().getUid())) {
+      return "pod " + key + " has UID " + pod.getMetadata().getUid() + ", not " + a.podUid()
+          + " (deleted and re-created?); nothing was bound";
+    }
+    if (!a.podNamespace().equals(pod.getMetadata().getNamespace()) || !a.podName().equals(pod.getMetadata().getName())) {
+      return "pod with UID " + a.podUid() + " is " + pod.getMetadata().getNamespace() + "/"
+          + pod.getMetadata().getName() + ", not " + key;
+    }
+    PodInfo info;
+    try {
+      info = PodInfo.of(pod);
+    } catch (IllegalArgumentException e) {
+      return "pod " + key + " cannot be read: " + e.getMessage();
+    }
+    if (!info.nodeName().isEmpty() && !info.nodeName().equals(a.node())) {
+      return "pod " + key + " is already bound to node " + info.nodeName();
+    }
+    Snapshot snapshot = cache.snapshot();
+    NodeInfo node = snapshot.get(a.node());
+    if (node == null) {
+      return String.format(UNKNOWN_NODE, a.node());
+    }
+    CycleState state = fw.newCycleState(snapshot);
+    PreFilterResult pre = fw.runPreFilterPlugins(state, info);
+    if (!pre.status().isSuccess()) {
+      return "pod " + key + " does not fit node " + a.node() + " any more: " + pre.status().message();
+    }
+    if (!pre.allNodes() && !pre.nodeNames().contains(a.node())) {
+      return "pod " + key + " does not fit node " + a.node() + " any more: " + FILTERED_BY_PREFILTER;
+    }
+    Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
+    if (!fit.isSuccess()) {
+      return "pod " + key + " does not fit node " + a.node() + " any more: " + fit.message();
+    }
+    PodInfo assumed = info.assignedTo(a.node());
+    try {
+      cache.assumePod(assumed);
+    } catch (FrameworkException e) {
+      return e.getMessage();
+    }
+    Status s = fw.runReservePluginsReserve(state, assumed, a.node());
+    if (s.isSuccess()) {
+      s = fw.runPermitPlugins(state, assumed, a.node());
+      if (s.isWait()) {
+        s = fw.waitOnPermit(assumed);
+      }
+    }
+    if (s.isSuccess()) {
+      s = fw.runPreBindPlugins(state, assumed, a.node());
+    }
+    if (s.isSuccess()) {
+      s = fw.runBindPlugins(state, assumed, a.node());
+      if (s.isSkip()) {
+        s = Status.error("no bind plugin bound the pod (all skipped)");
+      }
+    }
+    cache.finishBinding(assumed);
+    if (!s.isSuccess()) {
+      fw.runReservePluginsUnreserve(state, assumed, a.node());
+      try {
+        cache.forgetPod(assumed);
+      } catch (FrameworkException e) {
+        log.warn("Could not forget pod {} after a failed bind: {}", key, e.getMessage());
+      }
+      return s.message().isEmpty() ? s.code().upstreamName() : s.message();
+    }
+    fw.runPostBindPlugins(state, assumed, a.node());
+    return "";
+  }
+
+  // ------------------------------------------------------------------------------------------------------ explain
+
+  /** Explains the decision for a pod over the given nodes, or every cached node when the request names none. */
+  public Explanation explain(String profile, ExtenderArgs args) {
+    Framework fw = framework(profile);
+    PodInfo pod = podOf(args.pod());
+    Candidates c = candidates(args, true);
+    Explainer ex = new Explainer();
+    CycleState state = fw.newCycleState(c.snapshot());
+    List<String> filterPlugins = fw.pluginNames(ExtensionPoint.FILTER);
+    PreFilterResult pre = fw.runPreFilterPlugins(state, pod, ex::preFilter);
+    List<Explanation.NodeVerdict> verdicts = new ArrayList<>();
+    List<NodeInfo> feasible = new ArrayList<>();
+    String error = null;
+    Status preStatus = pre.status();
+    if (preStatus.isError()) {
+      error = preStatus.message();
+    }
+    List<Explanation.PluginStatus>[] perNode = perNodeFilters(fw, state, pod, c.nodes(), filterPlugins,
+        preStatus, pre);
+    for (int i = 0; i < c.nodes().size(); i++) {
+      boolean ok = error == null && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
+      if (ok) {
+        feasible.add(c.nodes().get(i));
+      }
+    }
+    Map<String, Explanation.NodeVerdict> scored = new LinkedHashMap<>();
+    List<String> best = new ArrayList<>();
+    if (!feasible.isEmpty()) {
+      Candidates fc = new Candidates(c.snapshot(), feasible, Map.of(), c.namesMode(), c.given());
+      ScoreResult r = score(fw, fc, pod, ex);
+      if (!r.status().isSuccess()) {
+        error = r.status().message();
+      } else {
+        long weightSum = 0;
+        for (int w : r.weights()) {
+          weightSum += w;
+        }
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < r.nodes().length; i++) {
+          List<Explanation.PluginScore> ps = new ArrayList<>();
+          for (int p = 0; p < r.plugins().length; p++) {
+            ps.add(new Explanation.PluginScore(r.plugins()[p], r.raw()[p][i], r.normalized()[p][i], r.weights()[p],
+                r.normalized()[p][i] * r.weights()[p]));
+          }
+          String name = r.nodes()[i].name();
+          scored.put(name, new Explanation.NodeVerdict(name, true, null, ps, r.totals()[i],
+              toExtenderScore(r.totals()[i], weightSum)));
+          max = Math.max(max, r.totals()[i]);
+        }
+        for (int i = 0; i < r.nodes().length; i++) {
+          if (r.totals()[i] == max) {
+            best.add(r.nodes()[i].name());
+          }
+        }
+      }
+    }
+    for (int i = 0; i < c.nodes().size(); i++) {
+      NodeInfo n = c.nodes().get(i);
+      Explanation.NodeVerdict s = scored.get(n.name());
+      boolean ok = feasible.contains(n);
+      verdicts.add(new Explanation.NodeVerdict(n.name(), ok, perNode[i], s == null ? List.of() : s.scores(),
+          s == null ? null : s.totalScore(), s == null ? null : s.extenderScore()));
+    }
+    for (Map.Entry<String, String> u : c.unknown().entrySet()) {
+      verdicts.add(new Explanation.NodeVerdict(u.getKey(), false,
+          List.of(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
+              List.of(u.getValue()))), List.of(), null, null));
+    }
+    Map<String, Integer> weights = fw.scoreWeights();
+    return new Explanation(pod.key(), fw.profileName(), filterPlugins,
+        weights.entrySet().stream().map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue())).toList(),
+        ex.preFilter, ex.preScore, verdicts, feasible.stream().map(NodeInfo::name).toList(), best, error);
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Explanation.PluginStatus>[] perNodeFilters(
+      Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, List<String> filterPlugins,
+      Status preStatus, PreFilterResult pre) {
+    List<Explanation.PluginStatus>[] out = new List[nodes.size()];
+    parallelizer.until(nodes.size(), i -> {
+      NodeInfo n = nodes.get(i);
+      List<Explanation.PluginStatus> list = new ArrayList<>();
+      if (!preStatus.isSuccess()) {
+        list.add(pluginStatus(preStatus.plugin(), preStatus));
+      } else if (!pre.allNodes() && !pre.nodeNames().contains(n.name())) {
+        list.add(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
+            List.of(FILTERED_BY_PREFILTER)));
+      } else {
+        Status[] all = fw.runAllFilterPlugins(state, pod, n);
+        for (int p = 0; p < all.length; p++) {
+          if (all[p] != null) {
+            list.add(pluginStatus(filterPlugins.get(p), all[p]));
+          }
+        }
+      }
+      out[i] = list;
+    });
+    return out;
+  }
+
+  private static Explanation.PluginStatus pluginStatus(String plugin, Status s) {
+    return new Explanation.PluginStatus(plugin == null ? "" : plugin, s.code().upstreamName(), s.reasons());
+  }
+
+  private static final class Explainer {
+    final List<Explanation.PluginStatus> preFilter = new ArrayList<>();
+    final List<Explanation.PluginStatus> preScore = new ArrayList<>();
+
+    void preFilter(String plugin, PreFilterResult r) {
+      List<String> reasons = new ArrayList<>(r.status().reasons());
+      if (r.nodeNames() != null) {
+        reasons.add("nodes narrowed to " + new java.util.TreeSet<>(r.nodeNames()));
+      }
+      preFilter.add(new Explanation.PluginStatus(plugin, r.status().code().upstreamName(), reasons));
+    }
+
+    void preScore(String plugin, Status s) {
+      preScore.add(pluginStatus(plugin, s));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- candidates
+
+  /**
+   * The nodes of one request.
+   *
+   * @param snapshot the snapshot the cycle sees (the cache's, with given node objects put in place)
+   * @param nodes the known candidate nodes, in request order
+   * @param unknown names the cache does not know → reason
+   * @param namesMode true when the request used NodeNames
+   * @param given the node objects of a Nodes request by name
+   */
+  record Candidates(
+      Snapshot snapshot, List<NodeInfo> nodes, Map<String, String> unknown, boolean namesMode,
+      Map<String, Node> given) {}
+
+  private Candidates candidates(ExtenderArgs args, boolean allWhenNone) {
+    Snapshot base = cache.snapshot();
+    if (args.nodeNames() != null) {
+      List<NodeInfo> nodes = new ArrayList<>(args.nodeNames().size());
+      Map<String, String> unknown = new LinkedHashMap<>();
+      for (String name : args.nodeNames()) {
+        if (name == null) {
+          throw new BadRequestException("field \"NodeNames\": contains null");
+        }
+        NodeInfo n = base.get(name);
+        if (n == null) {
+          unknown.put(name, String.format(UNKNOWN_NODE, name));
+        } else {
+          nodes.add(n);
+        }
+      }
+      return new Candidates(base, nodes, unknown, true, Map.of());
+    }
+    if (args.nodes() != null) {
+      List<Node> items = args.nodes().getItems() == null ? List.of() : args.nodes().getItems();
+      List<NodeInfo> nodes = new ArrayList<>(items.size());
+      List<NodeInfo> overrides = new ArrayList<>();
+      Map<String, Node> given = new LinkedHashMap<>();
+      for (int i = 0; i < items.size(); i++) {
+        Node node = items.get(i);
+        ObjectMeta meta = node == null ? null : node.getMetadata();
+        if (meta == null || blank(meta.getName())) {
+          throw new BadRequestException("field \"Nodes.items[" + i + "].metadata.name\": is required");
+        }
+        given.put(meta.getName(), node);
+        NodeInfo cached = base.get(meta.getName());
+        if (cached != null && sameVersion(cached.node(), node)) {
+          nodes.add(cached);
+          continue;
+        }
+        NodeInfo joined = cached != null ? cached.snapshotCopy() : new NodeInfo();
+        try {
+          joined.setNode(node);
+        } catch (IllegalArgumentException e) {
+          throw new BadRequestException("field \"Nodes.items[" + i + "]\" (node " + meta.getName() + "): "
+              + e.getMessage());
+        }
+        nodes.add(joined);
+        overrides.add(joined);
+      }
+      return new Candidates(base.withOverrides(overrides), nodes, Map.of(), false, given);
+    }
+    if (allWhenNone) {
+      return new Candidates(base, base.list(), Map.of(), true, Map.of());
+    }
+    throw new BadRequestException("one of \"Nodes\" or \"NodeNames\" is required");
+  }
+
+  private static boolean sameVersion(Node cached, Node given) {
+    String a = cached.getMetadata().getResourceVersion();
+    String b = given.getMetadata().getResourceVersion();
+    if (a != null && !a.isEmpty() && b != null && !b.isEmpty()) {
+      return a.equals(b);
+    }
+    return Objects.equals(cached, given);
+  }
+
+  private PodInfo podOf(Pod pod) {
+    if (pod == null) {
+      throw new BadRequestException("field \"Pod\": is required");
+    }
+    if (pod.getMetadata() == null || blank(pod.getMetadata().getName())) {
+      throw new BadRequestException("field \"Pod.metadata.name\": is required");
+    }
+    if (pod.getMetadata().getNamespace() == null) {
+      pod.getMetadata().setNamespace("default");
+    }
+    try {
+      PodInfo info = PodInfo.of(pod);
+      seenPods.remember(pod);
+      return info;
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("field \"Pod\": " + e.getMessage());
+    }
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+}

@@ -1,0 +1,118 @@
+package io.schedext.extender;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.stream.Collectors;
+
+/**
+ * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are written for. Decodes
+ * request bodies with a size limit and turns every decoding failure into a {@link BadRequestException} whose message
+ * names the field and what was wrong. Thread-safe.
+ */
+public final class WireCodec {
+
+  private final ObjectMapper mapper;
+  private final long maxBodyBytes;
+
+  /** A codec refusing bodies longer than {@code maxBodyBytes}. */
+  public WireCodec(long maxBodyBytes) {
+    this.maxBodyBytes = maxBodyBytes;
+    JsonMapper m = JsonMapper.builder()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .build();
+    m.getFactory().setStreamReadConstraints(
+        StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build());
+    this.mapper = m;
+  }
+
+  /** The underlying mapper (fabric8-aware, Jackson 2). */
+  public ObjectMapper mapper() {
+    return mapper;
+  }
+
+  /** The body size limit. */
+  public long maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /** Reads at most the size limit from {@code in}; throws 413 when the body is longer, 400 when empty. */
+  public byte[] readBody(InputStream in) throws IOException {
+    byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+    if (body.length > maxBodyBytes) {
+      throw new BadRequestException(413, "request body exceeds the limit of " + maxBodyBytes
+          + " bytes (property extender.http.max-request-bytes)");
+    }
+    for (byte b : body) {
+      if (!Character.isWhitespace(b)) {
+        return body;
+      }
+    }
+    throw new BadRequestException("request body is empty: expected a JSON object");
+  }
+
+  /** Decodes {@code body} into {@code type}; every failure is a 400 naming the field. */
+  public <T> T decode(byte[] body, Class<T> type) {
+    try (com.fasterxml.jackson.core.JsonParser p = mapper.createParser(body)) {
+      T value = mapper.readValue(p, type);
+      if (value == null) {
+        throw new BadRequestException("request body is JSON null: expected a JSON object");
+      }
+      if (p.nextToken() != null) {
+        throw new BadRequestException("malformed JSON: unexpected content after the JSON object"
+            + where(p.currentLocation()));
+      }
+      return value;
+    } catch (JsonMappingException e) {
+      throw new BadRequestException(describe(e));
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
+    } catch (IOException e) {
+      throw new BadRequestException("unreadable request body: " + e.getMessage());
+    }
+  }
+
+  /** Encodes a reply. */
+  public byte[] encode(Object value) {
+    try {
+      return mapper.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode reply: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static String describe(JsonMappingException e) {
+    String path = e.getPath().stream()
+        .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+        .collect(Collectors.joining(".")).replace(".[", "[");
+    String msg = e.getOriginalMessage();
+    int cut = msg.indexOf(" (through reference chain");
+    if (cut > 0) {
+      msg = msg.substring(0, cut);
+    }
+    if (e.getCause() instanceof JsonProcessingException jpe && !(jpe instanceof JsonMappingException)) {
+      return "malformed JSON: " + jpe.getOriginalMessage() + where(jpe.getLocation());
+    }
+    return (path.isEmpty() ? "" : "field \"" + path + "\": ") + simplify(msg) + where(e.getLocation());
+  }
+
+  private static String simplify(String msg) {
+    // Jackson names Java types; keep the sentence but drop package prefixes.
+    return msg.replaceAll("`[a-z0-9_.]+\\.([A-Z][A-Za-z0-9_$]*)`", "`$1`");
+  }
+
+  private static String where(JsonLocation loc) {
+    if (loc == null || loc.getLineNr() < 0) {
+      return "";
+    }
+    return " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+  }
+}
