@@ -1,0 +1,151 @@
+package io.schedext.extender;
+
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.Snapshot;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.Resource;
+import io.schedext.framework.WaitingPods;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Read-only views of what the extender believes: {@code GET /debug/cache} (summary), {@code GET
+ * /debug/cache/nodes/{name}} (one node's aggregation) and {@code GET /debug/waiting-pods} (pods held at Permit).
+ */
+@RestController
+class DebugController {
+
+  private final SchedulerCache cache;
+  private final ClusterSource source;
+  private final WaitingPods waitingPods;
+  private final WireCodec codec;
+  private final Clock clock;
+
+  DebugController(SchedulerCache cache, ClusterSource source, WaitingPods waitingPods, WireCodec codec, Clock clock) {
+    this.cache = cache;
+    this.source = source;
+    this.waitingPods = waitingPods;
+    this.codec = codec;
+    this.clock = clock;
+  }
+
+  @GetMapping("/debug/cache")
+  ResponseEntity<byte[]> summary() {
+    Snapshot s = cache.snapshot();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("source", source.describe());
+    out.put("ready", source.isReady());
+    out.put("generation", s.generation());
+    out.put("nodes", cache.nodeCount());
+    out.put("pods", cache.podCount());
+    out.put("ghostNodes", cache.ghostNodes());
+    out.put("assumedPodTtl", cache.ttl().toString());
+    Instant now = clock.instant();
+    List<Map<String, Object>> assumed = new ArrayList<>();
+    cache.assumedPods().forEach((pod, deadline) -> {
+      Map<String, Object> a = new LinkedHashMap<>();
+      a.put("pod", pod.key());
+      a.put("uid", pod.uid());
+      a.put("node", pod.nodeName());
+      a.put("bindingFinished", deadline != null);
+      a.put("expiresIn", deadline == null ? null : Duration.between(now, deadline).toString());
+      assumed.add(a);
+    });
+    out.put("assumedPods", assumed);
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    for (NodeInfo n : s.list()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("node", n.name());
+      m.put("pods", n.pods().size());
+      m.put("requestedMilliCpu", n.requested().milliCpu());
+      m.put("allocatableMilliCpu", n.allocatable().milliCpu());
+      m.put("requestedMemory", n.requested().memory());
+      m.put("allocatableMemory", n.allocatable().memory());
+      nodes.add(m);
+    }
+    out.put("nodeList", nodes);
+    return json(200, out);
+  }
+
+  @GetMapping("/debug/cache/nodes/{name}")
+  ResponseEntity<byte[]> node(@PathVariable String name) {
+    NodeInfo n = cache.snapshot().get(name);
+    if (n == null) {
+      return json(404, Map.of("Error", "node \"" + name + "\" is not in the extender's cache"));
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("node", n.name());
+    out.put("generation", n.generation());
+    out.put("labels", new TreeMap<>(n.labels()));
+    out.put("taints", n.taints().stream().map(t -> t.getKey() + "=" + (t.getValue() == null ? "" : t.getValue())
+        + ":" + t.getEffect()).toList());
+    out.put("unschedulable", n.unschedulable());
+    out.put("allocatable", resource(n.allocatable()));
+    out.put("requested", resource(n.requested()));
+    out.put("nonZeroRequested", resource(n.nonZeroRequested()));
+    List<Map<String, Object>> pods = new ArrayList<>();
+    for (PodInfo p : n.pods()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("pod", p.key());
+      m.put("uid", p.uid());
+      m.put("assumed", cache.isAssumedPod(p.uid()));
+      m.put("priority", p.priority());
+      m.put("requests", resource(p.request()));
+      pods.add(m);
+    }
+    out.put("pods", pods);
+    out.put("podsWithAffinity", n.podsWithAffinity().stream().map(PodInfo::key).toList());
+    out.put("podsWithRequiredAntiAffinity", n.podsWithRequiredAntiAffinity().stream().map(PodInfo::key).toList());
+    Map<String, List<String>> ports = new TreeMap<>();
+    n.usedPorts().entries().forEach((ip, set) ->
+        ports.put(ip, set.stream().map(pp -> pp.protocol() + "/" + pp.port()).sorted().toList()));
+    out.put("usedPorts", ports);
+    out.put("pvcRefCounts", new TreeMap<>(n.pvcRefCounts()));
+    out.put("images", new TreeMap<>(n.imageStates()));
+    return json(200, out);
+  }
+
+  @GetMapping("/debug/waiting-pods")
+  ResponseEntity<byte[]> waiting() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    waitingPods.list().forEach(w -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("pod", w.pod().key());
+      m.put("uid", w.pod().uid());
+      m.put("node", w.nodeName());
+      m.put("waitingFor", w.pendingPlugins());
+      m.put("since", w.since().toString());
+      out.add(m);
+    });
+    return json(200, out);
+  }
+
+  private static Map<String, Object> resource(Resource r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("milliCpu", r.milliCpu());
+    m.put("memory", r.memory());
+    m.put("ephemeralStorage", r.ephemeralStorage());
+    m.put("pods", r.allowedPodNumber());
+    if (r.hasScalars()) {
+      m.put("scalar", new TreeMap<>(r.scalarResources()));
+    }
+    return m;
+  }
+
+  private ResponseEntity<byte[]> json(int status, Object body) {
+    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.encode(body));
+  }
+}

@@ -1,0 +1,82 @@
+package io.schedext.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/** A tiny real-HTTP client for tests against the running service. */
+public final class Http {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final String base;
+
+  /**
+   * A reply.
+   *
+   * @param status the HTTP status
+   * @param body the raw body
+   */
+  public record Reply(int status, String body) {
+
+    /** The body parsed as JSON. */
+    public JsonNode json() {
+      try {
+        return MAPPER.readTree(body);
+      } catch (IOException e) {
+        throw new UncheckedIOException("not JSON: " + body, e);
+      }
+    }
+  }
+
+  /** A client for {@code http://127.0.0.1:<port>}. */
+  public Http(int port) {
+    this.base = "http://127.0.0.1:" + port;
+  }
+
+  /** POSTs {@code body} as JSON to {@code path}. */
+  public Reply post(String path, String body) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+  }
+
+  /** POSTs raw bytes to {@code path}. */
+  public Reply post(String path, byte[] body) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+  }
+
+  /** GETs {@code path}. */
+  public Reply get(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
+  }
+
+  private Reply send(HttpRequest req) {
+    try {
+      HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
+      return new Reply(r.statusCode(), r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Reads a test resource as text. */
+  public static String resource(String path) {
+    try (var in = Http.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalArgumentException("no test resource " + path);
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
