@@ -1,8 +1,6 @@
 package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeList;
-import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.SchedulerCache;
@@ -15,6 +13,7 @@ import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.HostPriority;
+import io.schedext.extender.wire.NodeItems;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
@@ -154,14 +153,12 @@ public final class ExtenderService {
     return out;
   }
 
-  private static NodeList nodeList(List<NodeInfo> feasible, Map<String, Node> given) {
+  private static NodeItems nodeList(List<NodeInfo> feasible, Map<String, Node> given) {
     List<Node> items = new ArrayList<>(feasible.size());
     for (NodeInfo n : feasible) {
       items.add(given.getOrDefault(n.name(), n.node()));
     }
-    NodeList list = new NodeListBuilder().withItems(items).build();
-    list.setMetadata(new io.fabric8.kubernetes.api.model.ListMeta());
-    return list;
+    return NodeItems.of(items);
   }
 
   // --------------------------------------------------------------------------------------------------- prioritize

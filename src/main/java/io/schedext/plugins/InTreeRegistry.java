@@ -2,7 +2,11 @@ package io.schedext.plugins;
 
 import io.schedext.framework.Registry;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
+import io.schedext.plugins.nodeaffinity.NodeAffinity;
 import io.schedext.plugins.nodename.NodeName;
+import io.schedext.plugins.nodeports.NodePorts;
+import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
+import io.schedext.plugins.tainttoleration.TaintToleration;
 
 /** The registry of every plugin shipped with the extender. */
 public final class InTreeRegistry {
@@ -12,7 +16,11 @@ public final class InTreeRegistry {
   /** A new registry holding every in-tree plugin factory. */
   public static Registry create() {
     Registry r = new Registry();
+    r.register(Names.NODE_UNSCHEDULABLE, NodeUnschedulable::create);
     r.register(Names.NODE_NAME, NodeName::create);
+    r.register(Names.TAINT_TOLERATION, TaintToleration::create);
+    r.register(Names.NODE_AFFINITY, NodeAffinity::create);
+    r.register(Names.NODE_PORTS, NodePorts::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
     return r;
   }

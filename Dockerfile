@@ -1,0 +1,25 @@
+# syntax=docker/dockerfile:1
+# Build: docker build -t scheduler-extender .
+# Run:   docker run -p 8888:8888 scheduler-extender
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY pom.xml .
+RUN mvn -B -q dependency:go-offline
+COPY src ./src
+RUN mvn -B -q package -DskipTests \
+ && java -Djarmode=tools -jar target/scheduler-extender.jar extract --layers --launcher --destination /layers
+
+FROM eclipse-temurin:17-jre
+RUN groupadd --system --gid 10001 extender \
+ && useradd --system --uid 10001 --gid extender --home-dir /app --shell /usr/sbin/nologin extender
+WORKDIR /app
+# Layers from least to most often changed, so a code change rebuilds only the last one.
+COPY --from=build /layers/dependencies/ ./
+COPY --from=build /layers/spring-boot-loader/ ./
+COPY --from=build /layers/snapshot-dependencies/ ./
+COPY --from=build /layers/application/ ./
+USER 10001:10001
+EXPOSE 8888
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
