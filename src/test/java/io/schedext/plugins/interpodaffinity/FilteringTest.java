@@ -1,6 +1,5 @@
 package io.schedext.plugins.interpodaffinity;
 
-import static io.schedext.plugins.interpodaffinity.Fixtures.both;
 import static io.schedext.plugins.interpodaffinity.Fixtures.node;
 import static io.schedext.plugins.interpodaffinity.Fixtures.pod;
 import static io.schedext.plugins.interpodaffinity.Fixtures.req;
