@@ -1,0 +1,190 @@
+package io.schedext.plugins.interpodaffinity;
+
+import io.schedext.framework.AffinityTerm;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Parallelizer;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.StateData;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What InterPodAffinity's PreFilter computes for Filter, as upstream's {@code preFilterState}: three topology pair
+ * counts, the incoming pod's required terms with namespace selectors merged, and its namespace's labels. Filter only
+ * reads it; AddPod/RemovePod mutate the counts of a {@link #copy()}, which deep-copies them.
+ */
+final class PreFilterState implements StateData {
+
+  /** Existing pods whose required anti-affinity terms match the incoming pod, per topology pair. */
+  private final TopologyPairCounts existingAntiAffinityCounts;
+  /** Existing pods matching all the incoming pod's required affinity terms, per term's topology pair. */
+  private final TopologyPairCounts affinityCounts;
+  /** Existing pods matching each of the incoming pod's required anti-affinity terms, per topology pair. */
+  private final TopologyPairCounts antiAffinityCounts;
+  private final PodInfo pod;
+  private final List<AffinityTerm> affinityTerms;
+  private final List<AffinityTerm> antiAffinityTerms;
+  private final Map<String, String> namespaceLabels;
+  private final boolean podMatchesOwnAffinityTerms;
+
+  PreFilterState(
+      TopologyPairCounts existingAntiAffinityCounts,
+      TopologyPairCounts affinityCounts,
+      TopologyPairCounts antiAffinityCounts,
+      PodInfo pod,
+      List<AffinityTerm> affinityTerms,
+      List<AffinityTerm> antiAffinityTerms,
+      Map<String, String> namespaceLabels) {
+    this.existingAntiAffinityCounts = existingAntiAffinityCounts;
+    this.affinityCounts = affinityCounts;
+    this.antiAffinityCounts = antiAffinityCounts;
+    this.pod = pod;
+    this.affinityTerms = affinityTerms;
+    this.antiAffinityTerms = antiAffinityTerms;
+    this.namespaceLabels = namespaceLabels;
+    this.podMatchesOwnAffinityTerms = TopologyPairCounts.matchesAll(affinityTerms, pod);
+  }
+
+  /** Reads the state PreFilter wrote; throws {@link FrameworkException} with upstream's message when it is missing. */
+  static PreFilterState read(CycleState state, String key) {
+    if (!(state.readOrNull(key) instanceof PreFilterState s)) {
+      throw new FrameworkException("error reading \"" + key + "\" from cycleState: not found");
+    }
+    return s;
+  }
+
+  /**
+   * Counts, over {@code nodes} (those holding pods with required anti-affinity), the existing pods' required
+   * anti-affinity terms that match {@code pod}, whose namespace carries {@code namespaceLabels}.
+   */
+  static TopologyPairCounts existingAntiAffinityCounts(
+      PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer) {
+    TopologyPairCounts[] perNode = new TopologyPairCounts[nodes.size()];
+    parallelizer.until(nodes.size(), i -> {
+      NodeInfo node = nodes.get(i);
+      TopologyPairCounts counts = new TopologyPairCounts();
+      for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
+        counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), pod, namespaceLabels, node.labels(), 1);
+      }
+      perNode[i] = counts;
+    });
+    return mergeAll(perNode);
+  }
+
+  /**
+   * Counts, over every pod on {@code nodes}, the pods matching all of {@code affinityTerms} (index 0 of the result)
+   * and the pods matching each of {@code antiAffinityTerms} (index 1); both empty when the pod has neither.
+   */
+  static TopologyPairCounts[] incomingCounts(
+      List<AffinityTerm> affinityTerms, List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes,
+      Parallelizer parallelizer) {
+    if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
+      return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
+    }
+    TopologyPairCounts[] affinity = new TopologyPairCounts[nodes.size()];
+    TopologyPairCounts[] antiAffinity = new TopologyPairCounts[nodes.size()];
+    parallelizer.until(nodes.size(), i -> {
+      NodeInfo node = nodes.get(i);
+      TopologyPairCounts a = new TopologyPairCounts();
+      TopologyPairCounts anti = new TopologyPairCounts();
+      for (PodInfo existing : node.pods()) {
+        a.addAffinityTerms(affinityTerms, existing, node.labels(), 1);
+        // The incoming terms have their namespace selectors merged, so no namespace labels are needed.
+        anti.addAntiAffinityTerms(antiAffinityTerms, existing, null, node.labels(), 1);
+      }
+      affinity[i] = a;
+      antiAffinity[i] = anti;
+    });
+    return new TopologyPairCounts[] {mergeAll(affinity), mergeAll(antiAffinity)};
+  }
+
+  private static TopologyPairCounts mergeAll(TopologyPairCounts[] perNode) {
+    TopologyPairCounts out = new TopologyPairCounts();
+    for (TopologyPairCounts c : perNode) {
+      if (!c.isEmpty()) {
+        out.merge(c);
+      }
+    }
+    return out;
+  }
+
+  /** True when nothing needs filtering: no existing anti-affinity matches and the pod has no required terms. */
+  boolean nothingToFilter() {
+    return existingAntiAffinityCounts.isEmpty() && affinityTerms.isEmpty() && antiAffinityTerms.isEmpty();
+  }
+
+  /** Updates the counts as if {@code other} were added ({@code multiplier} 1) to or removed (-1) from {@code node}. */
+  void updateWithPod(PodInfo other, NodeInfo node, long multiplier) {
+    Map<String, String> labels = node.labels();
+    existingAntiAffinityCounts.addAntiAffinityTerms(
+        other.requiredAntiAffinityTerms(), pod, namespaceLabels, labels, multiplier);
+    affinityCounts.addAffinityTerms(affinityTerms, other, labels, multiplier);
+    antiAffinityCounts.addAntiAffinityTerms(antiAffinityTerms, other, null, labels, multiplier);
+  }
+
+  /**
+   * True when the node has every topology key of the pod's required affinity terms and, for each, a matching pod in
+   * its topology; or when no pod matches anywhere yet and the pod matches its own terms (the first of a group).
+   */
+  boolean satisfiesPodAffinity(NodeInfo node) {
+    Map<String, String> labels = node.labels();
+    boolean podsExist = true;
+    for (AffinityTerm t : affinityTerms) {
+      String value = TopologyPairCounts.topologyValue(labels, t.topologyKey());
+      if (value == null) {
+        return false;
+      }
+      if (affinityCounts.get(t.topologyKey(), value) <= 0) {
+        podsExist = false;
+      }
+    }
+    return podsExist || (affinityCounts.isEmpty() && podMatchesOwnAffinityTerms);
+  }
+
+  /** True when no pod matching one of the pod's required anti-affinity terms is in that term's topology. */
+  boolean satisfiesPodAntiAffinity(NodeInfo node) {
+    if (antiAffinityCounts.isEmpty()) {
+      return true;
+    }
+    Map<String, String> labels = node.labels();
+    for (AffinityTerm t : antiAffinityTerms) {
+      String value = TopologyPairCounts.topologyValue(labels, t.topologyKey());
+      if (value != null && antiAffinityCounts.get(t.topologyKey(), value) > 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when no existing pod's required anti-affinity term matching the pod covers this node's topology. */
+  boolean satisfiesExistingPodsAntiAffinity(NodeInfo node) {
+    return existingAntiAffinityCounts.isEmpty() || !existingAntiAffinityCounts.anyPositive(node.labels());
+  }
+
+  TopologyPairCounts existingAntiAffinityCounts() {
+    return existingAntiAffinityCounts;
+  }
+
+  TopologyPairCounts affinityCounts() {
+    return affinityCounts;
+  }
+
+  TopologyPairCounts antiAffinityCounts() {
+    return antiAffinityCounts;
+  }
+
+  /** A copy with deep-copied counts; the pod, its terms and the namespace labels are immutable and shared. */
+  @Override
+  public PreFilterState copy() {
+    return new PreFilterState(existingAntiAffinityCounts.copy(), affinityCounts.copy(), antiAffinityCounts.copy(), pod,
+        affinityTerms, antiAffinityTerms, namespaceLabels);
+  }
+
+  @Override
+  public String toString() {
+    return "PreFilterState{existingAntiAffinity=" + existingAntiAffinityCounts + ", affinity=" + affinityCounts
+        + ", antiAffinity=" + antiAffinityCounts + "}";
+  }
+}
