@@ -2,6 +2,7 @@ package io.schedext.plugins;
 
 import io.schedext.framework.Registry;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
+import io.schedext.plugins.interpodaffinity.InterPodAffinity;
 import io.schedext.plugins.nodeaffinity.NodeAffinity;
 import io.schedext.plugins.nodename.NodeName;
 import io.schedext.plugins.nodeports.NodePorts;
@@ -21,6 +22,7 @@ public final class InTreeRegistry {
     r.register(Names.TAINT_TOLERATION, TaintToleration::create);
     r.register(Names.NODE_AFFINITY, NodeAffinity::create);
     r.register(Names.NODE_PORTS, NodePorts::create);
+    r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
     return r;
   }
