@@ -1,0 +1,455 @@
+package io.schedext.cluster;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real cluster, seen through fabric8 shared informers: nodes and assigned pods feed the scheduler cache (pods only
+ * while not Succeeded/Failed, as upstream's field selector), unassigned pods are kept for bind and for nominations,
+ * and Services, Namespaces, volumes, storage, PDBs and controllers feed the object store. Handlers are O(1), only
+ * update the cache, survive out-of-order and missed events (a cache error is logged, counted and repaired), and
+ * trim {@code managedFields} and the last-applied annotation to keep memory down. Ready once every informer has
+ * synced; not ready while a watch has been down for longer than the grace period. Thread-safe.
+ */
+public final class KubernetesCluster implements ClusterSource {
+
+  private static final Logger log = LoggerFactory.getLogger(KubernetesCluster.class);
+  private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+  private final KubernetesClient client;
+  private final SchedulerCache cache;
+  private final ObjectStore store;
+  private final Clock clock;
+  private final Duration syncGrace;
+  private final KubernetesBinder binder;
+  private final List<InformerHandle<?>> informers = new ArrayList<>();
+  private final Map<String, Pod> pending = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
+  private final AtomicLong handlerErrors = new AtomicLong();
+  private final AtomicLong events = new AtomicLong();
+
+  /**
+   * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds with
+   * {@code bindTimeout}.
+   */
+  public KubernetesCluster(
+      KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
+      Duration bindTimeout) {
+    this.client = client;
+    this.cache = cache;
+    this.store = store;
+    this.clock = clock;
+    this.syncGrace = syncGrace;
+    this.binder = new KubernetesBinder(client, bindTimeout);
+  }
+
+  @Override
+  public String describe() {
+    return "kubernetes API server at " + client.getMasterUrl();
+  }
+
+  @Override
+  public void start() {
+    add("Node", client.nodes(), new NodeEvents());
+    add("Pod", client.pods().inAnyNamespace()
+        .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed"), new PodEvents());
+    add("Service", client.services().inAnyNamespace(), new StoreEvents<>());
+    add("Namespace", client.namespaces(), new StoreEvents<>());
+    add("PersistentVolume", client.persistentVolumes(), new StoreEvents<>());
+    add("PersistentVolumeClaim", client.persistentVolumeClaims().inAnyNamespace(), new StoreEvents<>());
+    add("StorageClass", client.storage().v1().storageClasses(), new StoreEvents<>());
+    add("CSINode", client.storage().v1().csiNodes(), new StoreEvents<>());
+    add("CSIDriver", client.storage().v1().csiDrivers(), new StoreEvents<>());
+    add("CSIStorageCapacity", client.storage().v1().csiStorageCapacities().inAnyNamespace(), new StoreEvents<>());
+    add("PodDisruptionBudget", client.policy().v1().podDisruptionBudget().inAnyNamespace(), new StoreEvents<>());
+    add("ReplicaSet", client.apps().replicaSets().inAnyNamespace(), new StoreEvents<>());
+    add("StatefulSet", client.apps().statefulSets().inAnyNamespace(), new StoreEvents<>());
+    add("ReplicationController", client.replicationControllers().inAnyNamespace(), new StoreEvents<>());
+    informers.forEach(InformerHandle::start);
+    log.info("Watching {} kinds on {}", informers.size(), client.getMasterUrl());
+  }
+
+  private <T extends HasMetadata> void add(String kind, Informable<T> source, ResourceEventHandler<T> handler) {
+    var informer = source.runnableInformer(0);
+    informer.addEventHandler(handler);
+    informers.add(new InformerHandle<>(kind, informer, clock));
+  }
+
+  @Override
+  public boolean isReady() {
+    return notReadyReason().isEmpty();
+  }
+
+  @Override
+  public String notReadyReason() {
+    if (informers.isEmpty()) {
+      return "not started";
+    }
+    List<String> unsynced = new ArrayList<>();
+    List<String> down = new ArrayList<>();
+    Instant now = clock.instant();
+    for (InformerHandle<?> h : informers) {
+      if (!h.hasSynced()) {
+        unsynced.add(h.kind());
+        continue;
+      }
+      Instant since = h.downSince();
+      if (since != null && Duration.between(since, now).compareTo(syncGrace) > 0) {
+        down.add(h.kind() + " (since " + since + ")");
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    if (!unsynced.isEmpty()) {
+      sb.append("informers not synced yet: ").append(unsynced);
+    }
+    if (!down.isEmpty()) {
+      if (sb.length() > 0) {
+        sb.append("; ");
+      }
+      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public PodBinder binder() {
+    return binder;
+  }
+
+  @Override
+  public PodNominator nominator() {
+    return node -> {
+      Map<String, PodInfo> m = nominated.get(node);
+      return m == null ? List.of() : List.copyOf(m.values());
+    };
+  }
+
+  @Override
+  public Pod findPod(String namespace, String name, String uid) {
+    if (uid != null && !uid.isEmpty()) {
+      Pod p = pending.get(uid);
+      if (p != null) {
+        return p;
+      }
+    }
+    try {
+      return client.pods().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
+      return null;
+    }
+  }
+
+  /** Events handled since start. */
+  public long events() {
+    return events.get();
+  }
+
+  /** Handler failures (cache transitions refused and repaired) since start. */
+  public long handlerErrors() {
+    return handlerErrors.get();
+  }
+
+  /** Errors the informers reported (list/watch failures, retried) since start. */
+  public long informerErrors() {
+    long n = 0;
+    for (InformerHandle<?> h : informers) {
+      n += h.errors();
+    }
+    return n;
+  }
+
+  /**
+   * Lists nodes and non-terminal pods from the API server now and returns how the cache differs: missing or extra
+   * nodes and pods, and pods on another node. Empty when they agree.
+   */
+  public List<String> compare() {
+    List<String> diffs = new ArrayList<>();
+    Set<String> apiNodes = new HashSet<>();
+    for (Node n : client.nodes().list().getItems()) {
+      apiNodes.add(n.getMetadata().getName());
+    }
+    Set<String> cacheNodes = new HashSet<>();
+    cache.snapshot().list().forEach(n -> cacheNodes.add(n.name()));
+    for (String n : apiNodes) {
+      if (!cacheNodes.contains(n)) {
+        diffs.add("node " + n + " is in the API but not in the cache");
+      }
+    }
+    for (String n : cacheNodes) {
+      if (!apiNodes.contains(n)) {
+        diffs.add("node " + n + " is in the cache but not in the API");
+      }
+    }
+    Map<String, Pod> apiPods = new HashMap<>();
+    for (Pod p : client.pods().inAnyNamespace().list().getItems()) {
+      if (!terminal(p) && assigned(p)) {
+        apiPods.put(p.getMetadata().getUid(), p);
+      }
+    }
+    Map<String, PodInfo> cachePods = new HashMap<>();
+    cache.pods().forEach(p -> cachePods.put(p.uid(), p));
+    for (Pod p : apiPods.values()) {
+      PodInfo c = cachePods.get(p.getMetadata().getUid());
+      String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+      if (c == null) {
+        diffs.add("pod " + key + " on " + p.getSpec().getNodeName() + " is in the API but not in the cache");
+      } else if (!c.nodeName().equals(p.getSpec().getNodeName())) {
+        diffs.add("pod " + key + " is on " + p.getSpec().getNodeName() + " in the API but on " + c.nodeName()
+            + " in the cache");
+      }
+    }
+    for (PodInfo c : cachePods.values()) {
+      if (!apiPods.containsKey(c.uid()) && !cache.isAssumedPod(c.uid())) {
+        diffs.add("pod " + c.key() + " on " + c.nodeName() + " is in the cache but not in the API");
+      }
+    }
+    return diffs;
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(InformerHandle::stop);
+  }
+
+  // ------------------------------------------------------------------------------------------------------ handlers
+
+  private static void trim(HasMetadata o) {
+    if (o == null || o.getMetadata() == null) {
+      return;
+    }
+    o.getMetadata().setManagedFields(null);
+    if (o.getMetadata().getAnnotations() != null && o.getMetadata().getAnnotations().containsKey(LAST_APPLIED)) {
+      Map<String, String> a = new HashMap<>(o.getMetadata().getAnnotations());
+      a.remove(LAST_APPLIED);
+      o.getMetadata().setAnnotations(a);
+    }
+  }
+
+  private static boolean assigned(Pod p) {
+    return p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
+  }
+
+  private static boolean terminal(Pod p) {
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  private void failed(String what, RuntimeException e) {
+    handlerErrors.incrementAndGet();
+    log.warn("{}: {}", what, e.getMessage());
+  }
+
+  private final class NodeEvents implements ResourceEventHandler<Node> {
+    @Override
+    public void onAdd(Node node) {
+      events.incrementAndGet();
+      trim(node);
+      cache.addNode(node);
+    }
+
+    @Override
+    public void onUpdate(Node oldNode, Node newNode) {
+      events.incrementAndGet();
+      trim(newNode);
+      cache.updateNode(oldNode, newNode);
+    }
+
+    @Override
+    public void onDelete(Node node, boolean finalStateUnknown) {
+      events.incrementAndGet();
+      try {
+        cache.removeNode(node);
+      } catch (FrameworkException e) {
+        failed("removing node " + node.getMetadata().getName(), e);
+      }
+    }
+  }
+
+  private final class PodEvents implements ResourceEventHandler<Pod> {
+    @Override
+    public void onAdd(Pod pod) {
+      events.incrementAndGet();
+      trim(pod);
+      if (terminal(pod)) {
+        return;
+      }
+      if (assigned(pod)) {
+        addAssigned(pod);
+      } else {
+        addPending(pod);
+      }
+    }
+
+    @Override
+    public void onUpdate(Pod oldPod, Pod newPod) {
+      events.incrementAndGet();
+      trim(newPod);
+      String oldUid = oldPod.getMetadata().getUid();
+      if (terminal(newPod) || !newPod.getMetadata().getUid().equals(oldUid)) {
+        onDelete(oldPod, false);
+        if (!terminal(newPod)) {
+          onAdd(newPod);
+        }
+        return;
+      }
+      boolean wasAssigned = assigned(oldPod);
+      boolean isAssigned = assigned(newPod);
+      if (isAssigned) {
+        removePending(oldPod);
+        if (wasAssigned || cache.getPod(oldUid) != null) {
+          updateAssigned(newPod);
+        } else {
+          addAssigned(newPod);
+        }
+      } else {
+        if (wasAssigned) {
+          removeAssigned(oldPod);
+        }
+        addPending(newPod);
+      }
+    }
+
+    @Override
+    public void onDelete(Pod pod, boolean finalStateUnknown) {
+      events.incrementAndGet();
+      removePending(pod);
+      if (assigned(pod) || cache.getPod(pod.getMetadata().getUid()) != null) {
+        removeAssigned(pod);
+      }
+    }
+
+    private void addAssigned(Pod pod) {
+      try {
+        PodInfo info = PodInfo.of(pod);
+        if (cache.getPod(info.uid()) != null && !cache.isAssumedPod(info.uid())) {
+          cache.updatePod(info, info);
+        } else {
+          cache.addPod(info);
+        }
+      } catch (FrameworkException | IllegalArgumentException e) {
+        failed("adding pod " + key(pod), e);
+      }
+    }
+
+    private void updateAssigned(Pod pod) {
+      try {
+        PodInfo info = PodInfo.of(pod);
+        if (cache.isAssumedPod(info.uid()) || cache.getPod(info.uid()) == null) {
+          cache.addPod(info);
+        } else {
+          cache.updatePod(info, info);
+        }
+      } catch (FrameworkException | IllegalArgumentException e) {
+        failed("updating pod " + key(pod), e);
+      }
+    }
+
+    private void removeAssigned(Pod pod) {
+      PodInfo cached = cache.getPod(pod.getMetadata().getUid());
+      if (cached == null) {
+        return;
+      }
+      try {
+        cache.removePod(cached);
+      } catch (FrameworkException e) {
+        failed("removing pod " + key(pod), e);
+      }
+    }
+
+    private void addPending(Pod pod) {
+      String uid = pod.getMetadata().getUid();
+      Pod previous = pending.put(uid, pod);
+      if (previous != null) {
+        unnominate(previous);
+      }
+      String node = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+      if (node != null && !node.isEmpty()) {
+        try {
+          nominated.computeIfAbsent(node, k -> new ConcurrentHashMap<>()).put(uid, PodInfo.of(pod));
+        } catch (IllegalArgumentException e) {
+          failed("nominated pod " + key(pod), e);
+        }
+      }
+    }
+
+    private void removePending(Pod pod) {
+      Pod previous = pending.remove(pod.getMetadata().getUid());
+      if (previous != null) {
+        unnominate(previous);
+      }
+    }
+
+    private void unnominate(Pod pod) {
+      String node = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+      if (node != null) {
+        Map<String, PodInfo> m = nominated.get(node);
+        if (m != null) {
+          m.remove(pod.getMetadata().getUid());
+        }
+      }
+    }
+
+    private String key(Pod pod) {
+      return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+  }
+
+  private final class StoreEvents<T extends HasMetadata> implements ResourceEventHandler<T> {
+    @Override
+    public void onAdd(T obj) {
+      events.incrementAndGet();
+      trim(obj);
+      store.put(obj);
+    }
+
+    @Override
+    public void onUpdate(T oldObj, T newObj) {
+      events.incrementAndGet();
+      trim(newObj);
+      store.put(newObj);
+    }
+
+    @Override
+    public void onDelete(T obj, boolean finalStateUnknown) {
+      events.incrementAndGet();
+      store.remove(obj);
+    }
+  }
+
+}
