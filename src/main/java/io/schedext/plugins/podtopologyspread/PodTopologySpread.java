@@ -69,6 +69,7 @@ public final class PodTopologySpread
     this.parallelizer = parallelizer;
   }
 
+  /** The registered name, {@value Names#POD_TOPOLOGY_SPREAD}. */
   @Override
   public String name() {
     return Names.POD_TOPOLOGY_SPREAD;
@@ -91,6 +92,7 @@ public final class PodTopologySpread
     return PreFilterResult.success();
   }
 
+  /** This plugin: it keeps its PreFilter counts right when the framework adds or removes pods. */
   @Override
   public PreFilterExtensions preFilterExtensions() {
     return this;
@@ -200,6 +202,7 @@ public final class PodTopologySpread
     return truncated;
   }
 
+  /** This plugin: it normalises its own scores. */
   @Override
   public ScoreExtensions scoreExtensions() {
     return this;

@@ -79,7 +79,8 @@ final class PreScoreState implements StateData {
     double[] weights = new double[n];
     for (int i = 0; i < n; i++) {
       int size = hostname[i] ? filtered.size() - ignored.size() : podCounts.get(i).size();
-      weights[i] = Math.log(size + 2);
+      // StrictMath is fdlibm's log, the algorithm Go's math.Log ports, so weights agree to the last bit.
+      weights[i] = StrictMath.log(size + 2);
     }
 
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());

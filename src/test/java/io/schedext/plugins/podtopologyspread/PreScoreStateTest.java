@@ -71,7 +71,7 @@ class PreScoreStateTest {
 
     Case want(String constraint, Map<String, Long> counts, int domains) {
       List<Want> w = new ArrayList<>(want == null ? List.of() : want);
-      w.add(new Want(constraint, counts, Math.log(domains + 2)));
+      w.add(new Want(constraint, counts, StrictMath.log(domains + 2)));
       return new Case(name, pod, nodes, pods, defaults, rsSelector, ignored, w);
     }
   }
