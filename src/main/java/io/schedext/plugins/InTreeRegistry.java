@@ -7,6 +7,7 @@ import io.schedext.plugins.nodeaffinity.NodeAffinity;
 import io.schedext.plugins.nodename.NodeName;
 import io.schedext.plugins.nodeports.NodePorts;
 import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
+import io.schedext.plugins.podtopologyspread.PodTopologySpread;
 import io.schedext.plugins.tainttoleration.TaintToleration;
 
 /** The registry of every plugin shipped with the extender. */
@@ -22,6 +23,7 @@ public final class InTreeRegistry {
     r.register(Names.TAINT_TOLERATION, TaintToleration::create);
     r.register(Names.NODE_AFFINITY, NodeAffinity::create);
     r.register(Names.NODE_PORTS, NodePorts::create);
+    r.register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpread::create);
     r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
     return r;
