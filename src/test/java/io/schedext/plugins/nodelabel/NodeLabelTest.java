@@ -3,17 +3,20 @@ package io.schedext.plugins.nodelabel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.Registry;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,6 +185,15 @@ class NodeLabelTest {
           .isInstanceOf(FrameworkException.class)
           .hasMessage(c.wantError());
     }
+  }
+
+  @Test
+  void aFrameworkRefusesConflictingArgs() {
+    Registry registry = new Registry().register(Names.NODE_LABEL, NodeLabel::create);
+    assertThatThrownBy(() -> TestFrameworks.framework(registry, new ObjectStore(), List.of(Names.NODE_LABEL),
+            Map.of(Names.NODE_LABEL, "{\"presentLabels\":[\"a\"],\"absentLabels\":[\"a\"]}")))
+        .isInstanceOf(FrameworkException.class)
+        .hasMessageContaining("presentLabels[0]: Invalid value: \"a\": conflict with absentLabels[0]");
   }
 
   @Test

@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.schedext.framework.CycleState;
+import io.schedext.framework.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.Registry;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
 import io.schedext.testing.MakePod;
@@ -181,6 +183,25 @@ class ServiceAffinityFilterTest {
     assertThat(state.keys()).isEmpty();
     assertThat(p.preFilterExtensions()).isNull();
     assertThat(nodes.stream().map(n -> p.filter(state, pending, n)).distinct().toList()).containsExactly(OK);
+  }
+
+  @Test
+  void throughTheFrameworkPreFilterFilterAndScoreWorkTogether() {
+    Registry registry = new Registry().register(Names.SERVICE_AFFINITY, ServiceAffinity::create);
+    Framework fw = TestFrameworks.framework(registry, Fixtures.store(List.of(service("default", "s1", SELECTOR))),
+        List.of(Names.SERVICE_AFFINITY),
+        Map.of(Names.SERVICE_AFFINITY, "{\"affinityLabels\":[\"region\"],\"antiAffinityLabelsPreference\":[\"zone\"]}"));
+    List<NodeInfo> nodes = nodes(NODES, List.of(servicePod("p1", "machine3")));
+    PodInfo pending = MakePod.pod().name("pending").labels(SELECTOR).info();
+    CycleState state = TestFrameworks.cycleState(nodes);
+    assertThat(fw.runPreFilterPlugins(state, pending).status()).isEqualTo(Status.success());
+    List<String> feasible = nodes.stream()
+        .filter(n -> fw.runFilterPlugins(state, pending, n).isSuccess()).map(NodeInfo::name).toList();
+    assertThat(feasible).containsExactly("machine3", "machine4", "machine5");
+    List<NodeInfo> feasibleNodes = nodes.stream().filter(n -> feasible.contains(n.name())).toList();
+    assertThat(fw.runPreScorePlugins(state, pending, feasibleNodes)).isEqualTo(Status.success());
+    // One service pod on machine3 (zone z21): z21 gets 0, the two z22 nodes 100.
+    assertThat(fw.runScorePlugins(state, pending, feasibleNodes).totals()).containsExactly(0, 100, 100);
   }
 
   @Test
