@@ -47,11 +47,14 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
     return Names.SELECTOR_SPREAD;
   }
 
-  /** Skips the plugin for pods with topology spread constraints; otherwise stores the pod's default selector. */
+  /**
+   * Stores the pod's default selector; does nothing for pods with topology spread constraints. As v1.22, this never
+   * returns Skip: Score still runs for such pods and gives every node 0.
+   */
   @Override
   public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     if (skip(pod)) {
-      return Status.skip();
+      return Status.success();
     }
     state.write(PRE_SCORE_STATE_KEY, new PreScoreState(DefaultSelector.of(pod, cluster)));
     return Status.success();
