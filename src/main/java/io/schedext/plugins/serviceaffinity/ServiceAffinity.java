@@ -210,7 +210,8 @@ public final class ServiceAffinity
     if (d == null) {
       return STATE_NOT_FOUND;
     }
-    return Status.error(d.getClass().getSimpleName() + " convert to serviceaffinity.preFilterState error")
+    // v1.22's text, including its double space and the other plugin's name.
+    return Status.error(d + "  convert to interpodaffinity.state error")
         .withPlugin(Names.SERVICE_AFFINITY);
   }
 
