@@ -7,7 +7,10 @@ import io.schedext.plugins.nodeaffinity.NodeAffinity;
 import io.schedext.plugins.nodename.NodeName;
 import io.schedext.plugins.nodeports.NodePorts;
 import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
+import io.schedext.plugins.nodelabel.NodeLabel;
 import io.schedext.plugins.podtopologyspread.PodTopologySpread;
+import io.schedext.plugins.selectorspread.SelectorSpread;
+import io.schedext.plugins.serviceaffinity.ServiceAffinity;
 import io.schedext.plugins.tainttoleration.TaintToleration;
 
 /** The registry of every plugin shipped with the extender. */
@@ -26,6 +29,10 @@ public final class InTreeRegistry {
     r.register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpread::create);
     r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
+    // Removed upstream (v1.23 and later); off by default, enabled per profile.
+    r.register(Names.SERVICE_AFFINITY, ServiceAffinity::create);
+    r.register(Names.NODE_LABEL, NodeLabel::create);
+    r.register(Names.SELECTOR_SPREAD, SelectorSpread::create);
     return r;
   }
 }

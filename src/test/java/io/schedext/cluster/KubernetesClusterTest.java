@@ -1,0 +1,165 @@
+package io.schedext.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PodInfo;
+import io.schedext.testing.MakeNode;
+import io.schedext.testing.MakePod;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kubernetes source against fabric8's mock API server in CRUD mode: real lists and watches feed the cache.
+ */
+class KubernetesClusterTest {
+
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+  private SchedulerCache cache;
+  private ObjectStore store;
+  private KubernetesCluster source;
+
+  @BeforeEach
+  void start() {
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(List.of()), false);
+    server.init();
+    client = server.createClient();
+    cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
+    store = new ObjectStore();
+  }
+
+  @AfterEach
+  void stop() {
+    if (source != null) {
+      source.close();
+    }
+    client.close();
+    server.destroy();
+  }
+
+  private void startSource() {
+    source = new KubernetesCluster(client, cache, store, Clock.systemUTC(), Duration.ofSeconds(30),
+        Duration.ofSeconds(5));
+    source.start();
+    await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+  }
+
+  private static Node node(String name, String cpu) {
+    return MakeNode.node().name(name).label("topology.kubernetes.io/zone", "z1")
+        .capacity(Map.of("cpu", cpu, "memory", "8Gi", "pods", "110")).obj();
+  }
+
+  private static Pod pod(String name, String node, String cpu) {
+    Pod p = MakePod.pod().name(name).namespace("default").node(node).req(Map.of("cpu", cpu)).obj();
+    p.getMetadata().setUid(null);
+    p.getStatus().setPhase("Running");
+    return p;
+  }
+
+  private Pod create(Pod p) {
+    return client.pods().inNamespace("default").resource(p).create();
+  }
+
+  private long requestedMilliCpu(String node) {
+    NodeInfo n = cache.snapshot().get(node);
+    return n == null ? -1 : n.requested().milliCpu();
+  }
+
+  @Test
+  void objectsPresentBeforeStartAreInTheCacheOnceReady() {
+    client.nodes().resource(node("n1", "4")).create();
+    create(pod("p1", "n1", "1"));
+    create(pod("pending", null, "1"));
+    client.services().inNamespace("default").resource(new ServiceBuilder().withNewMetadata().withName("svc")
+        .endMetadata().withNewSpec().addToSelector("app", "x").endSpec().build()).create();
+    startSource();
+    assertThat(cache.snapshot().get("n1")).isNotNull();
+    assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
+    assertThat(cache.podCount()).as("only assigned pods go to the cache").isEqualTo(1);
+    assertThat(source.findPod("default", "pending", null)).isNotNull();
+    assertThat(store.services("default")).extracting(s -> s.getMetadata().getName()).containsExactly("svc");
+    assertThat(source.compare()).isEmpty();
+  }
+
+  @Test
+  void createUpdateAndDeleteOfNodesAndPodsShowInTheSnapshot() {
+    startSource();
+    client.nodes().resource(node("n1", "4")).create();
+    await().until(() -> cache.snapshot().get("n1") != null);
+    Pod p1 = create(pod("p1", "n1", "1"));
+    await().until(() -> requestedMilliCpu("n1") == 1000);
+    Pod pending = create(pod("p2", null, "500m"));
+    await().until(() -> source.findPod("default", "p2", pending.getMetadata().getUid()) != null);
+    client.pods().inNamespace("default").resource(new PodBuilder(pending).editSpec().withNodeName("n1").endSpec()
+        .build()).update();
+    await().until(() -> requestedMilliCpu("n1") == 1500);
+    client.nodes().withName("n1").edit(n -> {
+      n.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("8"));
+      return n;
+    });
+    await().until(() -> cache.snapshot().get("n1").allocatable().milliCpu() == 8000);
+    client.pods().inNamespace("default").withName("p1").delete();
+    await().until(() -> requestedMilliCpu("n1") == 500);
+    assertThat(cache.getPod(p1.getMetadata().getUid())).isNull();
+    client.nodes().withName("n1").delete();
+    await().until(() -> cache.snapshot().get("n1") == null);
+    assertThat(cache.ghostNodes()).as("the node's remaining pod keeps a ghost entry").containsExactly("n1");
+  }
+
+  @Test
+  void aPodTurningTerminalFreesItsResources() {
+    client.nodes().resource(node("n1", "4")).create();
+    Pod p = create(pod("job", "n1", "2"));
+    startSource();
+    assertThat(requestedMilliCpu("n1")).isEqualTo(2000);
+    client.pods().inNamespace("default").resource(new PodBuilder(p).editStatus().withPhase("Succeeded").endStatus()
+        .build()).updateStatus();
+    await().until(() -> requestedMilliCpu("n1") == 0);
+    assertThat(cache.podCount()).isZero();
+  }
+
+  @Test
+  void aWatchThatIsClosedAndReopenedLeavesTheCacheEqualToTheApi() {
+    client.nodes().resource(node("n1", "4")).create();
+    client.nodes().resource(node("n2", "4")).create();
+    create(pod("stays", "n1", "1"));
+    create(pod("goes", "n1", "1"));
+    startSource();
+    int port = server.getPort();
+    server.shutdown();
+    await().until(() -> !source.isReady() || true);
+    server.start(port);
+    KubernetesClient other = server.createClient();
+    other.pods().inNamespace("default").withName("goes").delete();
+    other.pods().inNamespace("default").resource(pod("new", "n2", "2")).create();
+    other.nodes().resource(node("n3", "2")).create();
+    other.close();
+    await().atMost(Duration.ofSeconds(30)).until(() -> source.isReady() && source.compare().isEmpty());
+    Map<String, Long> perNode = cache.pods().stream()
+        .collect(Collectors.groupingBy(PodInfo::nodeName, Collectors.counting()));
+    assertThat(perNode).containsExactlyInAnyOrderEntriesOf(Map.of("n1", 1L, "n2", 1L));
+    assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
+    assertThat(requestedMilliCpu("n2")).isEqualTo(2000);
+    assertThat(cache.snapshot().get("n3")).isNotNull();
+  }
+}
