@@ -38,8 +38,8 @@ final class RequestedToCapacityRatio implements ScoringFunction {
       }
       long requested = resources.requested(node, i, podRequests[i]);
       long resourceScore = requested > allocatable
-          ? brokenLinear(MAX_UTILIZATION)
-          : brokenLinear(requested * MAX_UTILIZATION / allocatable);
+          ? brokenLinear(utilization, score, MAX_UTILIZATION)
+          : brokenLinear(utilization, score, requested * MAX_UTILIZATION / allocatable);
       if (resourceScore > 0) {
         nodeScore += resourceScore * resources.weight(i);
         weightSum += resources.weight(i);
@@ -55,7 +55,7 @@ final class RequestedToCapacityRatio implements ScoringFunction {
    * Upstream's {@code BuildBrokenLinearFunction}: the first score up to the first point, linear interpolation (integer
    * arithmetic) between points, the last score after the last point.
    */
-  long brokenLinear(long p) {
+  static long brokenLinear(long[] utilization, long[] score, long p) {
     for (int i = 0; i < utilization.length; i++) {
       if (p <= utilization[i]) {
         if (i == 0) {
