@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * A pod's effective resource requests, as component-helpers' {@code PodRequests}: the sum of the regular
  * containers and of restartable (sidecar) init containers, raised per resource to what any init container needs
- * while it runs next to the sidecars started before it, plus {@code spec.overhead}. Values are exact decimals.
+ * while it runs next to the sidecars started before it, replaced by pod-level requests where the pod states them,
+ * plus {@code spec.overhead}. Values are exact decimals.
  */
 public final class PodRequests {
 
@@ -63,10 +64,27 @@ public final class PodRequests {
       max(initMax, effective);
     }
     max(reqs, initMax);
+    applyPodLevelRequests(reqs, spec);
     if (spec.getOverhead() != null) {
       add(reqs, decimals(spec.getOverhead()));
     }
     return reqs;
+  }
+
+  /**
+   * Pod-level requests ({@code spec.resources}, PodLevelResources, beta and on by default since 1.34) replace the
+   * container aggregate for the resources that support them: cpu, memory and hugepages.
+   */
+  private static void applyPodLevelRequests(Map<String, BigDecimal> reqs, PodSpec spec) {
+    if (spec.getResources() == null || spec.getResources().getRequests() == null) {
+      return;
+    }
+    for (Map.Entry<String, Quantity> e : spec.getResources().getRequests().entrySet()) {
+      String name = e.getKey();
+      if (name.equals(ResourceNames.CPU) || name.equals(ResourceNames.MEMORY) || ResourceNames.isHugePages(name)) {
+        reqs.put(name, Quantities.decimal(e.getValue()));
+      }
+    }
   }
 
   private static Map<String, BigDecimal> containerRequests(Container c, Map<String, BigDecimal> nonMissing) {
