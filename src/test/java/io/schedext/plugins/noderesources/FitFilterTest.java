@@ -5,6 +5,8 @@ import static io.schedext.plugins.noderesources.Fixtures.withInit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
@@ -18,6 +20,7 @@ import io.schedext.testing.PodWrapper;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +157,44 @@ class FitFilterTest {
             unresolvable(insufficient("cpu"), insufficient("memory"), insufficient(A), insufficient(B))));
   }
 
+  /** Sets pod-level requests ({@code spec.resources.requests}). */
+  private static PodWrapper podLevel(PodWrapper pod, Map<String, String> requests) {
+    ResourceRequirements rr = new ResourceRequirements();
+    rr.setRequests(requests.entrySet().stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> new Quantity(e.getValue()))));
+    pod.obj().getSpec().setResources(rr);
+    return pod;
+  }
+
+  /** The pod-level rows of TestEnoughRequests (PodLevelResources is on by default). */
+  static Stream<Case> podLevelResources() {
+    NodeInfo empty = MakeNode.node().name("n")
+        .capacity(Map.of("cpu", "10m", "memory", "20", "pods", "32", A, "5", "ephemeral-storage", "20", HUGE, "5"))
+        .info();
+    return Stream.of(
+        fits("pod-level and container-level requests both fit",
+            podLevel(resourcePod(Res.of(1, 1)), Map.of("cpu", "1m", "memory", "2")), Res.of(5, 5)),
+        fails("a pod-level cpu request replaces the containers' and does not fit",
+            podLevel(resourcePod(Res.of(1, 1)), Map.of("cpu", "7m", "memory", "2")), Res.of(5, 5),
+            unschedulable(insufficient("cpu"))),
+        fails("a pod-level memory request replaces the containers' and does not fit",
+            podLevel(resourcePod(Res.of(1, 1)), Map.of("cpu", "3m", "memory", "2")), Res.of(5, 19),
+            unschedulable(insufficient("memory"))),
+        new Case("pod-level hugepages fit", podLevel(MakePod.pod().name("p"),
+            Map.of("cpu", "3m", "memory", "2", HUGE, "5")).info(), empty, "{}", Status.success()),
+        new Case("pod-level hugepages replace the containers' hugepages",
+            podLevel(resourcePod(Res.of(1, 1, HUGE, 3)), Map.of("cpu", "3m", "memory", "2", HUGE, "5")).info(),
+            empty, "{}", Status.success()),
+        new Case("pod-level hugepages beyond the node's total are unresolvable", podLevel(MakePod.pod().name("p"),
+            Map.of("cpu", "3m", "memory", "2", HUGE, "10")).info(), empty, "{}", unresolvable(insufficient(HUGE))),
+        fails("a pod-level request also replaces what init containers need",
+            withInit(podLevel(resourcePod(Res.of(1, 1)), Map.of("cpu", "3m", "memory", "2")), Res.of(1, 1)),
+            Res.of(5, 19), unschedulable(insufficient("memory"))),
+        fails("extended resources are not pod-level resources and still come from the containers",
+            podLevel(resourcePod(Res.of(1, 1, B, 1)), Map.of(B, "0")), Res.of(0, 0),
+            unresolvable(insufficient(B))));
+  }
+
   /** Allocatable cpu 10m, memory 20 and room for one pod, which the node already runs. */
   static Stream<Case> notEnoughPods() {
     Map<String, String> onePod = Map.of("cpu", "10m", "memory", "20", "pods", "1");
@@ -199,7 +240,8 @@ class FitFilterTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"enoughRequests", "notEnoughPods", "storageRequests", "restartableInitContainers"})
+  @MethodSource({"enoughRequests", "podLevelResources", "notEnoughPods", "storageRequests",
+      "restartableInitContainers"})
   void filter(Case c) {
     Fit plugin = Fit.create(Fixtures.args(Fit.NAME, c.argsJson()), null);
     CycleState state = TestFrameworks.cycleState(List.of(c.node()));

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.schedext.testing.MakePod;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +63,13 @@ class FitScoreTest {
         fitArgs("LeastAllocated", DEFAULT_RESOURCES, null), true, List.of(32L, 55L)));
     b.add(new ScoreCase("without arguments LeastAllocated over cpu and memory applies", pod("1000", "2000"),
         nodes4000And6000(), existing(), "{}", true, List.of(32L, 63L)));
+    Pod podLevel = MakePod.pod().name("p").container("busybox").obj();
+    ResourceRequirements rr = new ResourceRequirements();
+    rr.setRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("5000")));
+    podLevel.getSpec().setResources(rr);
+    b.add(new ScoreCase("pod-level requests replace the non-zero defaults of request-less containers", podLevel,
+        List.of(node("node1", Map.of("cpu", "4", "memory", "10000"))), List.of(),
+        fitArgs("LeastAllocated", DEFAULT_RESOURCES, null), true, List.of(50L)));
     return b.build();
   }
 
