@@ -1,7 +1,5 @@
 package io.schedext.plugins.imagelocality;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.PodSpec;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.Handle;
 import io.schedext.framework.ImageStateSummary;
@@ -13,7 +11,6 @@ import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.StateData;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -101,35 +98,5 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
   /** The factory registered under {@link Names#IMAGE_LOCALITY}; the plugin takes no arguments. */
   public static ImageLocality create(PluginArgs args, Handle handle) {
     return new ImageLocality();
-  }
-
-  /**
-   * The normalised image of every init and regular container, in that order (one entry per container, so the
-   * length is the container count). Immutable once built.
-   */
-  record PodImages(String[] names) implements StateData {
-
-    static PodImages of(PodInfo pod) {
-      PodSpec spec = pod.pod().getSpec();
-      List<String> out = new ArrayList<>();
-      if (spec != null) {
-        add(out, spec.getInitContainers());
-        add(out, spec.getContainers());
-      }
-      return new PodImages(out.toArray(new String[0]));
-    }
-
-    private static void add(List<String> out, List<Container> containers) {
-      if (containers != null) {
-        for (Container c : containers) {
-          out.add(normalizedImageName(c.getImage()));
-        }
-      }
-    }
-
-    @Override
-    public StateData copy() {
-      return this;
-    }
   }
 }
