@@ -13,10 +13,12 @@ import io.schedext.plugins.Names;
 import java.util.List;
 
 /**
- * Favours nodes whose resources would be used in balanced fractions with the pod placed: score = (1 − standard
- * deviation of the used fractions) × 100, truncated. Uses the real requests (no non-zero defaults), caps each
- * fraction at 1, and skips pods that request none of the configured resources. Upstream's
- * {@code NodeResourcesBalancedAllocation}. Thread-safe.
+ * Favours nodes whose resource balance the pod would improve. A node's balance is (1 − standard deviation of the used
+ * fractions) × 100, truncated, over the configured resources it has (real requests, no non-zero defaults, each
+ * fraction capped at 1); the score maps the change from the balance without the pod to the balance with it into
+ * [50, 100]: 50 + (50 + with − without) / 2, so an unchanged balance scores 75. Pods that request none of the
+ * configured resources are skipped. Upstream's {@code NodeResourcesBalancedAllocation} (the balance-change score since
+ * kubernetes/kubernetes#135573, 1.36; before it the score was the balance with the pod alone). Thread-safe.
  */
 public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
 
@@ -64,21 +66,24 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
       }
       podRequests = computed.values();
     }
-    return balancedScore(node, podRequests);
+    long withPod = balance(node, podRequests, true);
+    long withoutPod = balance(node, podRequests, false);
+    return MAX_NODE_SCORE / 2 + (MAX_NODE_SCORE / 2 + withPod - withoutPod) / 2;
   }
 
   /**
-   * (1 − std) × 100 over the fractions requested / allocatable (capped at 1) of the resources the node has: two
-   * fractions give |f1 − f2| / 2, more give the population standard deviation, fewer give 0. Two passes instead of a
-   * fraction array keep it allocation-free while summing in upstream's order.
+   * (1 − std) × 100, truncated, over the fractions used / allocatable (capped at 1) of the resources the node has,
+   * with or without the pod's requests: two fractions give |f1 − f2| / 2, more give the population standard
+   * deviation, fewer give 0. Two passes instead of a fraction array keep it allocation-free while summing in
+   * upstream's order.
    */
-  private long balancedScore(NodeInfo node, long[] podRequests) {
+  private long balance(NodeInfo node, long[] podRequests, boolean withPod) {
     int count = 0;
     double total = 0;
     double first = 0;
     double second = 0;
     for (int i = 0; i < resources.size(); i++) {
-      double f = fraction(node, i, podRequests[i]);
+      double f = fraction(node, i, podRequests[i], withPod);
       if (Double.isNaN(f)) {
         continue;
       }
@@ -97,7 +102,7 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
       double mean = total / count;
       double sum = 0;
       for (int i = 0; i < resources.size(); i++) {
-        double f = fraction(node, i, podRequests[i]);
+        double f = fraction(node, i, podRequests[i], withPod);
         if (!Double.isNaN(f)) {
           sum = sum + (f - mean) * (f - mean);
         }
@@ -107,14 +112,17 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
     return (long) ((1 - std) * (double) MAX_NODE_SCORE);
   }
 
-  /** The used fraction of resource {@code i}, at most 1; NaN when the node has none of it (left out). */
-  private double fraction(NodeInfo node, int i, long podRequest) {
+  /**
+   * The used fraction of resource {@code i}, with or without the pod, at most 1; NaN when the resource is left out
+   * (the node has none, or it is a scalar the pod does not request) in both balances alike.
+   */
+  private double fraction(NodeInfo node, int i, long podRequest, boolean withPod) {
     long allocatable = resources.allocatable(node, i, podRequest);
     if (allocatable == 0) {
       return Double.NaN;
     }
-    double f = (double) resources.requested(node, i, podRequest) / (double) allocatable;
-    return Math.min(f, 1);
+    long used = resources.requested(node, i, podRequest) - (withPod ? 0 : podRequest);
+    return Math.min((double) used / (double) allocatable, 1);
   }
 
   /**

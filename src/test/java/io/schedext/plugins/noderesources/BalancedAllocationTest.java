@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Upstream's balanced_allocation_test.go (without the DRA rows). */
+/**
+ * Upstream's balanced_allocation_test.go (without the DRA rows), with the expectations of the balance-change score
+ * (kubernetes/kubernetes#135573): 50 + (50 + balance with the pod − balance without it) / 2.
+ */
 class BalancedAllocationTest {
 
   private static final String GPU = "nvidia.com/gpu";
@@ -51,32 +54,35 @@ class BalancedAllocationTest {
 
   static Stream<ScoreCase> cases() {
     return Stream.of(
-        c("on empty nodes the node matching the pod's cpu to memory ratio scores the maximum", cpuAndMemory("node2"),
-            nodes(4000, 10000, 6000, 10000), List.of(), "{}", true, 87L, 100L),
+        c("an empty node stays balanced only if the pod matches its cpu to memory ratio", cpuAndMemory("node2"),
+            nodes(4000, 10000, 6000, 10000), List.of(), "{}", true, 68L, 75L),
         c("what the nodes already run counts with its real requests", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            82L, 95L),
+            73L, 74L),
         c("differently sized nodes compare their fractions", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 50000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            82L, 80L),
+            73L, 70L),
         c("a fraction over 1 is capped at 1", cpuOnly("node1"),
             nodes(6000, 10000, 6000, 10000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            50L, 75L),
+            62L, 62L),
         c("three resources use the population standard deviation",
             MakePod.pod().name("p").req(Map.of("memory", "0", GPU, "1")).obj(),
             List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of(GPU, 8L))),
-            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")), WITH_GPU, true, 70L, 65L),
+            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")), WITH_GPU, true, 75L, 76L),
         c("a scalar resource the pod does not request is left out", cpuAndMemory("node2"),
             List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of())),
-            List.of(), WITH_GPU, true, 63L, 63L),
+            List.of(), WITH_GPU, true, 56L, 56L),
         c("Score computes the requests itself when PreScore did not run", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", false,
-            82L, 95L),
+            73L, 74L),
         c("without PreScore a best-effort pod scores 0", MakePod.pod().name("p").obj(),
             nodes(4000, 10000, 4000, 10000), List.of(), "{}", false, 0L, 0L),
-        c("a node without any of the resources scores the maximum",
+        c("a node without any of the resources keeps its balance and scores 75",
             MakePod.pod().name("p").req(Map.of("cpu", "1")).obj(),
-            List.of(node("node1", 0, 0, Map.of())), List.of(), "{}", true, 100L));
+            List.of(node("node1", 0, 0, Map.of())), List.of(), "{}", true, 75L),
+        c("restoring a node's balance scores the maximum, breaking it the minimum",
+            MakePod.pod().name("p").req(Map.of("memory", "5000")).obj(),
+            nodes(3000, 5000, 3000, 5000), List.of(cpuOnly("node1")), "{}", true, 100L, 50L));
   }
 
   @ParameterizedTest(name = "{0}")
