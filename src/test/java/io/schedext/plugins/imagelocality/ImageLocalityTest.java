@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.ImageVolumeSource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ImageStateSummary;
 import io.schedext.framework.NodeInfo;
@@ -27,7 +29,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Upstream's image_locality_test.go: TestImageLocalityPriority and TestNormalizedImageName. */
+/**
+ * Upstream's image_locality_test.go: TestImageLocalityPriority and TestNormalizedImageName, plus image volumes
+ * (kubernetes/kubernetes#130231 and #138951).
+ */
 class ImageLocalityTest {
 
   private static final long MB = 1024L * 1024;
@@ -90,6 +95,11 @@ class ImageLocalityTest {
     init.setName("init");
     init.setImage("gcr.io/300");
     withInit.obj().getSpec().setInitContainers(new ArrayList<>(List.of(init)));
+    PodWrapper withImageVolume = pod("gcr.io/30");
+    Volume volume = new Volume();
+    volume.setName("models");
+    volume.setImage(new ImageVolumeSource("IfNotPresent", "gcr.io/300"));
+    withImageVolume.volume(volume);
     return Stream.concat(b.build(), Stream.of(
         new Case("both images on one node make that node preferred", pod("gcr.io/40", "gcr.io/300").info(),
             List.of(node403002000("node1"), node25010("node2")), true, List.of(7L, 0L)),
@@ -110,6 +120,8 @@ class ImageLocalityTest {
             List.of(node203040("node1"), node400030("node2")), true, List.of(1L, 0L)),
         new Case("init containers' images count and raise the maximum threshold", withInit.info(),
             List.of(node403002000("node1"), node203040("node2")), true, List.of(6L, 0L)),
+        new Case("image volumes count like containers, in the sum and in the maximum threshold",
+            withImageVolume.info(), List.of(node403002000("node1"), node203040("node2")), true, List.of(6L, 0L)),
         new Case("a pod without containers scores 0", MakePod.pod().name("p").info(),
             List.of(node403002000("node1")), true, List.of(0L)),
         new Case("an image named by digest matches only that exact name",
