@@ -31,15 +31,30 @@ public final class PodRequests {
 
   /** The pod's requests per resource name. */
   public static Map<String, BigDecimal> of(Pod pod) {
-    return compute(pod, Map.of());
+    return compute(pod, Map.of(), true);
   }
 
   /** The pod's requests where a container missing a cpu or memory request counts the scheduler's default. */
   public static Map<String, BigDecimal> nonZero(Pod pod) {
-    return compute(pod, NON_ZERO_DEFAULTS);
+    return compute(pod, NON_ZERO_DEFAULTS, true);
   }
 
-  private static Map<String, BigDecimal> compute(Pod pod, Map<String, BigDecimal> nonMissing) {
+  /**
+   * As {@link #nonZero(Pod)} but from the containers alone, ignoring pod-level requests: what upstream's
+   * NodeResourcesFit scorer computes for the incoming pod, whose pod-level flag is shadowed (kubernetes#141387).
+   */
+  public static Map<String, BigDecimal> nonZeroIgnoringPodLevel(Pod pod) {
+    return compute(pod, NON_ZERO_DEFAULTS, false);
+  }
+
+  /** True when the pod states pod-level requests ({@code spec.resources.requests}). */
+  public static boolean hasPodLevelRequests(Pod pod) {
+    PodSpec spec = pod.getSpec();
+    return spec != null && spec.getResources() != null && spec.getResources().getRequests() != null
+        && !spec.getResources().getRequests().isEmpty();
+  }
+
+  private static Map<String, BigDecimal> compute(Pod pod, Map<String, BigDecimal> nonMissing, boolean podLevel) {
     Map<String, BigDecimal> reqs = new HashMap<>();
     PodSpec spec = pod.getSpec();
     if (spec == null) {
@@ -64,7 +79,9 @@ public final class PodRequests {
       max(initMax, effective);
     }
     max(reqs, initMax);
-    applyPodLevelRequests(reqs, spec);
+    if (podLevel) {
+      applyPodLevelRequests(reqs, spec);
+    }
     if (spec.getOverhead() != null) {
       add(reqs, decimals(spec.getOverhead()));
     }
