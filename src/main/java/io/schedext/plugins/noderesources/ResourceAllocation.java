@@ -62,6 +62,9 @@ final class ResourceAllocation {
    * its base unit, rounded up.
    */
   long[] podRequests(PodInfo pod) {
+    if (!useRequested && PodRequests.hasPodLevelRequests(pod.pod())) {
+      return containerLevelPodRequests(pod);
+    }
     long[] out = new long[names.length];
     Map<String, BigDecimal> others = null;
     for (int i = 0; i < names.length; i++) {
@@ -79,6 +82,23 @@ final class ResourceAllocation {
           yield v == null ? 0 : Quantities.ceilToLong(v);
         }
       };
+    }
+    return out;
+  }
+
+  /**
+   * The non-zero requests from the containers alone. Upstream's NodeResourcesFit scorer never applies pod-level
+   * requests to the incoming pod (its feature flag is shadowed, kubernetes#141387), so neither do we; Filter, the node
+   * accounting and BalancedAllocation do apply them.
+   */
+  private long[] containerLevelPodRequests(PodInfo pod) {
+    Map<String, BigDecimal> requests = PodRequests.nonZeroIgnoringPodLevel(pod.pod());
+    long[] out = new long[names.length];
+    for (int i = 0; i < names.length; i++) {
+      BigDecimal v = requests.get(names[i]);
+      if (v != null) {
+        out[i] = Quantities.ceilToLong(kinds[i] == Kind.CPU ? v.movePointRight(3) : v);
+      }
     }
     return out;
   }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -90,6 +92,17 @@ class BalancedAllocationTest {
   void score(ScoreCase c) {
     BalancedAllocation plugin = BalancedAllocation.create(Fixtures.args(BalancedAllocation.NAME, c.argsJson()), null);
     assertThat(Fixtures.scores(plugin, c.podInfo(), c.nodeInfos(), c.runPreScore())).isEqualTo(c.want());
+  }
+
+  @Test
+  void podLevelRequestsCountSoSuchAPodIsNotBestEffort() {
+    BalancedAllocation plugin = BalancedAllocation.create(null, null);
+    Pod pod = MakePod.pod().name("p").container("busybox").obj();
+    ResourceRequirements rr = new ResourceRequirements();
+    rr.setRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("5000")));
+    pod.getSpec().setResources(rr);
+    List<NodeInfo> infos = Fixtures.infos(List.of(node("node1", 4000, 20000, Map.of())), List.of());
+    assertThat(Fixtures.scores(plugin, PodInfo.of(pod), infos, true)).containsExactly(68L);
   }
 
   @Test

@@ -67,9 +67,14 @@ class FitScoreTest {
     ResourceRequirements rr = new ResourceRequirements();
     rr.setRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("5000")));
     podLevel.getSpec().setResources(rr);
-    b.add(new ScoreCase("pod-level requests replace the non-zero defaults of request-less containers", podLevel,
-        List.of(node("node1", Map.of("cpu", "4", "memory", "10000"))), List.of(),
-        fitArgs("LeastAllocated", DEFAULT_RESOURCES, null), true, List.of(50L)));
+    // Upstream's Fit scorer has its pod-level flag shadowed (kubernetes#141387): the containers' non-zero defaults
+    // count, 100m of 4 cpu and 200Mi over 10000 bytes of memory, as if spec.resources were absent.
+    for (boolean preScore : new boolean[] {true, false}) {
+      b.add(new ScoreCase("Score ignores the incoming pod's pod-level requests, as upstream's scorer does"
+          + (preScore ? "" : ", without PreScore"), podLevel,
+          List.of(node("node1", Map.of("cpu", "4", "memory", "10000"))), List.of(),
+          fitArgs("LeastAllocated", DEFAULT_RESOURCES, null), preScore, List.of(48L)));
+    }
     return b.build();
   }
 
