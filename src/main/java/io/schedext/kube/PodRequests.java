@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * A pod's effective resource requests, as component-helpers' {@code PodRequests}: the sum of the regular
  * containers and of restartable (sidecar) init containers, raised per resource to what any init container needs
- * while it runs next to the sidecars started before it, plus {@code spec.overhead}. Values are exact decimals.
+ * while it runs next to the sidecars started before it, replaced by pod-level requests where the pod states them,
+ * plus {@code spec.overhead}. Values are exact decimals.
  */
 public final class PodRequests {
 
@@ -30,15 +31,30 @@ public final class PodRequests {
 
   /** The pod's requests per resource name. */
   public static Map<String, BigDecimal> of(Pod pod) {
-    return compute(pod, Map.of());
+    return compute(pod, Map.of(), true);
   }
 
   /** The pod's requests where a container missing a cpu or memory request counts the scheduler's default. */
   public static Map<String, BigDecimal> nonZero(Pod pod) {
-    return compute(pod, NON_ZERO_DEFAULTS);
+    return compute(pod, NON_ZERO_DEFAULTS, true);
   }
 
-  private static Map<String, BigDecimal> compute(Pod pod, Map<String, BigDecimal> nonMissing) {
+  /**
+   * As {@link #nonZero(Pod)} but from the containers alone, ignoring pod-level requests: what upstream's
+   * NodeResourcesFit scorer computes for the incoming pod, whose pod-level flag is shadowed (kubernetes#141387).
+   */
+  public static Map<String, BigDecimal> nonZeroIgnoringPodLevel(Pod pod) {
+    return compute(pod, NON_ZERO_DEFAULTS, false);
+  }
+
+  /** True when the pod states pod-level requests ({@code spec.resources.requests}). */
+  public static boolean hasPodLevelRequests(Pod pod) {
+    PodSpec spec = pod.getSpec();
+    return spec != null && spec.getResources() != null && spec.getResources().getRequests() != null
+        && !spec.getResources().getRequests().isEmpty();
+  }
+
+  private static Map<String, BigDecimal> compute(Pod pod, Map<String, BigDecimal> nonMissing, boolean podLevel) {
     Map<String, BigDecimal> reqs = new HashMap<>();
     PodSpec spec = pod.getSpec();
     if (spec == null) {
@@ -63,10 +79,29 @@ public final class PodRequests {
       max(initMax, effective);
     }
     max(reqs, initMax);
+    if (podLevel) {
+      applyPodLevelRequests(reqs, spec);
+    }
     if (spec.getOverhead() != null) {
       add(reqs, decimals(spec.getOverhead()));
     }
     return reqs;
+  }
+
+  /**
+   * Pod-level requests ({@code spec.resources}, PodLevelResources, beta and on by default since 1.34) replace the
+   * container aggregate for the resources that support them: cpu, memory and hugepages.
+   */
+  private static void applyPodLevelRequests(Map<String, BigDecimal> reqs, PodSpec spec) {
+    if (spec.getResources() == null || spec.getResources().getRequests() == null) {
+      return;
+    }
+    for (Map.Entry<String, Quantity> e : spec.getResources().getRequests().entrySet()) {
+      String name = e.getKey();
+      if (name.equals(ResourceNames.CPU) || name.equals(ResourceNames.MEMORY) || ResourceNames.isHugePages(name)) {
+        reqs.put(name, Quantities.decimal(e.getValue()));
+      }
+    }
   }
 
   private static Map<String, BigDecimal> containerRequests(Container c, Map<String, BigDecimal> nonMissing) {

@@ -1,0 +1,50 @@
+package io.schedext.plugins.imagelocality;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.StateData;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The normalised image of every init container, regular container and image volume of the pod, in that order: one
+ * entry per image source, so the length is the count that sets the maximum threshold. Written by ImageLocality's
+ * PreScore; never mutated afterwards.
+ *
+ * @param names the normalised image names
+ */
+record PodImages(String[] names) implements StateData {
+
+  /** The images of {@code pod}'s init containers, regular containers and image volumes. */
+  static PodImages of(PodInfo pod) {
+    PodSpec spec = pod.pod().getSpec();
+    List<String> out = new ArrayList<>();
+    if (spec != null) {
+      add(out, spec.getInitContainers());
+      add(out, spec.getContainers());
+      if (spec.getVolumes() != null) {
+        for (Volume v : spec.getVolumes()) {
+          if (v.getImage() != null) {
+            out.add(ImageLocality.normalizedImageName(v.getImage().getReference()));
+          }
+        }
+      }
+    }
+    return new PodImages(out.toArray(new String[0]));
+  }
+
+  private static void add(List<String> out, List<Container> containers) {
+    if (containers != null) {
+      for (Container c : containers) {
+        out.add(ImageLocality.normalizedImageName(c.getImage()));
+      }
+    }
+  }
+
+  @Override
+  public StateData copy() {
+    return this;
+  }
+}

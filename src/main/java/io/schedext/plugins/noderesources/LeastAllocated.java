@@ -1,0 +1,38 @@
+package io.schedext.plugins.noderesources;
+
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.ScorePlugin;
+
+/**
+ * The LeastAllocated strategy: favours nodes with more free capacity. Per resource (capacity − requested) × 100 /
+ * capacity (0 when over-committed), then the weighted mean with integer division.
+ */
+final class LeastAllocated implements ScoringFunction {
+
+  static final LeastAllocated INSTANCE = new LeastAllocated();
+
+  private LeastAllocated() {}
+
+  @Override
+  public long score(ResourceAllocation resources, NodeInfo node, long[] podRequests) {
+    long nodeScore = 0;
+    long weightSum = 0;
+    for (int i = 0; i < resources.size(); i++) {
+      long allocatable = resources.allocatable(node, i, podRequests[i]);
+      if (allocatable == 0) {
+        continue;
+      }
+      long requested = resources.requested(node, i, podRequests[i]);
+      nodeScore += leastRequestedScore(requested, allocatable) * resources.weight(i);
+      weightSum += resources.weight(i);
+    }
+    return weightSum == 0 ? 0 : nodeScore / weightSum;
+  }
+
+  static long leastRequestedScore(long requested, long capacity) {
+    if (capacity == 0 || requested > capacity) {
+      return 0;
+    }
+    return (capacity - requested) * ScorePlugin.MAX_NODE_SCORE / capacity;
+  }
+}
