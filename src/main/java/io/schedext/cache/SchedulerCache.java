@@ -334,7 +334,6 @@ public final class SchedulerCache {
           removeImageStates(previous);
         }
       }
-      moveToHead(name);
       if (previous == null) {
         nodeTree.addNode(newNode);
         treeVersion++;
@@ -343,6 +342,7 @@ public final class SchedulerCache {
       }
       addImageStates(newNode);
       n.info.setNode(newNode);
+      moveToHead(name);
     } finally {
       lock.unlock();
     }

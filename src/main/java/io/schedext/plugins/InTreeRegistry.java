@@ -2,10 +2,13 @@ package io.schedext.plugins;
 
 import io.schedext.framework.Registry;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
+import io.schedext.plugins.imagelocality.ImageLocality;
 import io.schedext.plugins.interpodaffinity.InterPodAffinity;
 import io.schedext.plugins.nodeaffinity.NodeAffinity;
 import io.schedext.plugins.nodename.NodeName;
 import io.schedext.plugins.nodeports.NodePorts;
+import io.schedext.plugins.noderesources.BalancedAllocation;
+import io.schedext.plugins.noderesources.Fit;
 import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
 import io.schedext.plugins.nodelabel.NodeLabel;
 import io.schedext.plugins.podtopologyspread.PodTopologySpread;
@@ -26,8 +29,11 @@ public final class InTreeRegistry {
     r.register(Names.TAINT_TOLERATION, TaintToleration::create);
     r.register(Names.NODE_AFFINITY, NodeAffinity::create);
     r.register(Names.NODE_PORTS, NodePorts::create);
+    r.register(Names.NODE_RESOURCES_FIT, Fit::create);
     r.register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpread::create);
     r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
+    r.register(Names.NODE_RESOURCES_BALANCED_ALLOCATION, BalancedAllocation::create);
+    r.register(Names.IMAGE_LOCALITY, ImageLocality::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
     // Removed upstream (v1.23 and later); off by default, enabled per profile.
     r.register(Names.SERVICE_AFFINITY, ServiceAffinity::create);

@@ -38,10 +38,12 @@ class KubernetesClusterTest {
   private ObjectStore store;
   private KubernetesCluster source;
 
+  private KubernetesCrudDispatcher api;
+
   @BeforeEach
   void start() {
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(List.of()), false);
+    api = new KubernetesCrudDispatcher(List.of());
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init();
     client = server.createClient();
     cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
@@ -113,10 +115,9 @@ class KubernetesClusterTest {
     client.pods().inNamespace("default").resource(new PodBuilder(pending).editSpec().withNodeName("n1").endSpec()
         .build()).update();
     await().until(() -> requestedMilliCpu("n1") == 1500);
-    client.nodes().withName("n1").edit(n -> {
-      n.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("8"));
-      return n;
-    });
+    Node bigger = client.nodes().withName("n1").get();
+    bigger.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("8"));
+    client.nodes().resource(bigger).updateStatus();
     await().until(() -> cache.snapshot().get("n1").allocatable().milliCpu() == 8000);
     client.pods().inNamespace("default").withName("p1").delete();
     await().until(() -> requestedMilliCpu("n1") == 500);
@@ -145,10 +146,11 @@ class KubernetesClusterTest {
     create(pod("stays", "n1", "1"));
     create(pod("goes", "n1", "1"));
     startSource();
+    // Take the API server away (every watch breaks) and bring it back on the same port with the same state.
     int port = server.getPort();
-    server.shutdown();
-    await().until(() -> !source.isReady() || true);
-    server.start(port);
+    server.destroy();
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    server.init(java.net.InetAddress.getLoopbackAddress(), port);
     KubernetesClient other = server.createClient();
     other.pods().inNamespace("default").withName("goes").delete();
     other.pods().inNamespace("default").resource(pod("new", "n2", "2")).create();

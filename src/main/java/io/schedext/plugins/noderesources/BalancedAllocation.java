@@ -13,12 +13,10 @@ import io.schedext.plugins.Names;
 import java.util.List;
 
 /**
- * Favours nodes whose resource balance the pod would improve. A node's balance is (1 − standard deviation of the used
- * fractions) × 100, truncated, over the configured resources it has (real requests, no non-zero defaults, each
- * fraction capped at 1); the score maps the change from the balance without the pod to the balance with it into
- * [50, 100]: 50 + (50 + with − without) / 2, so an unchanged balance scores 75. Pods that request none of the
- * configured resources are skipped. Upstream's {@code NodeResourcesBalancedAllocation} (the balance-change score since
- * kubernetes/kubernetes#135573, 1.36; before it the score was the balance with the pod alone). Thread-safe.
+ * Favours nodes whose resource use stays balanced with the pod on them: the score is (1 − standard deviation of the
+ * used fractions) × 100, truncated, over the configured resources the node has (real requests, no non-zero defaults,
+ * each fraction capped at 1). Pods that request none of the configured resources are skipped. Upstream's
+ * {@code NodeResourcesBalancedAllocation}. Thread-safe.
  */
 public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
 
@@ -66,24 +64,22 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
       }
       podRequests = computed.values();
     }
-    long withPod = balance(node, podRequests, true);
-    long withoutPod = balance(node, podRequests, false);
-    return MAX_NODE_SCORE / 2 + (MAX_NODE_SCORE / 2 + withPod - withoutPod) / 2;
+    return balance(node, podRequests);
   }
 
   /**
    * (1 − std) × 100, truncated, over the fractions used / allocatable (capped at 1) of the resources the node has,
-   * with or without the pod's requests: two fractions give |f1 − f2| / 2, more give the population standard
+   * with the pod's requests: two fractions give |f1 − f2| / 2, more give the population standard
    * deviation, fewer give 0. Two passes instead of a fraction array keep it allocation-free while summing in
    * upstream's order.
    */
-  private long balance(NodeInfo node, long[] podRequests, boolean withPod) {
+  private long balance(NodeInfo node, long[] podRequests) {
     int count = 0;
     double total = 0;
     double first = 0;
     double second = 0;
     for (int i = 0; i < resources.size(); i++) {
-      double f = fraction(node, i, podRequests[i], withPod);
+      double f = fraction(node, i, podRequests[i]);
       if (Double.isNaN(f)) {
         continue;
       }
@@ -102,7 +98,7 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
       double mean = total / count;
       double sum = 0;
       for (int i = 0; i < resources.size(); i++) {
-        double f = fraction(node, i, podRequests[i], withPod);
+        double f = fraction(node, i, podRequests[i]);
         if (!Double.isNaN(f)) {
           sum = sum + (f - mean) * (f - mean);
         }
@@ -113,15 +109,15 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * The used fraction of resource {@code i}, with or without the pod, at most 1; NaN when the resource is left out
-   * (the node has none, or it is a scalar the pod does not request) in both balances alike.
+   * The used fraction of resource {@code i} with the pod, at most 1; NaN when the resource is left out (the node has
+   * none, or it is a scalar the pod does not request).
    */
-  private double fraction(NodeInfo node, int i, long podRequest, boolean withPod) {
+  private double fraction(NodeInfo node, int i, long podRequest) {
     long allocatable = resources.allocatable(node, i, podRequest);
     if (allocatable == 0) {
       return Double.NaN;
     }
-    long used = resources.requested(node, i, podRequest) - (withPod ? 0 : podRequest);
+    long used = resources.requested(node, i, podRequest);
     return Math.min((double) used / (double) allocatable, 1);
   }
 

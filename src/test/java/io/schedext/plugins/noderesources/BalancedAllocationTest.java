@@ -57,32 +57,32 @@ class BalancedAllocationTest {
   static Stream<ScoreCase> cases() {
     return Stream.of(
         c("an empty node stays balanced only if the pod matches its cpu to memory ratio", cpuAndMemory("node2"),
-            nodes(4000, 10000, 6000, 10000), List.of(), "{}", true, 68L, 75L),
+            nodes(4000, 10000, 6000, 10000), List.of(), "{}", true, 87L, 100L),
         c("what the nodes already run counts with its real requests", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            73L, 74L),
+            82L, 95L),
         c("differently sized nodes compare their fractions", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 50000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            73L, 70L),
+            82L, 80L),
         c("a fraction over 1 is capped at 1", cpuOnly("node1"),
             nodes(6000, 10000, 6000, 10000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            62L, 62L),
+            50L, 75L),
         c("three resources use the population standard deviation",
             MakePod.pod().name("p").req(Map.of("memory", "0", GPU, "1")).obj(),
             List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of(GPU, 8L))),
-            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")), WITH_GPU, true, 75L, 76L),
+            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")), WITH_GPU, true, 70L, 65L),
         c("a scalar resource the pod does not request is left out", cpuAndMemory("node2"),
             List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of())),
-            List.of(), WITH_GPU, true, 56L, 56L),
+            List.of(), WITH_GPU, true, 63L, 63L),
         c("Score computes the requests itself when PreScore did not run", cpuAndMemory("node2"),
             nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", false,
-            73L, 74L),
+            82L, 95L),
         c("without PreScore a best-effort pod scores 0", MakePod.pod().name("p").obj(),
             nodes(4000, 10000, 4000, 10000), List.of(), "{}", false, 0L, 0L),
-        c("a node without any of the resources keeps its balance and scores 75",
+        c("a node without any of the resources has no deviation and scores 100",
             MakePod.pod().name("p").req(Map.of("cpu", "1")).obj(),
-            List.of(node("node1", 0, 0, Map.of())), List.of(), "{}", true, 75L),
-        c("restoring a node's balance scores the maximum, breaking it the minimum",
+            List.of(node("node1", 0, 0, Map.of())), List.of(), "{}", true, 100L),
+        c("the balance with the pod is what counts, not the change it makes",
             MakePod.pod().name("p").req(Map.of("memory", "5000")).obj(),
             nodes(3000, 5000, 3000, 5000), List.of(cpuOnly("node1")), "{}", true, 100L, 50L));
   }
@@ -102,7 +102,7 @@ class BalancedAllocationTest {
     rr.setRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("5000")));
     pod.getSpec().setResources(rr);
     List<NodeInfo> infos = Fixtures.infos(List.of(node("node1", 4000, 20000, Map.of())), List.of());
-    assertThat(Fixtures.scores(plugin, PodInfo.of(pod), infos, true)).containsExactly(68L);
+    assertThat(Fixtures.scores(plugin, PodInfo.of(pod), infos, true)).containsExactly(87L);
   }
 
   @Test
