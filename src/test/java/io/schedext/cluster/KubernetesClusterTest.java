@@ -38,11 +38,41 @@ class KubernetesClusterTest {
   private ObjectStore store;
   private KubernetesCluster source;
 
-  private KubernetesCrudDispatcher api;
+  private CompactingApi api;
+
+  /**
+   * The CRUD API, plus what a real API server does after etcd compaction: a watch resuming from a resourceVersion
+   * older than the compaction gets 410 Gone, and the informer must list again. The mock keeps no event history, so
+   * without this a resumed watch would silently skip what happened while it was down.
+   */
+  static final class CompactingApi extends KubernetesCrudDispatcher {
+    private final java.util.Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean compacted;
+
+    CompactingApi() {
+      super(List.of());
+    }
+
+    void compact() {
+      gone.clear();
+      compacted = true;
+    }
+
+    @Override
+    public io.fabric8.mockwebserver.http.MockResponse handleWatch(String path) {
+      String resource = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+      if (compacted && path.contains("resourceVersion=") && gone.add(resource)) {
+        return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(410).setBody(
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                + "\"message\":\"too old resource version\",\"reason\":\"Expired\",\"code\":410}");
+      }
+      return super.handleWatch(path);
+    }
+  }
 
   @BeforeEach
   void start() {
-    api = new KubernetesCrudDispatcher(List.of());
+    api = new CompactingApi();
     server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init();
     client = server.createClient();
@@ -149,6 +179,7 @@ class KubernetesClusterTest {
     // Take the API server away (every watch breaks) and bring it back on the same port with the same state.
     int port = server.getPort();
     server.destroy();
+    api.compact();
     server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
     KubernetesClient other = server.createClient();
