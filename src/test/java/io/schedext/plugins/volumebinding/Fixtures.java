@@ -48,8 +48,13 @@ final class Fixtures {
 
   static PersistentVolumeClaim claim(String name, String size, String node, ClaimState state, String pvName,
       String className) {
+    return claim(name, size, node, state, pvName, "1", className);
+  }
+
+  static PersistentVolumeClaim claim(String name, String size, String node, ClaimState state, String pvName,
+      String version, String className) {
     PersistentVolumeClaimBuilder b = new PersistentVolumeClaimBuilder().withNewMetadata().withName(name)
-        .withNamespace(NS).withUid("pvc-uid").withResourceVersion("1").endMetadata().withNewSpec()
+        .withNamespace(NS).withUid("pvc-uid").withResourceVersion(version).endMetadata().withNewSpec()
         .withNewResources().addToRequests("storage", new Quantity(size)).endResources()
         .withStorageClassName(className).withVolumeMode("Filesystem").endSpec();
     switch (state) {
@@ -64,8 +69,13 @@ final class Fixtures {
 
   static PersistentVolume volume(String name, String node, String capacity, PersistentVolumeClaim boundTo,
       String className) {
+    return volume(name, node, capacity, "1", boundTo, className);
+  }
+
+  static PersistentVolume volume(String name, String node, String capacity, String version,
+      PersistentVolumeClaim boundTo, String className) {
     PersistentVolumeBuilder b = new PersistentVolumeBuilder().withNewMetadata().withName(name)
-        .withResourceVersion("1").endMetadata().withNewSpec().addToCapacity("storage", new Quantity(capacity))
+        .withResourceVersion(version).endMetadata().withNewSpec().addToCapacity("storage", new Quantity(capacity))
         .withStorageClassName(className).withVolumeMode("Filesystem").endSpec().withNewStatus()
         .withPhase("Available").endStatus();
     if (node != null) {
@@ -76,7 +86,8 @@ final class Fixtures {
     if (boundTo != null) {
       b.editSpec().withClaimRef(new ObjectReferenceBuilder().withKind("PersistentVolumeClaim").withApiVersion("v1")
           .withName(boundTo.getMetadata().getName()).withNamespace(boundTo.getMetadata().getNamespace())
-          .withUid(boundTo.getMetadata().getUid()).build()).endSpec()
+          .withUid(boundTo.getMetadata().getUid()).withResourceVersion(boundTo.getMetadata().getResourceVersion())
+          .build()).endSpec()
           .editMetadata().addToAnnotations("pv.kubernetes.io/bound-by-controller", "yes").endMetadata();
     }
     return b.build();
