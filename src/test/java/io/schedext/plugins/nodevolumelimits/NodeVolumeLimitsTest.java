@@ -301,24 +301,6 @@ class NodeVolumeLimitsTest {
   }
 
   @Test
-  void limitKeysOfLongDriverNamesAreShortenedWithASha1Suffix() {
-    assertThat(AttachLimits.key("ebs.csi.aws.com")).isEqualTo("attachable-volumes-csi-ebs.csi.aws.com");
-    assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io"))
-        .isEqualTo("attachable-volumes-csi-exactly-forty-chars-long-driver-name.io");
-    assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io1"))
-        .isEqualTo("attachable-volumes-csi-exactly-forty-chars-lon8bf0972823979492");
-    assertThat(AttachLimits.key("very-long-driver-name.storage.example.company.com"))
-        .isEqualTo("attachable-volumes-csi-very-long-driver-name.s3bf25ba5a54dbb4a");
-  }
-
-  @Test
-  void ebsVolumeIdsAreTranslatedFromTheirUrlForm() {
-    assertThat(InTreeVolumes.ebsVolumeId("vol-123")).isEqualTo("vol-123");
-    assertThat(InTreeVolumes.ebsVolumeId("aws://us-east-1a/vol-123")).isEqualTo("vol-123");
-    assertThat(InTreeVolumes.ebsVolumeId("aws:///vol-123")).isEqualTo("vol-123");
-  }
-
-  @Test
   void anInlineEbsVolumeWithAMalformedUrlIdIsAnError() {
     Case c = new Case("", null, List.of(), List.of(), 2, List.of(IN_TREE_EBS, EBS), Limits.CSINODE, null, null);
     NodeVolumeLimits plugin = new NodeVolumeLimits(store(c), "prefix");

@@ -1,7 +1,6 @@
 package io.schedext.plugins.volumebinding;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -9,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
@@ -264,27 +262,6 @@ class VolumeBindingTest {
     CycleState state = TestFrameworks.cycleState(List.of());
     assertThat(plugin.preFilter(state, MakePod.pod().name("p").info()).status()).isEqualTo(Status.skip());
     assertThat(state.read(VolumeBinding.STATE_KEY, VolumeBindingState.class).claims()).isNull();
-  }
-
-  @Test
-  void bindTimeoutDefaultsToTenMinutesAndMayBeSet() {
-    ObjectStore store = new ObjectStore();
-    assertThat(VolumeBinding.create(PluginArgs.none(), TestFrameworks.handle(store)).bindTimeoutSeconds())
-        .isEqualTo(600);
-    assertThat(VolumeBinding.create(PluginArgs.of(Names.VOLUME_BINDING,
-        TestFrameworks.json("{\"bindTimeoutSeconds\":30}")), TestFrameworks.handle(store)).bindTimeoutSeconds())
-        .isEqualTo(30);
-    assertThat(VolumeBinding.create(PluginArgs.of(Names.VOLUME_BINDING,
-        TestFrameworks.json("{\"bindTimeoutSeconds\":0}")), TestFrameworks.handle(store)).bindTimeoutSeconds())
-        .isZero();
-  }
-
-  @Test
-  void aNegativeBindTimeoutIsRejected() {
-    assertThatThrownBy(() -> VolumeBinding.create(PluginArgs.of(Names.VOLUME_BINDING,
-        TestFrameworks.json("{\"bindTimeoutSeconds\":-1}")), TestFrameworks.handle(new ObjectStore())))
-        .isInstanceOf(FrameworkException.class)
-        .hasMessage("bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value");
   }
 
   @Test
