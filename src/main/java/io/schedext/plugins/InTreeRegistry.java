@@ -11,10 +11,14 @@ import io.schedext.plugins.noderesources.BalancedAllocation;
 import io.schedext.plugins.noderesources.Fit;
 import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
 import io.schedext.plugins.nodelabel.NodeLabel;
+import io.schedext.plugins.nodevolumelimits.NodeVolumeLimits;
 import io.schedext.plugins.podtopologyspread.PodTopologySpread;
 import io.schedext.plugins.selectorspread.SelectorSpread;
 import io.schedext.plugins.serviceaffinity.ServiceAffinity;
 import io.schedext.plugins.tainttoleration.TaintToleration;
+import io.schedext.plugins.volumebinding.VolumeBinding;
+import io.schedext.plugins.volumerestrictions.VolumeRestrictions;
+import io.schedext.plugins.volumezone.VolumeZone;
 
 /** The registry of every plugin shipped with the extender. */
 public final class InTreeRegistry {
@@ -30,6 +34,10 @@ public final class InTreeRegistry {
     r.register(Names.NODE_AFFINITY, NodeAffinity::create);
     r.register(Names.NODE_PORTS, NodePorts::create);
     r.register(Names.NODE_RESOURCES_FIT, Fit::create);
+    r.register(Names.VOLUME_RESTRICTIONS, VolumeRestrictions::create);
+    r.register(Names.NODE_VOLUME_LIMITS, NodeVolumeLimits::create);
+    r.register(Names.VOLUME_BINDING, VolumeBinding::create);
+    r.register(Names.VOLUME_ZONE, VolumeZone::create);
     r.register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpread::create);
     r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
     r.register(Names.NODE_RESOURCES_BALANCED_ALLOCATION, BalancedAllocation::create);
