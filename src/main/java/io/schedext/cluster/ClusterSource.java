@@ -3,6 +3,7 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
+import java.util.List;
 
 /**
  * Where the cluster state comes from: it feeds the scheduler cache and the object store, says when that state is
@@ -30,6 +31,14 @@ public interface ClusterSource extends AutoCloseable {
 
   /** The unassigned pod with this namespace, name and UID (empty UID = any), or null. */
   Pod findPod(String namespace, String name, String uid);
+
+  /**
+   * Reads the source now and lists how the cache differs from it (missing, extra or misplaced nodes and pods); empty
+   * when they agree. The embedded cluster is the cache's own source, so it has nothing to compare.
+   */
+  default List<String> compare() {
+    return List.of();
+  }
 
   @Override
   default void close() {}

@@ -198,6 +198,7 @@ public final class KubernetesCluster implements ClusterSource {
    * Lists nodes and non-terminal pods from the API server now and returns how the cache differs: missing or extra
    * nodes and pods, and pods on another node. Empty when they agree.
    */
+  @Override
   public List<String> compare() {
     List<String> diffs = new ArrayList<>();
     Set<String> apiNodes = new HashSet<>();
@@ -242,9 +243,11 @@ public final class KubernetesCluster implements ClusterSource {
     return diffs;
   }
 
+  /** Stops every informer and closes the client. */
   @Override
   public void close() {
     informers.forEach(InformerHandle::stop);
+    client.close();
   }
 
   // ------------------------------------------------------------------------------------------------------ handlers

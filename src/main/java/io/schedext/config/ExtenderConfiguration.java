@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.EmbeddedCluster;
+import io.schedext.cluster.KubernetesClients;
+import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.ExtenderService;
@@ -79,13 +81,25 @@ public class ExtenderConfiguration {
 
   /** The cluster source; started here, so a broken cluster file stops start-up. */
   @Bean(destroyMethod = "close")
-  ClusterSource clusterSource(ExtenderProperties props, SchedulerCache cache, ObjectStore store) {
+  ClusterSource clusterSource(
+      ExtenderProperties props, SchedulerCache cache, ObjectStore store, Clock clock, MeterRegistry registry) {
     ClusterSource source = switch (props.cluster().source()) {
       case EMBEDDED -> new EmbeddedCluster(cache, store, props.cluster().file());
-      case KUBERNETES -> throw new IllegalStateException(
-          "extender.cluster.source=kubernetes is not available in this build; use embedded");
+      case KUBERNETES -> {
+        KubernetesCluster k = new KubernetesCluster(KubernetesClients.create(props.cluster().kubeconfig()), cache,
+            store, clock, props.cluster().syncGrace(), props.bind().timeout());
+        Gauge.builder("extender.informer.events", k, KubernetesCluster::events)
+            .description("Watch events handled since start.").register(registry);
+        Gauge.builder("extender.informer.handler.errors", k, KubernetesCluster::handlerErrors)
+            .description("Watch events the cache refused (logged and repaired) since start.").register(registry);
+        Gauge.builder("extender.informer.errors", k, KubernetesCluster::informerErrors)
+            .description("List/watch failures the informers retried since start.").register(registry);
+        yield k;
+      }
     };
     source.start();
+    Gauge.builder("extender.cluster.ready", source, s -> s.isReady() ? 1 : 0)
+        .description("1 when the cluster state is complete and in sync.").register(registry);
     return source;
   }
 

@@ -12,13 +12,15 @@ import org.springframework.util.unit.DataSize;
  * @param cache scheduler cache settings
  * @param http request handling limits
  * @param scheduling framework runtime settings
+ * @param bind binding settings
  */
 @ConfigurationProperties("extender")
 public record ExtenderProperties(
     @DefaultValue Cluster cluster,
     @DefaultValue Cache cache,
     @DefaultValue Http http,
-    @DefaultValue Scheduling scheduling) {
+    @DefaultValue Scheduling scheduling,
+    @DefaultValue Bind bind) {
 
   /** Cluster sources. */
   public enum Source {
@@ -34,9 +36,11 @@ public record ExtenderProperties(
    * @param source embedded (default) or kubernetes
    * @param file the embedded cluster file (JSON v1 List or multi-document YAML); empty = the bundled demo cluster
    * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster configuration
+   * @param syncGrace for the kubernetes source: how long a watch may be down before the extender reports not ready
+   *     and filter answers Error
    */
   public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
-      @DefaultValue("") String kubeconfig) {}
+      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace) {}
 
   /**
    * Scheduler cache settings.
@@ -62,4 +66,11 @@ public record ExtenderProperties(
    */
   public record Scheduling(@DefaultValue("0") int parallelism,
       @DefaultValue("default-scheduler") String defaultProfile) {}
+
+  /**
+   * Binding settings.
+   *
+   * @param timeout how long one Binding API call may take before the bind fails
+   */
+  public record Bind(@DefaultValue("10s") Duration timeout) {}
 }

@@ -118,6 +118,21 @@ class DebugController {
     return json(200, out);
   }
 
+  @GetMapping("/debug/cache/compare")
+  ResponseEntity<byte[]> compare() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("source", source.describe());
+    try {
+      List<String> diffs = source.compare();
+      out.put("equal", diffs.isEmpty());
+      out.put("differences", diffs);
+      return json(200, out);
+    } catch (RuntimeException e) {
+      out.put("Error", "cannot read the source: " + e.getMessage());
+      return json(503, out);
+    }
+  }
+
   @GetMapping("/debug/waiting-pods")
   ResponseEntity<byte[]> waiting() {
     List<Map<String, Object>> out = new ArrayList<>();

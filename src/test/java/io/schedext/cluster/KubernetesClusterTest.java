@@ -46,25 +46,33 @@ class KubernetesClusterTest {
    * without this a resumed watch would silently skip what happened while it was down.
    */
   static final class CompactingApi extends KubernetesCrudDispatcher {
-    private final java.util.Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private volatile boolean compacted;
+    private static final java.util.regex.Pattern RV = java.util.regex.Pattern.compile("resourceVersion=(\\d+)");
+    private volatile long compactedBelow;
 
     CompactingApi() {
       super(List.of());
     }
 
+    /** Forgets the event history: watches from any earlier resourceVersion now get 410 Gone. */
     void compact() {
-      gone.clear();
-      compacted = true;
+      compactedBelow = requestResourceVersion();
     }
 
     @Override
     public io.fabric8.mockwebserver.http.MockResponse handleWatch(String path) {
-      String resource = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
-      if (compacted && path.contains("resourceVersion=") && gone.add(resource)) {
-        return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(410).setBody(
-            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                + "\"message\":\"too old resource version\",\"reason\":\"Expired\",\"code\":410}");
+      java.util.regex.Matcher m = RV.matcher(path);
+      if (m.find() && Long.parseLong(m.group(1)) < compactedBelow) {
+        // As the API server does: accept the watch, then send one ERROR event with a 410 Status.
+        return new io.fabric8.mockwebserver.http.MockResponse().withWebSocketUpgrade(
+            new io.fabric8.mockwebserver.http.WebSocketListener() {
+              @Override
+              public void onOpen(io.fabric8.mockwebserver.http.WebSocket ws,
+                  io.fabric8.mockwebserver.http.Response response) {
+                ws.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                    + "\"status\":\"Failure\",\"message\":\"too old resource version\","
+                    + "\"reason\":\"Expired\",\"code\":410}}");
+              }
+            });
       }
       return super.handleWatch(path);
     }

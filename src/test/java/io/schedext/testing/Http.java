@@ -68,6 +68,22 @@ public final class Http {
     }
   }
 
+  /**
+   * An object rendered as JSON with the fabric8-aware mapper, for building request bodies.
+   *
+   * @param value the object
+   */
+  public record Json(Object value) {
+    @Override
+    public String toString() {
+      try {
+        return MAPPER.writeValueAsString(value);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   /** Reads a test resource as text. */
   public static String resource(String path) {
     try (var in = Http.class.getClassLoader().getResourceAsStream(path)) {

@@ -1,0 +1,41 @@
+package io.schedext.cluster;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Builds the API client from an explicit kubeconfig path, or from the pod's service account when none is given. A
+ * developer's {@code ~/.kube/config} is never picked up by accident.
+ */
+public final class KubernetesClients {
+
+  private KubernetesClients() {}
+
+  /** A client for {@code kubeconfig} (a path), or in-cluster configuration when it is blank. */
+  public static KubernetesClient create(String kubeconfig) {
+    Config config;
+    if (kubeconfig == null || kubeconfig.isBlank()) {
+      System.setProperty(Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY, "false");
+      config = Config.autoConfigure(null);
+      if (config.getMasterUrl() == null || config.getMasterUrl().contains("kubernetes.default.svc")
+          && System.getenv("KUBERNETES_SERVICE_HOST") == null) {
+        throw new ClusterSourceException("extender.cluster.source=kubernetes without extender.cluster.kubeconfig "
+            + "needs in-cluster configuration (KUBERNETES_SERVICE_HOST and a service account), which this process "
+            + "does not have; set extender.cluster.kubeconfig=<path>");
+      }
+    } else {
+      Path path = Path.of(kubeconfig);
+      try {
+        config = Config.fromKubeconfig(null, Files.readString(path), path.toAbsolutePath().toString());
+      } catch (IOException e) {
+        throw new ClusterSourceException("extender.cluster.kubeconfig " + kubeconfig + ": cannot be read: "
+            + e.getMessage(), e);
+      }
+    }
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+}
