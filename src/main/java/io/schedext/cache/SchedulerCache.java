@@ -555,6 +555,74 @@ public final class SchedulerCache {
 
   // ------------------------------------------------------------------------------------------------- diagnostics
 
+  /**
+   * Checks the cache against itself: every node's aggregate equals the sum over its pods, every pod state points at
+   * a node entry holding that pod and vice versa, assumed pods have states, and the node tree counts the nodes that
+   * have a Node object. Returns the inconsistencies found (empty when none). Takes the lock for O(pods) time.
+   */
+  public List<String> checkConsistency() {
+    List<String> problems = new ArrayList<>();
+    lock.lock();
+    try {
+      int podsOnNodes = 0;
+      int withNode = 0;
+      for (Map.Entry<String, Item> e : nodes.entrySet()) {
+        NodeInfo info = e.getValue().info;
+        if (info.node() != null) {
+          withNode++;
+        }
+        NodeInfo recomputed = new NodeInfo();
+        for (PodInfo p : info.pods()) {
+          podsOnNodes++;
+          recomputed.addPod(p);
+          PodState ps = podStates.get(p.uid());
+          if (ps == null) {
+            problems.add("pod " + p.key() + " is on node " + e.getKey() + " but has no pod state");
+          } else if (!ps.pod.nodeName().equals(e.getKey())) {
+            problems.add("pod " + p.key() + " is on node " + e.getKey() + " but its state says " + ps.pod.nodeName());
+          }
+        }
+        if (!recomputed.requested().equals(info.requested())) {
+          problems.add("node " + e.getKey() + " requested " + info.requested() + " but its pods sum to "
+              + recomputed.requested());
+        }
+        if (!recomputed.nonZeroRequested().equals(info.nonZeroRequested())) {
+          problems.add("node " + e.getKey() + " non-zero requested " + info.nonZeroRequested()
+              + " but its pods sum to " + recomputed.nonZeroRequested());
+        }
+        if (!recomputed.pvcRefCounts().equals(info.pvcRefCounts())) {
+          problems.add("node " + e.getKey() + " PVC reference counts " + info.pvcRefCounts() + " but its pods give "
+              + recomputed.pvcRefCounts());
+        }
+        if (recomputed.usedPorts().size() != info.usedPorts().size()) {
+          problems.add("node " + e.getKey() + " has " + info.usedPorts().size() + " used host ports but its pods use "
+              + recomputed.usedPorts().size());
+        }
+        if (recomputed.podsWithAffinity().size() != info.podsWithAffinity().size()
+            || recomputed.podsWithRequiredAntiAffinity().size() != info.podsWithRequiredAntiAffinity().size()) {
+          problems.add("node " + e.getKey() + " affinity pod lists do not match its pods");
+        }
+        if (info.node() == null && info.pods().isEmpty()) {
+          problems.add("node entry " + e.getKey() + " has neither a Node nor pods");
+        }
+      }
+      if (podsOnNodes != podStates.size()) {
+        problems.add(podStates.size() + " pod states but " + podsOnNodes + " pods on nodes");
+      }
+      for (String uid : assumedPods) {
+        if (!podStates.containsKey(uid)) {
+          problems.add("assumed pod " + uid + " has no pod state");
+        }
+      }
+      if (withNode != nodeTree.numNodes()) {
+        problems.add("the node tree counts " + nodeTree.numNodes() + " nodes but " + withNode + " have a Node object");
+      }
+    } finally {
+      lock.unlock();
+    }
+    return problems;
+  }
+
   /** The number of nodes with a Node object. */
   public int nodeCount() {
     lock.lock();
@@ -640,6 +708,12 @@ public final class SchedulerCache {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The live (mutable) node info of {@code name}, for tests that need to corrupt it; null when absent. */
+  NodeInfo nodeInfoForTest(String name) {
+    Item it = nodes.get(name);
+    return it == null ? null : it.info;
   }
 
   /** The TTL of assumed pods after binding finished (zero = never expire). */

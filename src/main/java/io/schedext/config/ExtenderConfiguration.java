@@ -26,6 +26,9 @@ import io.schedext.plugins.InTreeRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.LoggerFactory;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +41,8 @@ import org.springframework.context.annotation.Configuration;
 /** Wires the cache, the cluster source, the plugin registry, the profiles' frameworks and the extender service. */
 @Configuration(proxyBeanMethods = false)
 public class ExtenderConfiguration {
+
+  private final AtomicLong inconsistencies = new AtomicLong();
 
   /** The clock everything time-dependent uses. */
   @Bean
@@ -55,6 +60,8 @@ public class ExtenderConfiguration {
         .register(registry);
     Gauge.builder("extender.cache.corruptions", cache, SchedulerCache::corruptions)
         .description("Inconsistent cache entries repaired from watch events.").register(registry);
+    Gauge.builder("extender.cache.inconsistencies", inconsistencies, AtomicLong::get)
+        .description("Problems the last periodic cache self-check found (0 when consistent).").register(registry);
     Gauge.builder("extender.cache.expired.assumed.pods", cache, SchedulerCache::expiredCount)
         .description("Assumed pods dropped because no watch event confirmed them within the TTL.")
         .register(registry);
@@ -71,6 +78,14 @@ public class ExtenderConfiguration {
     });
     long period = Math.max(1, props.cache().cleanupPeriod().toMillis());
     ses.scheduleWithFixedDelay(cache::cleanupExpiredAssumedPods, period, period, TimeUnit.MILLISECONDS);
+    ses.scheduleWithFixedDelay(() -> {
+      List<String> problems = cache.checkConsistency();
+      inconsistencies.set(problems.size());
+      if (!problems.isEmpty()) {
+        LoggerFactory.getLogger(SchedulerCache.class).error("Cache self-check found {} problem(s): {}",
+            problems.size(), problems.subList(0, Math.min(10, problems.size())));
+      }
+    }, 1, 1, TimeUnit.MINUTES);
     return ses;
   }
 
@@ -156,8 +171,8 @@ public class ExtenderConfiguration {
   @Bean
   ExtenderService extenderService(
       SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
-      SeenPods seenPods) {
-    return new ExtenderService(cache, source, frameworks, parallelizer, seenPods);
+      SeenPods seenPods, ExtenderMetrics metrics) {
+    return new ExtenderService(cache, source, frameworks, parallelizer, seenPods, metrics);
   }
 
   /** Readiness: UP only when the cluster state is loaded (or synced) and not lost. */

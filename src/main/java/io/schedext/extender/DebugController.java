@@ -53,6 +53,7 @@ class DebugController {
     out.put("pods", cache.podCount());
     out.put("ghostNodes", cache.ghostNodes());
     out.put("assumedPodTtl", cache.ttl().toString());
+    out.put("selfCheck", cache.checkConsistency());
     Instant now = clock.instant();
     List<Map<String, Object>> assumed = new ArrayList<>();
     cache.assumedPods().forEach((pod, deadline) -> {

@@ -62,6 +62,11 @@ public final class ExtenderMetrics implements FrameworkMetrics {
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /** Counts one bind by result ({@code bound} or {@code failed}). */
+  public void bind(String result) {
+    registry.counter("extender.bind", "result", result).increment();
+  }
+
   private Timer timer(String key, java.util.function.Supplier<Timer> create) {
     Timer t = timers.get(key);
     if (t == null) {

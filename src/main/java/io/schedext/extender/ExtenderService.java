@@ -53,14 +53,16 @@ public final class ExtenderService {
   private final Frameworks frameworks;
   private final Parallelizer parallelizer;
   private final SeenPods seenPods;
+  private final ExtenderMetrics metrics;
   private final PreemptionService preemption;
   private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
 
   /** Creates the service. */
   public ExtenderService(
       SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
-      SeenPods seenPods) {
+      SeenPods seenPods, ExtenderMetrics metrics) {
     this.cache = cache;
+    this.metrics = metrics;
     this.source = source;
     this.frameworks = frameworks;
     this.parallelizer = parallelizer;
@@ -251,6 +253,7 @@ public final class ExtenderService {
     try {
       synchronized (lock) {
         String err = bindLocked(fw, a);
+        metrics.bind(err.isEmpty() ? "bound" : "failed");
         if (!err.isEmpty()) {
           log.info("bind pod={}/{} node={} failed: {}", a.podNamespace(), a.podName(), a.node(), err);
         } else {
