@@ -642,6 +642,50 @@ public final class SchedulerCache {
     }
   }
 
+  /** A copy of the cached entry for {@code name} (ghost entries included), or null; for tests and diagnostics. */
+  NodeInfo nodeInfo(String name) {
+    lock.lock();
+    try {
+      Item n = nodes.get(name);
+      return n == null ? null : n.info.snapshotCopy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Names of every node entry, most recently changed first (ghosts included); for tests and diagnostics. */
+  List<String> recencyOrder() {
+    lock.lock();
+    try {
+      List<String> out = new ArrayList<>();
+      for (Item n = head; n != null; n = n.next) {
+        out.add(n.info.node() == null ? ghostName(n) : n.info.name());
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private String ghostName(Item item) {
+    for (Map.Entry<String, Item> e : nodes.entrySet()) {
+      if (e.getValue() == item) {
+        return e.getKey();
+      }
+    }
+    return "?";
+  }
+
+  /** The node names in NodeTree order; for tests and diagnostics. */
+  List<String> nodeTreeOrder() {
+    lock.lock();
+    try {
+      return nodeTree.list();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The TTL of assumed pods after binding finished (zero = never expire). */
   public Duration ttl() {
     return ttl;
