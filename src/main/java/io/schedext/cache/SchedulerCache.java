@@ -334,7 +334,6 @@ public final class SchedulerCache {
           removeImageStates(previous);
         }
       }
-      moveToHead(name);
       if (previous == null) {
         nodeTree.addNode(newNode);
         treeVersion++;
@@ -343,6 +342,8 @@ public final class SchedulerCache {
       }
       addImageStates(newNode);
       n.info.setNode(newNode);
+      // After setNode: moving to the head publishes the entry's new generation to the lock-free snapshot check.
+      moveToHead(name);
     } finally {
       lock.unlock();
     }
