@@ -351,7 +351,7 @@ public final class SchedulerCache {
 
   /**
    * Removes a node. Its entry stays as a node-less ghost while pods are still accounted there (their delete events
-   * come on another watch); throws {@link CacheException} when the node is unknown.
+   * come on another watch); throws {@link CacheException} when the node is unknown or was removed already.
    */
   public void removeNode(Node node) {
     lock.lock();
@@ -362,6 +362,11 @@ public final class SchedulerCache {
         throw new CacheException("node " + name + " is not found");
       }
       Node cached = n.info.node();
+      if (cached == null) {
+        // A ghost: the node was removed already and only its pods remain (upstream's node tree reports it).
+        throw new CacheException("node \"" + name + "\" in group \"" + goQuoted(NodeTree.zoneKey(node))
+            + "\" was not found");
+      }
       n.info.removeNode();
       if (n.info.pods().isEmpty()) {
         removeItem(name);
@@ -369,13 +374,15 @@ public final class SchedulerCache {
         moveToHead(name);
       }
       treeVersion++;
-      if (cached != null) {
-        nodeTree.removeNode(cached);
-        removeImageStates(cached);
-      }
+      nodeTree.removeNode(cached);
+      removeImageStates(cached);
     } finally {
       lock.unlock();
     }
+  }
+
+  private static String goQuoted(String s) {
+    return s.replace("\u0000", "\\x00");
   }
 
   private void addImageStates(Node node) {
