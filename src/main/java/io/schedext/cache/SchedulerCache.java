@@ -118,21 +118,27 @@ public final class SchedulerCache {
     }
   }
 
-  /** Removes an assumed pod (its binding failed). */
+  /**
+   * Removes an assumed pod (its binding failed). A pod the cache no longer holds is ignored, as current upstream
+   * does; an added pod, or one assumed on another node, is a {@link CacheException}.
+   */
   public void forgetPod(PodInfo pod) {
     String key = key(pod);
     lock.lock();
     try {
       PodState ps = podStates.get(key);
-      if (ps != null && !ps.pod.nodeName().equals(pod.nodeName())) {
+      if (ps == null) {
+        return;
+      }
+      if (!ps.pod.nodeName().equals(pod.nodeName())) {
         throw new CacheException("pod " + key + "(" + pod.key() + ") was assumed on " + pod.nodeName()
             + " but assigned to " + ps.pod.nodeName());
       }
-      if (ps != null && assumedPods.contains(key)) {
-        removePodLocked(ps.pod);
-        return;
+      if (!assumedPods.contains(key)) {
+        throw new CacheException("pod " + key + "(" + pod.key()
+            + ") is not assumed, so it cannot be removed or forgotten");
       }
-      throw new CacheException("pod " + key + "(" + pod.key() + ") wasn't assumed so cannot be forgotten");
+      removePodLocked(ps.pod);
     } finally {
       lock.unlock();
     }
