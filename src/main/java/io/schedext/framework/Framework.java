@@ -109,7 +109,9 @@ public final class Framework {
 
   /**
    * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint (explicit
-   * order), then multiPoint-only plugins, then explicit-only plugins.
+   * order), then multiPoint-only plugins, then explicit-only plugins. A multiPoint plugin disabled at the point is
+   * left out there (and, when also enabled explicitly, keeps the explicit-only position); {@code "*"} disabled at the
+   * point skips the multiPoint expansion there, leaving the explicit list exactly as written.
    */
   private static List<Profile.PluginRef> expand(
       ExtensionPoint point, Profile profile, Map<String, Plugin> instances) {
@@ -119,41 +121,38 @@ public final class Framework {
     for (Profile.PluginRef r : explicit.enabled()) {
       if (!point.pluginType().isInstance(instances.get(r.name()))) {
         throw new FrameworkException("plugin \"" + r.name() + "\" does not extend " + point.upstreamName()
-            + " plugin (profile)");
+            + " plugin (profile \"" + profile.name() + "\")");
       }
       if (explicitByName.put(r.name(), r) != null) {
         throw new FrameworkException("plugin \"" + r.name() + "\" is enabled twice at " + point.upstreamName());
       }
     }
-    List<Profile.PluginRef> overrides = new ArrayList<>();
-    List<Profile.PluginRef> multiOnly = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    Set<String> multiNames = new HashSet<>();
     for (Profile.PluginRef r : profile.multiPoint()) {
       if (!seen.add(r.name())) {
         throw new FrameworkException("plugin \"" + r.name() + "\" is listed twice in multiPoint");
       }
-      if (!point.pluginType().isInstance(instances.get(r.name()))) {
+    }
+    if (disabled.contains("*")) {
+      return new ArrayList<>(explicitByName.values());
+    }
+    Set<String> overridden = new HashSet<>();
+    List<Profile.PluginRef> multiOnly = new ArrayList<>();
+    for (Profile.PluginRef r : profile.multiPoint()) {
+      if (!point.pluginType().isInstance(instances.get(r.name())) || disabled.contains(r.name())) {
         continue;
       }
       if (explicitByName.containsKey(r.name())) {
-        multiNames.add(r.name());
-        continue;
+        overridden.add(r.name());
+      } else {
+        multiOnly.add(r);
       }
-      if (disabled.contains(r.name()) || disabled.contains("*")) {
-        continue;
-      }
-      multiOnly.add(r);
     }
+    List<Profile.PluginRef> out = new ArrayList<>();
     List<Profile.PluginRef> tail = new ArrayList<>();
     for (Profile.PluginRef r : explicitByName.values()) {
-      if (multiNames.contains(r.name())) {
-        overrides.add(r);
-      } else {
-        tail.add(r);
-      }
+      (overridden.contains(r.name()) ? out : tail).add(r);
     }
-    List<Profile.PluginRef> out = new ArrayList<>(overrides);
     out.addAll(multiOnly);
     out.addAll(tail);
     return out;
