@@ -425,12 +425,23 @@ public final class Framework {
   // --------------------------------------------------------------------------------------------------- PostFilter
 
   /**
-   * Runs PostFilter plugins until one succeeds; returns that result, else the last rejection (or an Error at once).
+   * Runs PostFilter plugins in order, as current upstream: the first Success is returned as is; an
+   * UnschedulableAndUnresolvable stops at once (attributed to its plugin); any other non-rejection is an Error
+   * attributed to its plugin. Otherwise every plugin ran and the outcome is Unschedulable with all their reasons,
+   * attributed to the first plugin that rejected, carrying the last result that nominated a node.
    */
   public PostFilterResult runPostFilterPlugins(CycleState state, PodInfo pod, Map<String, Status> statuses) {
     long start = System.nanoTime();
-    PostFilterResult result = null;
+    PostFilterResult result = doRunPostFilter(state, pod, statuses);
+    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(),
+        System.nanoTime() - start);
+    return result;
+  }
+
+  private PostFilterResult doRunPostFilter(CycleState state, PodInfo pod, Map<String, Status> statuses) {
+    PostFilterResult nominating = null;
     List<String> reasons = new ArrayList<>();
+    String rejector = null;
     for (PostFilterPlugin pl : postFilterPlugins) {
       PostFilterResult r;
       try {
@@ -438,25 +449,32 @@ public final class Framework {
       } catch (FrameworkException | IllegalArgumentException e) {
         r = PostFilterResult.of(Status.error(e));
       }
+      if (r == null) {
+        r = PostFilterResult.of(Status.success());
+      }
       Status s = r.status();
       if (s.isSuccess()) {
-        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.SUCCESS, System.nanoTime() - start);
         return r;
       }
+      if (s.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        return new PostFilterResult(s.withPlugin(pl.name()), r.nominatedNodeName(), r.victims());
+      }
       if (!s.isRejected()) {
-        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.ERROR, System.nanoTime() - start);
-        return new PostFilterResult(s.withPlugin(pl.name()), null, List.of());
+        Status err = s.isError() ? s : Status.error(s.message());
+        return PostFilterResult.of(err.withPlugin(pl.name()));
+      }
+      if (r.nominatedNodeName() != null) {
+        nominating = r;
       }
       reasons.addAll(s.reasons());
-      result = new PostFilterResult(s.withPlugin(pl.name()), r.nominatedNodeName(), r.victims());
+      if (rejector == null) {
+        rejector = pl.name();
+      }
     }
-    if (result == null) {
-      result = PostFilterResult.of(Status.unschedulable());
-    } else if (postFilterPlugins.length > 1) {
-      result = new PostFilterResult(Status.of(Code.UNSCHEDULABLE, reasons), result.nominatedNodeName(), result.victims());
-    }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(), System.nanoTime() - start);
-    return result;
+    Status out = Status.of(Code.UNSCHEDULABLE, reasons).withPlugin(rejector);
+    return nominating == null
+        ? PostFilterResult.of(out)
+        : new PostFilterResult(out, nominating.nominatedNodeName(), nominating.victims());
   }
 
   /** True when the profile has PostFilter plugins. */
