@@ -322,7 +322,7 @@ public final class Framework {
       }
       if (s != null && !s.isSuccess()) {
         return Status.error("running " + (add ? "AddPod" : "RemovePod") + " on PreFilter plugin \"" + pl.name()
-            + "\": " + s.message()).withPlugin(pl.name());
+            + "\": " + s.message());
       }
     }
     return Status.success();
@@ -511,7 +511,7 @@ public final class Framework {
         continue;
       }
       if (!s.isSuccess()) {
-        out = Status.error("running PreScore plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+        out = Status.error("running PreScore plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -623,7 +623,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -717,7 +717,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -737,7 +737,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message());
       } else {
         out = s;
       }
