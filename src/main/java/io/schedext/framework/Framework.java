@@ -288,9 +288,12 @@ public final class Framework {
         narrowing.add(pl.name());
         nodes = PreFilterResult.merge(nodes, r.nodeNames());
         if (nodes.isEmpty()) {
-          String msg = narrowing.size() == 1
-              ? "node(s) didn't satisfy plugin " + narrowing.get(0)
-              : "node(s) didn't satisfy plugin(s) " + goList(narrowing) + " simultaneously";
+          // Upstream prints the plugins as a sorted set, not in run order.
+          List<String> sorted = new ArrayList<>(narrowing);
+          java.util.Collections.sort(sorted);
+          String msg = sorted.size() == 1
+              ? "node(s) didn't satisfy plugin " + sorted.get(0)
+              : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
           return new PreFilterResult(Status.unresolvable(msg), nodes);
         }
       }
