@@ -700,7 +700,8 @@ public final class Framework {
       if (s.isSuccess() || s.isRejected()) {
         return s;
       }
-      return Status.error("error while waiting on permit for pod " + pod.key() + ": " + s.message());
+      Status err = Status.error("waiting on permit for pod: " + s.message());
+      return s.plugin() == null ? err : err.withPlugin(s.plugin());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Status.error("interrupted while waiting on permit for pod " + pod.key());
