@@ -73,7 +73,7 @@ public final class PodInfo {
     this.nonZeroMilliCpu = nz.milliCpu();
     this.nonZeroMemory = nz.memory();
     this.hostPorts = hostPorts(spec);
-    this.pvcKeys = pvcKeys(namespace, name, spec);
+    this.pvcKeys = pvcKeys(namespace, spec);
     Affinity a = spec.getAffinity();
     this.hasPodAffinityOrAntiAffinity =
         a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
@@ -192,16 +192,15 @@ public final class PodInfo {
     }
   }
 
-  private static List<String> pvcKeys(String namespace, String podName, PodSpec spec) {
+  private static List<String> pvcKeys(String namespace, PodSpec spec) {
     if (spec.getVolumes() == null || spec.getVolumes().isEmpty()) {
       return List.of();
     }
     List<String> out = new ArrayList<>(2);
     for (Volume v : spec.getVolumes()) {
+      // Only persistentVolumeClaim volumes, as upstream's NodeInfo.updatePVCRefCounts (not generic ephemeral ones).
       if (v.getPersistentVolumeClaim() != null) {
         out.add(namespace + "/" + v.getPersistentVolumeClaim().getClaimName());
-      } else if (v.getEphemeral() != null) {
-        out.add(namespace + "/" + podName + "-" + v.getName());
       }
     }
     return List.copyOf(out);
@@ -276,7 +275,7 @@ public final class PodInfo {
     return hostPorts;
   }
 
-  /** {@code namespace/claim} for each PVC volume and generic ephemeral volume. */
+  /** {@code namespace/claim} for each persistentVolumeClaim volume (what the node's PVC reference counts track). */
   public List<String> pvcKeys() {
     return pvcKeys;
   }
