@@ -45,6 +45,7 @@ public final class PodInfo {
   private final List<HostPort> hostPorts;
   private final List<String> pvcKeys;
   private final boolean hasPodAffinityOrAntiAffinity;
+  private final boolean hasRequiredAntiAffinity;
   private final List<AffinityTerm> requiredAffinityTerms;
   private final List<AffinityTerm> requiredAntiAffinityTerms;
   private final List<WeightedAffinityTerm> preferredAffinityTerms;
@@ -77,6 +78,9 @@ public final class PodInfo {
     Affinity a = spec.getAffinity();
     this.hasPodAffinityOrAntiAffinity =
         a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
+    this.hasRequiredAntiAffinity = a != null && a.getPodAntiAffinity() != null
+        && a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null
+        && !a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().isEmpty();
     List<String> errors = new ArrayList<>();
     this.requiredAffinityTerms =
         compileTerms(a == null || a.getPodAffinity() == null
@@ -108,6 +112,7 @@ public final class PodInfo {
     this.hostPorts = base.hostPorts;
     this.pvcKeys = base.pvcKeys;
     this.hasPodAffinityOrAntiAffinity = base.hasPodAffinityOrAntiAffinity;
+    this.hasRequiredAntiAffinity = base.hasRequiredAntiAffinity;
     this.requiredAffinityTerms = base.requiredAffinityTerms;
     this.requiredAntiAffinityTerms = base.requiredAntiAffinityTerms;
     this.preferredAffinityTerms = base.preferredAffinityTerms;
@@ -283,6 +288,14 @@ public final class PodInfo {
   /** True when the pod declares pod affinity or pod anti-affinity (required or preferred). */
   public boolean hasPodAffinityOrAntiAffinity() {
     return hasPodAffinityOrAntiAffinity;
+  }
+
+  /**
+   * True when the pod spec lists required pod anti-affinity terms (even ones that failed to compile), which is what
+   * puts it in a node's {@link NodeInfo#podsWithRequiredAntiAffinity()} upstream.
+   */
+  public boolean hasRequiredAntiAffinity() {
+    return hasRequiredAntiAffinity;
   }
 
   /** Required pod affinity terms. */
