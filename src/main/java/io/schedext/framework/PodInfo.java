@@ -94,7 +94,7 @@ public final class PodInfo {
     this.preferredAntiAffinityTerms =
         compileWeighted(a == null || a.getPodAntiAffinity() == null
             ? null : a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAntiAffinityTerms", errors);
-    this.parseError = errors.isEmpty() ? null : String.join(", ", errors);
+    this.parseError = aggregate(errors);
   }
 
   private PodInfo(PodInfo base, Pod pod, String nodeName) {
@@ -151,6 +151,15 @@ public final class PodInfo {
       }
     }
     return List.copyOf(out);
+  }
+
+  /** apimachinery's error aggregate text: one message alone, several deduplicated inside brackets. */
+  private static String aggregate(List<String> errors) {
+    List<String> distinct = errors.stream().distinct().toList();
+    if (distinct.isEmpty()) {
+      return null;
+    }
+    return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";
   }
 
   private List<AffinityTerm> compileTerms(List<PodAffinityTerm> terms, String what, List<String> errors) {
