@@ -21,14 +21,19 @@ final class NodeTree {
   private final List<String> zones = new ArrayList<>();
   private int numNodes;
 
-  /** The zone key of a node: {@code region + ":\0:" + zone}, from the GA labels or else the beta ones. */
+  /**
+   * The zone key of a node: {@code region + ":\0:" + zone}, each read from the beta label when present (even empty)
+   * and else from the GA label, as component-helpers' {@code GetZoneKey}.
+   */
   static String zoneKey(Node node) {
     Map<String, String> labels = node.getMetadata() == null ? null : node.getMetadata().getLabels();
     if (labels == null) {
       return "";
     }
-    String region = labels.getOrDefault(REGION, labels.getOrDefault(BETA_REGION, ""));
-    String zone = labels.getOrDefault(ZONE, labels.getOrDefault(BETA_ZONE, ""));
+    String region = labels.containsKey(BETA_REGION) ? labels.get(BETA_REGION) : labels.getOrDefault(REGION, "");
+    String zone = labels.containsKey(BETA_ZONE) ? labels.get(BETA_ZONE) : labels.getOrDefault(ZONE, "");
+    region = region == null ? "" : region;
+    zone = zone == null ? "" : zone;
     if (region.isEmpty() && zone.isEmpty()) {
       return "";
     }

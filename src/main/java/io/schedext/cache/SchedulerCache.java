@@ -118,21 +118,27 @@ public final class SchedulerCache {
     }
   }
 
-  /** Removes an assumed pod (its binding failed). */
+  /**
+   * Removes an assumed pod (its binding failed). A pod the cache no longer holds is ignored, as current upstream
+   * does; an added pod, or one assumed on another node, is a {@link CacheException}.
+   */
   public void forgetPod(PodInfo pod) {
     String key = key(pod);
     lock.lock();
     try {
       PodState ps = podStates.get(key);
-      if (ps != null && !ps.pod.nodeName().equals(pod.nodeName())) {
+      if (ps == null) {
+        return;
+      }
+      if (!ps.pod.nodeName().equals(pod.nodeName())) {
         throw new CacheException("pod " + key + "(" + pod.key() + ") was assumed on " + pod.nodeName()
             + " but assigned to " + ps.pod.nodeName());
       }
-      if (ps != null && assumedPods.contains(key)) {
-        removePodLocked(ps.pod);
-        return;
+      if (!assumedPods.contains(key)) {
+        throw new CacheException("pod " + key + "(" + pod.key()
+            + ") is not assumed, so it cannot be removed or forgotten");
       }
-      throw new CacheException("pod " + key + "(" + pod.key() + ") wasn't assumed so cannot be forgotten");
+      removePodLocked(ps.pod);
     } finally {
       lock.unlock();
     }
@@ -342,6 +348,7 @@ public final class SchedulerCache {
       }
       addImageStates(newNode);
       n.info.setNode(newNode);
+      // After setNode: moving to the head publishes the entry's new generation to the lock-free snapshot check.
       moveToHead(name);
     } finally {
       lock.unlock();
@@ -350,7 +357,7 @@ public final class SchedulerCache {
 
   /**
    * Removes a node. Its entry stays as a node-less ghost while pods are still accounted there (their delete events
-   * come on another watch); throws {@link CacheException} when the node is unknown.
+   * come on another watch); throws {@link CacheException} when the node is unknown or was removed already.
    */
   public void removeNode(Node node) {
     lock.lock();
@@ -361,6 +368,11 @@ public final class SchedulerCache {
         throw new CacheException("node " + name + " is not found");
       }
       Node cached = n.info.node();
+      if (cached == null) {
+        // A ghost: the node was removed already and only its pods remain (upstream's node tree reports it).
+        throw new CacheException("node \"" + name + "\" in group \"" + goQuoted(NodeTree.zoneKey(node))
+            + "\" was not found");
+      }
       n.info.removeNode();
       if (n.info.pods().isEmpty()) {
         removeItem(name);
@@ -368,13 +380,15 @@ public final class SchedulerCache {
         moveToHead(name);
       }
       treeVersion++;
-      if (cached != null) {
-        nodeTree.removeNode(cached);
-        removeImageStates(cached);
-      }
+      nodeTree.removeNode(cached);
+      removeImageStates(cached);
     } finally {
       lock.unlock();
     }
+  }
+
+  private static String goQuoted(String s) {
+    return s.replace("\u0000", "\\x00");
   }
 
   private void addImageStates(Node node) {
@@ -714,6 +728,50 @@ public final class SchedulerCache {
   NodeInfo nodeInfoForTest(String name) {
     Item it = nodes.get(name);
     return it == null ? null : it.info;
+  }
+
+  /** A copy of the cached entry for {@code name} (ghost entries included), or null; for tests and diagnostics. */
+  NodeInfo nodeInfo(String name) {
+    lock.lock();
+    try {
+      Item n = nodes.get(name);
+      return n == null ? null : n.info.snapshotCopy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Names of every node entry, most recently changed first (ghosts included); for tests and diagnostics. */
+  List<String> recencyOrder() {
+    lock.lock();
+    try {
+      List<String> out = new ArrayList<>();
+      for (Item n = head; n != null; n = n.next) {
+        out.add(n.info.node() == null ? ghostName(n) : n.info.name());
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private String ghostName(Item item) {
+    for (Map.Entry<String, Item> e : nodes.entrySet()) {
+      if (e.getValue() == item) {
+        return e.getKey();
+      }
+    }
+    return "?";
+  }
+
+  /** The node names in NodeTree order; for tests and diagnostics. */
+  List<String> nodeTreeOrder() {
+    lock.lock();
+    try {
+      return nodeTree.list();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The TTL of assumed pods after binding finished (zero = never expire). */

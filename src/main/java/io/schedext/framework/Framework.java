@@ -109,7 +109,9 @@ public final class Framework {
 
   /**
    * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint (explicit
-   * order), then multiPoint-only plugins, then explicit-only plugins.
+   * order), then multiPoint-only plugins, then explicit-only plugins. A multiPoint plugin disabled at the point is
+   * left out there (and, when also enabled explicitly, keeps the explicit-only position); {@code "*"} disabled at the
+   * point skips the multiPoint expansion there, leaving the explicit list exactly as written.
    */
   private static List<Profile.PluginRef> expand(
       ExtensionPoint point, Profile profile, Map<String, Plugin> instances) {
@@ -119,41 +121,38 @@ public final class Framework {
     for (Profile.PluginRef r : explicit.enabled()) {
       if (!point.pluginType().isInstance(instances.get(r.name()))) {
         throw new FrameworkException("plugin \"" + r.name() + "\" does not extend " + point.upstreamName()
-            + " plugin (profile)");
+            + " plugin (profile \"" + profile.name() + "\")");
       }
       if (explicitByName.put(r.name(), r) != null) {
         throw new FrameworkException("plugin \"" + r.name() + "\" is enabled twice at " + point.upstreamName());
       }
     }
-    List<Profile.PluginRef> overrides = new ArrayList<>();
-    List<Profile.PluginRef> multiOnly = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    Set<String> multiNames = new HashSet<>();
     for (Profile.PluginRef r : profile.multiPoint()) {
       if (!seen.add(r.name())) {
         throw new FrameworkException("plugin \"" + r.name() + "\" is listed twice in multiPoint");
       }
-      if (!point.pluginType().isInstance(instances.get(r.name()))) {
+    }
+    if (disabled.contains("*")) {
+      return new ArrayList<>(explicitByName.values());
+    }
+    Set<String> overridden = new HashSet<>();
+    List<Profile.PluginRef> multiOnly = new ArrayList<>();
+    for (Profile.PluginRef r : profile.multiPoint()) {
+      if (!point.pluginType().isInstance(instances.get(r.name())) || disabled.contains(r.name())) {
         continue;
       }
       if (explicitByName.containsKey(r.name())) {
-        multiNames.add(r.name());
-        continue;
+        overridden.add(r.name());
+      } else {
+        multiOnly.add(r);
       }
-      if (disabled.contains(r.name()) || disabled.contains("*")) {
-        continue;
-      }
-      multiOnly.add(r);
     }
+    List<Profile.PluginRef> out = new ArrayList<>();
     List<Profile.PluginRef> tail = new ArrayList<>();
     for (Profile.PluginRef r : explicitByName.values()) {
-      if (multiNames.contains(r.name())) {
-        overrides.add(r);
-      } else {
-        tail.add(r);
-      }
+      (overridden.contains(r.name()) ? out : tail).add(r);
     }
-    List<Profile.PluginRef> out = new ArrayList<>(overrides);
     out.addAll(multiOnly);
     out.addAll(tail);
     return out;
@@ -289,9 +288,12 @@ public final class Framework {
         narrowing.add(pl.name());
         nodes = PreFilterResult.merge(nodes, r.nodeNames());
         if (nodes.isEmpty()) {
-          String msg = narrowing.size() == 1
-              ? "node(s) didn't satisfy plugin " + narrowing.get(0)
-              : "node(s) didn't satisfy plugin(s) " + goList(narrowing) + " simultaneously";
+          // Upstream prints the plugins as a sorted set, not in run order.
+          List<String> sorted = new ArrayList<>(narrowing);
+          java.util.Collections.sort(sorted);
+          String msg = sorted.size() == 1
+              ? "node(s) didn't satisfy plugin " + sorted.get(0)
+              : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
           return new PreFilterResult(Status.unresolvable(msg), nodes);
         }
       }
@@ -323,7 +325,7 @@ public final class Framework {
       }
       if (s != null && !s.isSuccess()) {
         return Status.error("running " + (add ? "AddPod" : "RemovePod") + " on PreFilter plugin \"" + pl.name()
-            + "\": " + s.message()).withPlugin(pl.name());
+            + "\": " + s.message());
       }
     }
     return Status.success();
@@ -426,12 +428,23 @@ public final class Framework {
   // --------------------------------------------------------------------------------------------------- PostFilter
 
   /**
-   * Runs PostFilter plugins until one succeeds; returns that result, else the last rejection (or an Error at once).
+   * Runs PostFilter plugins in order, as current upstream: the first Success is returned as is; an
+   * UnschedulableAndUnresolvable stops at once (attributed to its plugin); any other non-rejection is an Error
+   * attributed to its plugin. Otherwise every plugin ran and the outcome is Unschedulable with all their reasons,
+   * attributed to the first plugin that rejected, carrying the last result that nominated a node.
    */
   public PostFilterResult runPostFilterPlugins(CycleState state, PodInfo pod, Map<String, Status> statuses) {
     long start = System.nanoTime();
-    PostFilterResult result = null;
+    PostFilterResult result = doRunPostFilter(state, pod, statuses);
+    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(),
+        System.nanoTime() - start);
+    return result;
+  }
+
+  private PostFilterResult doRunPostFilter(CycleState state, PodInfo pod, Map<String, Status> statuses) {
+    PostFilterResult nominating = null;
     List<String> reasons = new ArrayList<>();
+    String rejector = null;
     for (PostFilterPlugin pl : postFilterPlugins) {
       PostFilterResult r;
       try {
@@ -439,25 +452,32 @@ public final class Framework {
       } catch (FrameworkException | IllegalArgumentException e) {
         r = PostFilterResult.of(Status.error(e));
       }
+      if (r == null) {
+        r = PostFilterResult.of(Status.success());
+      }
       Status s = r.status();
       if (s.isSuccess()) {
-        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.SUCCESS, System.nanoTime() - start);
         return r;
       }
+      if (s.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        return new PostFilterResult(s.withPlugin(pl.name()), r.nominatedNodeName(), r.victims());
+      }
       if (!s.isRejected()) {
-        services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, Code.ERROR, System.nanoTime() - start);
-        return new PostFilterResult(s.withPlugin(pl.name()), null, List.of());
+        Status err = s.isError() ? s : Status.error(s.message());
+        return PostFilterResult.of(err.withPlugin(pl.name()));
+      }
+      if (r.nominatedNodeName() != null) {
+        nominating = r;
       }
       reasons.addAll(s.reasons());
-      result = new PostFilterResult(s.withPlugin(pl.name()), r.nominatedNodeName(), r.victims());
+      if (rejector == null) {
+        rejector = pl.name();
+      }
     }
-    if (result == null) {
-      result = PostFilterResult.of(Status.unschedulable());
-    } else if (postFilterPlugins.length > 1) {
-      result = new PostFilterResult(Status.of(Code.UNSCHEDULABLE, reasons), result.nominatedNodeName(), result.victims());
-    }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(), System.nanoTime() - start);
-    return result;
+    Status out = Status.of(Code.UNSCHEDULABLE, reasons).withPlugin(rejector);
+    return nominating == null
+        ? PostFilterResult.of(out)
+        : new PostFilterResult(out, nominating.nominatedNodeName(), nominating.victims());
   }
 
   /** True when the profile has PostFilter plugins. */
@@ -494,7 +514,7 @@ public final class Framework {
         continue;
       }
       if (!s.isSuccess()) {
-        out = Status.error("running PreScore plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+        out = Status.error("running PreScore plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -606,7 +626,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -680,7 +700,8 @@ public final class Framework {
       if (s.isSuccess() || s.isRejected()) {
         return s;
       }
-      return Status.error("error while waiting on permit for pod " + pod.key() + ": " + s.message());
+      Status err = Status.error("waiting on permit for pod: " + s.message());
+      return s.plugin() == null ? err : err.withPlugin(s.plugin());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Status.error("interrupted while waiting on permit for pod " + pod.key());
@@ -700,7 +721,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message());
         break;
       }
     }
@@ -720,7 +741,7 @@ public final class Framework {
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message());
       } else {
         out = s;
       }

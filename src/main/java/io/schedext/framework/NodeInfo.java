@@ -112,7 +112,7 @@ public final class NodeInfo {
     if (p.hasPodAffinityOrAntiAffinity()) {
       podsWithAffinity.add(p);
     }
-    if (!p.requiredAntiAffinityTerms().isEmpty()) {
+    if (p.hasRequiredAntiAffinity()) {
       podsWithRequiredAntiAffinity.add(p);
     }
     account(p, 1);

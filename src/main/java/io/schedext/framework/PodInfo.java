@@ -45,6 +45,7 @@ public final class PodInfo {
   private final List<HostPort> hostPorts;
   private final List<String> pvcKeys;
   private final boolean hasPodAffinityOrAntiAffinity;
+  private final boolean hasRequiredAntiAffinity;
   private final List<AffinityTerm> requiredAffinityTerms;
   private final List<AffinityTerm> requiredAntiAffinityTerms;
   private final List<WeightedAffinityTerm> preferredAffinityTerms;
@@ -73,10 +74,13 @@ public final class PodInfo {
     this.nonZeroMilliCpu = nz.milliCpu();
     this.nonZeroMemory = nz.memory();
     this.hostPorts = hostPorts(spec);
-    this.pvcKeys = pvcKeys(namespace, name, spec);
+    this.pvcKeys = pvcKeys(namespace, spec);
     Affinity a = spec.getAffinity();
     this.hasPodAffinityOrAntiAffinity =
         a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
+    this.hasRequiredAntiAffinity = a != null && a.getPodAntiAffinity() != null
+        && a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null
+        && !a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().isEmpty();
     List<String> errors = new ArrayList<>();
     this.requiredAffinityTerms =
         compileTerms(a == null || a.getPodAffinity() == null
@@ -90,7 +94,7 @@ public final class PodInfo {
     this.preferredAntiAffinityTerms =
         compileWeighted(a == null || a.getPodAntiAffinity() == null
             ? null : a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAntiAffinityTerms", errors);
-    this.parseError = errors.isEmpty() ? null : String.join(", ", errors);
+    this.parseError = aggregate(errors);
   }
 
   private PodInfo(PodInfo base, Pod pod, String nodeName) {
@@ -108,6 +112,7 @@ public final class PodInfo {
     this.hostPorts = base.hostPorts;
     this.pvcKeys = base.pvcKeys;
     this.hasPodAffinityOrAntiAffinity = base.hasPodAffinityOrAntiAffinity;
+    this.hasRequiredAntiAffinity = base.hasRequiredAntiAffinity;
     this.requiredAffinityTerms = base.requiredAffinityTerms;
     this.requiredAntiAffinityTerms = base.requiredAntiAffinityTerms;
     this.preferredAffinityTerms = base.preferredAffinityTerms;
@@ -146,6 +151,15 @@ public final class PodInfo {
       }
     }
     return List.copyOf(out);
+  }
+
+  /** apimachinery's error aggregate text: one message alone, several deduplicated inside brackets. */
+  private static String aggregate(List<String> errors) {
+    List<String> distinct = errors.stream().distinct().toList();
+    if (distinct.isEmpty()) {
+      return null;
+    }
+    return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";
   }
 
   private List<AffinityTerm> compileTerms(List<PodAffinityTerm> terms, String what, List<String> errors) {
@@ -192,16 +206,15 @@ public final class PodInfo {
     }
   }
 
-  private static List<String> pvcKeys(String namespace, String podName, PodSpec spec) {
+  private static List<String> pvcKeys(String namespace, PodSpec spec) {
     if (spec.getVolumes() == null || spec.getVolumes().isEmpty()) {
       return List.of();
     }
     List<String> out = new ArrayList<>(2);
     for (Volume v : spec.getVolumes()) {
+      // Only persistentVolumeClaim volumes, as upstream's NodeInfo.updatePVCRefCounts (not generic ephemeral ones).
       if (v.getPersistentVolumeClaim() != null) {
         out.add(namespace + "/" + v.getPersistentVolumeClaim().getClaimName());
-      } else if (v.getEphemeral() != null) {
-        out.add(namespace + "/" + podName + "-" + v.getName());
       }
     }
     return List.copyOf(out);
@@ -276,7 +289,7 @@ public final class PodInfo {
     return hostPorts;
   }
 
-  /** {@code namespace/claim} for each PVC volume and generic ephemeral volume. */
+  /** {@code namespace/claim} for each persistentVolumeClaim volume (what the node's PVC reference counts track). */
   public List<String> pvcKeys() {
     return pvcKeys;
   }
@@ -284,6 +297,14 @@ public final class PodInfo {
   /** True when the pod declares pod affinity or pod anti-affinity (required or preferred). */
   public boolean hasPodAffinityOrAntiAffinity() {
     return hasPodAffinityOrAntiAffinity;
+  }
+
+  /**
+   * True when the pod spec lists required pod anti-affinity terms (even ones that failed to compile), which is what
+   * puts it in a node's {@link NodeInfo#podsWithRequiredAntiAffinity()} upstream.
+   */
+  public boolean hasRequiredAntiAffinity() {
+    return hasRequiredAntiAffinity;
   }
 
   /** Required pod affinity terms. */

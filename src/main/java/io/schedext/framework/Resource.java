@@ -54,13 +54,13 @@ public final class Resource {
 
   private void addDecimal(String name, BigDecimal v) {
     switch (name) {
-      case ResourceNames.CPU -> milliCpu += Quantities.ceilToLong(v.movePointRight(3));
-      case ResourceNames.MEMORY -> memory += Quantities.ceilToLong(v);
-      case ResourceNames.PODS -> allowedPodNumber += Quantities.ceilToLong(v);
-      case ResourceNames.EPHEMERAL_STORAGE -> ephemeralStorage += Quantities.ceilToLong(v);
+      case ResourceNames.CPU -> milliCpu += Quantities.roundUpToLong(v.movePointRight(3));
+      case ResourceNames.MEMORY -> memory += Quantities.roundUpToLong(v);
+      case ResourceNames.PODS -> allowedPodNumber += Quantities.roundUpToLong(v);
+      case ResourceNames.EPHEMERAL_STORAGE -> ephemeralStorage += Quantities.roundUpToLong(v);
       default -> {
         if (ResourceNames.isScalar(name)) {
-          addScalar(name, Quantities.ceilToLong(v));
+          addScalar(name, Quantities.roundUpToLong(v));
         }
       }
     }

@@ -27,19 +27,33 @@ public final class Quantities {
     }
   }
 
-  /** Returns the quantity rounded up to an integer, as apimachinery's {@code Quantity.Value()}. */
+  /**
+   * Returns the quantity rounded up to an integer, as apimachinery's {@code Quantity.Value()}: away from zero, so
+   * 1.5 is 2 and -1.5 is -2.
+   */
   public static long value(Quantity q) {
-    return ceilToLong(decimal(q));
+    return roundUpToLong(decimal(q));
   }
 
-  /** Returns the quantity in thousandths rounded up, as apimachinery's {@code Quantity.MilliValue()}. */
+  /** Returns the quantity in thousandths rounded up (away from zero), as apimachinery's {@code MilliValue()}. */
   public static long milliValue(Quantity q) {
-    return ceilToLong(decimal(q).multiply(THOUSAND));
+    return roundUpToLong(decimal(q).multiply(THOUSAND));
+  }
+
+  /**
+   * Rounds {@code d} to a long away from zero, as apimachinery rounds a quantity's {@code Value()}, saturating at the
+   * long range instead of overflowing.
+   */
+  public static long roundUpToLong(BigDecimal d) {
+    return saturate(d.setScale(0, RoundingMode.UP));
   }
 
   /** Rounds {@code d} up to a long, saturating at the long range instead of overflowing. */
   public static long ceilToLong(BigDecimal d) {
-    BigDecimal c = d.setScale(0, RoundingMode.CEILING);
+    return saturate(d.setScale(0, RoundingMode.CEILING));
+  }
+
+  private static long saturate(BigDecimal c) {
     if (c.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
       return Long.MAX_VALUE;
     }

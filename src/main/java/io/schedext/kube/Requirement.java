@@ -81,8 +81,9 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
       }
       default -> throw new IllegalArgumentException("operator '" + op + "' is not recognized");
     }
+    // apimachinery validates every value as a label value, Gt/Lt bounds included (so "-1" is rejected).
     for (String v : vals) {
-      if (op != Operator.GREATER_THAN && op != Operator.LESS_THAN && !QualifiedNames.isLabelValue(v)) {
+      if (!QualifiedNames.isLabelValue(v)) {
         throw new IllegalArgumentException("invalid label value: \"" + v + "\"");
       }
     }

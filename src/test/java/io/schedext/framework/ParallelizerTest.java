@@ -1,0 +1,63 @@
+package io.schedext.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@link Parallelizer#until}: every index exactly once, failures rethrown to the caller. */
+class ParallelizerTest {
+
+  record Case(int parallelism, int pieces) {
+    @Override
+    public String toString() {
+      return "with " + parallelism + " workers every one of " + pieces + " indexes runs exactly once";
+    }
+  }
+
+  static Stream<Case> cases() {
+    return Stream.of(1, 2, 4).flatMap(p -> Stream.of(0, 1, 7, 8, 9, 100, 1000, 4097).map(n -> new Case(p, n)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void everyIndexRunsOnce(Case c) {
+    try (Parallelizer p = new Parallelizer(c.parallelism())) {
+      AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
+      p.until(c.pieces(), hits::incrementAndGet);
+      for (int i = 0; i < c.pieces(); i++) {
+        assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
+      }
+      assertThat(p.parallelism()).isEqualTo(c.parallelism());
+    }
+  }
+
+  @Test
+  void aFailureIsRethrownToTheCaller() {
+    try (Parallelizer p = new Parallelizer(4)) {
+      IllegalStateException boom = new IllegalStateException("boom");
+      assertThatThrownBy(() -> p.until(1000, i -> {
+        if (i == 517) {
+          throw boom;
+        }
+      })).isSameAs(boom);
+      assertThatThrownBy(() -> p.until(3, i -> {
+        throw new FrameworkException("small");
+      })).isInstanceOf(FrameworkException.class).hasMessage("small");
+    }
+  }
+
+  @Test
+  void parallelismIsAtLeastOneAndChunksAreAboutTheSquareRoot() {
+    try (Parallelizer p = new Parallelizer(0)) {
+      assertThat(p.parallelism()).isEqualTo(1);
+    }
+    assertThat(Parallelizer.chunkSize(1)).isEqualTo(1);
+    assertThat(Parallelizer.chunkSize(100)).isEqualTo(10);
+    assertThat(Parallelizer.chunkSize(99)).isEqualTo(9);
+  }
+}
