@@ -1,0 +1,217 @@
+package io.schedext.bench;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.schedext.SchedulerExtenderApplication;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.framework.PodInfo;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The benchmark entry point. {@code jmh [jmh options]} runs {@link FrameworkBenchmark}; {@code http [nodes=5000]
+ * [podsPerNode=10] [requests=300] [fullNodes=500]} starts the extender as its own JVM on a synthetic cluster and
+ * measures start-up, memory and serial request latency; {@code burst [nodes=1000] [events=1000]} measures filter
+ * latency while the cache absorbs a burst of pod updates. See docs/performance.md.
+ */
+public final class Bench {
+
+  private Bench() {}
+
+  /** Runs the chosen benchmark. */
+  public static void main(String[] args) throws Exception {
+    String mode = args.length == 0 ? "http" : args[0];
+    Map<String, String> opts = new HashMap<>();
+    List<String> rest = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].contains("=") && !args[i].startsWith("-")) {
+        String[] kv = args[i].split("=", 2);
+        opts.put(kv[0], kv[1]);
+      } else {
+        rest.add(args[i]);
+      }
+    }
+    switch (mode) {
+      case "jmh" -> org.openjdk.jmh.Main.main(rest.toArray(new String[0]));
+      case "http" -> http(opts);
+      case "burst" -> burst(opts);
+      default -> throw new IllegalArgumentException("modes: jmh, http, burst");
+    }
+    System.exit(0);
+  }
+
+  private static int intOpt(Map<String, String> o, String k, int d) {
+    return Integer.parseInt(o.getOrDefault(k, String.valueOf(d)));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------- http
+
+  private static void http(Map<String, String> o) throws Exception {
+    int nodes = intOpt(o, "nodes", 5000);
+    int perNode = intOpt(o, "podsPerNode", 10);
+    int requests = intOpt(o, "requests", 300);
+    int fullNodes = intOpt(o, "fullNodes", 500);
+    String heap = o.getOrDefault("heap", "1g");
+    SyntheticCluster cluster = SyntheticCluster.build(nodes, perNode, 42);
+    Path file = Files.createTempFile("bench-cluster", ".json");
+    file.toFile().deleteOnExit();
+    HttpLoadDriver.writeClusterFile(cluster.objects(), file);
+    int port = freePort();
+    List<String> cmd = List.of(javaBin(), "-Xmx" + heap, "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
+        SchedulerExtenderApplication.class.getName(), "--server.port=" + port,
+        "--extender.cluster.file=" + file, "--logging.level.root=WARN");
+    System.out.printf(Locale.ROOT, "# %d nodes, %d pods, cluster file %d MB, service heap limit %s%n", nodes,
+        nodes * perNode, Files.size(file) / (1024 * 1024), heap);
+    long t0 = System.nanoTime();
+    Process service = new ProcessBuilder(cmd).inheritIO().start();
+    HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
+    try {
+      while (!d.ready()) {
+        if (!service.isAlive()) {
+          throw new IllegalStateException("the service exited with " + service.exitValue());
+        }
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+      System.out.printf(Locale.ROOT, "start to ready: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      memory(d, service);
+      List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
+      List<String> some = all.subList(0, Math.min(500, all.size()));
+      System.out.println();
+      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms |");
+      System.out.println("|---|---|---|---|---|---|---|");
+      int warm = Math.max(20, requests / 5);
+      for (SyntheticCluster.Kind kind : SyntheticCluster.Kind.values()) {
+        Pod pod = SyntheticCluster.pending(kind, 0);
+        byte[] names = HttpLoadDriver.namesBody(pod, all);
+        row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));
+        row(kind, "names", "prioritize", all.size(), d.serial("/scheduler/prioritize", names, warm, requests));
+        byte[] subset = HttpLoadDriver.namesBody(pod, some);
+        long[] pair = new long[requests];
+        for (int i = 0; i < warm; i++) {
+          d.post("/scheduler/filter", subset);
+          d.post("/scheduler/prioritize", subset);
+        }
+        for (int i = 0; i < requests; i++) {
+          pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
+        }
+        row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair));
+        row(kind, "names", "explain", all.size(), d.serial("/scheduler/explain", names, 5, Math.max(10,
+            requests / 10)));
+        List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));
+        byte[] nodesBody = HttpLoadDriver.nodesBody(pod, full);
+        row(kind, "full nodes", "filter", full.size(), d.serial("/scheduler/filter", nodesBody, warm, requests));
+        row(kind, "full nodes", "prioritize", full.size(),
+            d.serial("/scheduler/prioritize", nodesBody, warm, requests));
+      }
+      System.out.println();
+      memory(d, service);
+    } finally {
+      service.destroy();
+      service.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void row(SyntheticCluster.Kind kind, String mode, String verb, int n, HttpLoadDriver.Stats s) {
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %.2f | %.2f |%n", kind, mode, verb, n, s.p50(),
+        s.p99(), s.max());
+  }
+
+  private static void memory(HttpLoadDriver d, Process service) throws Exception {
+    Process gc = new ProcessBuilder(jcmd(), String.valueOf(service.pid()), "GC.run").redirectErrorStream(true)
+        .start();
+    gc.getInputStream().readAllBytes();
+    gc.waitFor(30, TimeUnit.SECONDS);
+    double heap = d.get("/actuator/metrics/jvm.memory.used?tag=area:heap").path("measurements").path(0)
+        .path("value").asDouble();
+    long rssKb = 0;
+    for (String line : Files.readAllLines(Path.of("/proc/" + service.pid() + "/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        rssKb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    System.out.printf(Locale.ROOT, "heap used after GC: %.0f MB, RSS: %d MB%n", heap / (1024 * 1024), rssKb / 1024);
+  }
+
+  // --------------------------------------------------------------------------------------------------------- burst
+
+  private static void burst(Map<String, String> o) throws Exception {
+    int nodes = intOpt(o, "nodes", 1000);
+    int events = intOpt(o, "events", 1000);
+    int requests = intOpt(o, "requests", 400);
+    SyntheticCluster cluster = SyntheticCluster.build(nodes, 10, 42);
+    Path file = Files.createTempFile("bench-cluster", ".json");
+    file.toFile().deleteOnExit();
+    HttpLoadDriver.writeClusterFile(cluster.objects(), file);
+    int port = freePort();
+    ConfigurableApplicationContext ctx = new SpringApplicationBuilder(SchedulerExtenderApplication.class)
+        .run("--server.port=" + port, "--extender.cluster.file=" + file, "--logging.level.root=WARN");
+    try {
+      SchedulerCache cache = ctx.getBean(SchedulerCache.class);
+      HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
+      List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
+      byte[] body = HttpLoadDriver.namesBody(SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0), all);
+      HttpLoadDriver.Stats quiet = d.serial("/scheduler/filter", body, 100, requests);
+      // Prepare the updates first, so the burst itself costs what a watch handler does: decode is excluded,
+      // PodInfo construction and the cache update are included.
+      List<Pod[]> updates = new ArrayList<>(events);
+      List<Pod> pods = cluster.pods();
+      for (int i = 0; i < events; i++) {
+        Pod old = pods.get((i * 7919) % pods.size());
+        Pod updated = new PodBuilder(old).editMetadata().addToLabels("burst", String.valueOf(i)).endMetadata().build();
+        updates.add(new Pod[] {old, updated});
+      }
+      AtomicBoolean done = new AtomicBoolean();
+      Thread burst = new Thread(() -> {
+        for (Pod[] u : updates) {
+          PodInfo newer = PodInfo.of(u[1]);
+          cache.updatePod(cache.getPod(newer.uid()), newer);
+        }
+        done.set(true);
+      }, "burst");
+      List<Long> during = new ArrayList<>();
+      long b0 = System.nanoTime();
+      burst.start();
+      while (!done.get() || during.size() < 50) {
+        during.add(d.post("/scheduler/filter", body));
+      }
+      double burstMs = (System.nanoTime() - b0) / 1e6;
+      burst.join();
+      long[] arr = during.stream().mapToLong(Long::longValue).toArray();
+      HttpLoadDriver.Stats loaded = HttpLoadDriver.Stats.of(arr);
+      System.out.printf(Locale.ROOT, "# %d nodes, %d pods; burst of %d pod updates%n", nodes, nodes * 10, events);
+      System.out.println("filter, quiet:        " + quiet);
+      System.out.println("filter, during burst: " + loaded + String.format(Locale.ROOT, " (window %.0f ms)",
+          burstMs));
+      System.out.printf(Locale.ROOT, "p99 during burst / quiet p99: %.2f%n", loaded.p99() / quiet.p99());
+    } finally {
+      ctx.close();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static String jcmd() {
+    Path p = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    return Files.exists(p) ? p.toString() : "jcmd";
+  }
+}
