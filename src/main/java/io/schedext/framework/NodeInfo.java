@@ -34,6 +34,13 @@ public final class NodeInfo {
   private Map<String, ImageStateSummary> imageStates;
   private final Map<String, Integer> pvcRefCounts;
   private long generation;
+  private volatile Memo[] memo = NO_MEMO;
+
+  /** A remembered result of a pure function of this node's pods. */
+  private record Memo(String key, int value) {}
+
+  private static final Memo[] NO_MEMO = new Memo[0];
+  private static final int MEMO_SIZE = 8;
 
   /** An empty node-less NodeInfo (a pod arrived before its node). */
   public NodeInfo() {
@@ -98,12 +105,14 @@ public final class NodeInfo {
     this.unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
     this.allocatable = Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
     this.generation = nextGeneration();
+    this.memo = NO_MEMO;
   }
 
   /** Drops the node object (it was deleted) and advances the generation; the pods stay until removed. */
   public void removeNode() {
     this.node = null;
     this.generation = nextGeneration();
+    this.memo = NO_MEMO;
   }
 
   /** Adds a pod's information and advances the generation. */
@@ -171,6 +180,36 @@ public final class NodeInfo {
       }
     }
     generation = nextGeneration();
+    memo = NO_MEMO;
+  }
+
+  /**
+   * Returns {@code compute(this)}, remembered under {@code key} for as long as this node info does not change (every
+   * mutation forgets it; a snapshot copy starts empty). For pure functions of the node and its pods only, such as
+   * "pods in namespace N matching selector S": snapshot node infos are shared by every request until the node
+   * changes, so consecutive pods of one workload count each node once. Thread-safe; keeps the last 8 keys.
+   */
+  public int memoize(String key, java.util.function.ToIntFunction<NodeInfo> compute) {
+    Memo[] m = memo;
+    for (Memo e : m) {
+      if (e.key.equals(key)) {
+        return e.value;
+      }
+    }
+    int value = compute.applyAsInt(this);
+    Memo[] next;
+    if (m.length < MEMO_SIZE) {
+      next = java.util.Arrays.copyOf(m, m.length + 1);
+      next[m.length] = new Memo(key, value);
+    } else {
+      next = new Memo[MEMO_SIZE];
+      System.arraycopy(m, 1, next, 0, MEMO_SIZE - 1);
+      next[MEMO_SIZE - 1] = new Memo(key, value);
+    }
+    if (memo == m) {
+      memo = next;
+    }
+    return value;
   }
 
   /** The node object, or null for a node-less (ghost) entry. */

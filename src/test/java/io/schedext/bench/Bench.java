@@ -69,9 +69,12 @@ public final class Bench {
     file.toFile().deleteOnExit();
     HttpLoadDriver.writeClusterFile(cluster.objects(), file);
     int port = freePort();
-    List<String> cmd = List.of(javaBin(), "-Xmx" + heap, "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
-        SchedulerExtenderApplication.class.getName(), "--server.port=" + port,
-        "--extender.cluster.file=" + file, "--logging.level.root=WARN");
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + heap, "-XX:+UseG1GC"));
+    if (o.containsKey("jfr")) {
+      cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
+    }
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedulerExtenderApplication.class.getName(),
+        "--server.port=" + port, "--extender.cluster.file=" + file, "--logging.level.root=WARN"));
     System.out.printf(Locale.ROOT, "# %d nodes, %d pods, cluster file %d MB, service heap limit %s%n", nodes,
         nodes * perNode, Files.size(file) / (1024 * 1024), heap);
     long t0 = System.nanoTime();
@@ -88,11 +91,14 @@ public final class Bench {
       memory(d, service);
       List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
       List<String> some = all.subList(0, Math.min(500, all.size()));
+      List<SyntheticCluster.Kind> kinds = o.containsKey("kinds")
+          ? java.util.Arrays.stream(o.get("kinds").split(",")).map(SyntheticCluster.Kind::valueOf).toList()
+          : List.of(SyntheticCluster.Kind.values());
       System.out.println();
       System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms |");
       System.out.println("|---|---|---|---|---|---|---|");
       int warm = Math.max(20, requests / 5);
-      for (SyntheticCluster.Kind kind : SyntheticCluster.Kind.values()) {
+      for (SyntheticCluster.Kind kind : kinds) {
         Pod pod = SyntheticCluster.pending(kind, 0);
         byte[] names = HttpLoadDriver.namesBody(pod, all);
         row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));

@@ -176,7 +176,7 @@ public final class PodTopologySpread
       }
       long count;
       if (s.hostname(i)) {
-        count = c.countMatching(node, s.namespace());
+        count = c.countMatching(node, s.namespace(), s.memoKey(i));
       } else {
         count = s.podCount(i, value);
         if (count < 0) {

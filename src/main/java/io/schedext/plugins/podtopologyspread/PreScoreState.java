@@ -28,6 +28,7 @@ final class PreScoreState implements StateData {
   private final List<Map<String, long[]>> podCounts;
   private final double[] weights;
   private final String namespace;
+  private final String[] memoKeys;
 
   private PreScoreState(
       List<SpreadConstraint> constraints,
@@ -35,13 +36,20 @@ final class PreScoreState implements StateData {
       Set<String> ignoredNodes,
       List<Map<String, long[]>> podCounts,
       double[] weights,
-      String namespace) {
+      String namespace,
+      String[] memoKeys) {
     this.constraints = constraints;
     this.hostname = hostname;
     this.ignoredNodes = ignoredNodes;
     this.podCounts = podCounts;
     this.weights = weights;
     this.namespace = namespace;
+    this.memoKeys = memoKeys;
+  }
+
+  /** The node memo key of constraint {@code i} (see {@link SpreadConstraint#memoKey(String)}). */
+  String memoKey(int i) {
+    return memoKeys[i];
   }
 
   /**
@@ -85,6 +93,10 @@ final class PreScoreState implements StateData {
 
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+    String[] memoKeys = new String[n];
+    for (int i = 0; i < n; i++) {
+      memoKeys[i] = constraints.get(i).memoKey(pod.namespace());
+    }
     int[][] countsByNode = new int[allNodes.size()][];
     IntConsumer perNode = idx -> {
       NodeInfo node = allNodes.get(idx);
@@ -98,7 +110,7 @@ final class PreScoreState implements StateData {
         boolean counted = !hostname[i]
             && c.includesNode(node, affinity, tolerations)
             && podCounts.get(i).containsKey(valueOf(node, c));
-        counts[i] = counted ? c.countMatching(node, pod.namespace()) : 0;
+        counts[i] = counted ? c.countMatching(node, pod.namespace(), memoKeys[i]) : 0;
       }
       countsByNode[idx] = counts;
     };
@@ -120,7 +132,8 @@ final class PreScoreState implements StateData {
         }
       }
     }
-    return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace());
+    return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
+        memoKeys);
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {

@@ -97,9 +97,26 @@ record SpreadConstraint(
 
   /** The number of pods on {@code node} in {@code namespace}, not terminating, that this constraint counts. */
   int countMatching(NodeInfo node, String namespace) {
+    return countMatching(node, namespace, memoKey(namespace));
+  }
+
+  /**
+   * As {@link #countMatching(NodeInfo, String)} with the node's memo key precomputed by {@link #memoKey(String)}: the
+   * count is remembered on the (immutable) snapshot node info, so the next pod of the same workload reads it back.
+   */
+  int countMatching(NodeInfo node, String namespace, String memoKey) {
     if (selector.isNothing()) {
       return 0;
     }
+    return node.memoize(memoKey, n -> count(n, namespace));
+  }
+
+  /** The key under which a node remembers its count of this constraint's pods in {@code namespace}. */
+  String memoKey(String namespace) {
+    return namespace + "\u0000PodTopologySpread\u0000" + selector;
+  }
+
+  private int count(NodeInfo node, String namespace) {
     int count = 0;
     for (PodInfo p : node.pods()) {
       if (!p.terminating() && p.namespace().equals(namespace) && selector.matches(p.labels())) {
