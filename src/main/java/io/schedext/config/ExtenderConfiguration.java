@@ -139,10 +139,10 @@ public class ExtenderConfiguration {
     return new ExtenderMetrics(registry);
   }
 
-  /** Every plugin factory available to profiles. */
+  /** Every plugin factory available to profiles: the in-tree ones and those of PluginProviders on the classpath. */
   @Bean
   Registry pluginRegistry() {
-    return InTreeRegistry.create();
+    return InTreeRegistry.withProviders(Thread.currentThread().getContextClassLoader());
   }
 
   @Bean

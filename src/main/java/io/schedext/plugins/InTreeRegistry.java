@@ -1,6 +1,9 @@
 package io.schedext.plugins;
 
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.PluginProvider;
 import io.schedext.framework.Registry;
+import java.util.ServiceLoader;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
 import io.schedext.plugins.imagelocality.ImageLocality;
 import io.schedext.plugins.interpodaffinity.InterPodAffinity;
@@ -24,6 +27,24 @@ import io.schedext.plugins.volumezone.VolumeZone;
 public final class InTreeRegistry {
 
   private InTreeRegistry() {}
+
+  /**
+   * The in-tree plugins plus those of every {@link PluginProvider} {@code loader} finds; throws
+   * {@link io.schedext.framework.FrameworkException} naming the provider when one registers a name already taken.
+   */
+  public static Registry withProviders(ClassLoader loader) {
+    Registry r = create();
+    for (PluginProvider p : ServiceLoader.load(PluginProvider.class, loader)) {
+      Registry own = new Registry();
+      p.register(own);
+      try {
+        r.merge(own);
+      } catch (FrameworkException e) {
+        throw new FrameworkException("plugin provider " + p.getClass().getName() + ": " + e.getMessage(), e);
+      }
+    }
+    return r;
+  }
 
   /** A new registry holding every in-tree plugin factory. */
   public static Registry create() {
