@@ -27,6 +27,7 @@ import io.schedext.plugins.Names;
 import io.schedext.testing.PodWrapper;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,11 +45,11 @@ class CandidateSelectionTest {
     }
   }
 
-  private static Pod on(String name, int priority, java.util.Map<String, String> req, String start) {
+  private static Pod on(String name, int priority, Map<String, String> req, String start) {
     return pod(name, priority).node("node" + name.charAt(1)).req(req).startTime(start).obj();
   }
 
-  private static Pod on(String name, int priority, java.util.Map<String, String> req) {
+  private static Pod on(String name, int priority, Map<String, String> req) {
     return on(name, priority, req, epoch(0));
   }
 

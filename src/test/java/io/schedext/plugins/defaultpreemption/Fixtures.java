@@ -44,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.IntUnaryOperator;
 
 /** Shared pods, nodes, budgets and frameworks for the preemption tests, in upstream's sizes and priorities. */
@@ -66,6 +67,10 @@ final class Fixtures {
 
   static final String FAKE_FILTER = "FakeFilter";
   static final String TEST_PLUGIN = "test-plugin";
+  static final String TRUE_FILTER = "TrueFilter";
+  static final String FALSE_FILTER = "FalseFilter";
+  static final String MATCH_FILTER = "MatchFilter";
+  static final String FAKE_REASON = "Nodes failed the fake plugin";
 
   private static final Parallelizer SERIAL = new Parallelizer(1);
   private static final ScheduledTimers TIMERS = new ScheduledTimers();
@@ -129,7 +134,7 @@ final class Fixtures {
     return b;
   }
 
-  /** Marks {@code pod} as being evicted by the scheduler: deleting, with DisruptionTarget=True PreemptionByScheduler. */
+  /** Marks {@code pod} as evicted by the scheduler: deleting, with DisruptionTarget=True PreemptionByScheduler. */
   static PodWrapper preemptedByScheduler(PodWrapper pod) {
     Pod p = pod.terminating().obj();
     PodCondition c = new PodCondition();
@@ -173,13 +178,8 @@ final class Fixtures {
     return Framework.create(profile, registry, services);
   }
 
-  static final String TRUE_FILTER = "TrueFilter";
-  static final String FALSE_FILTER = "FalseFilter";
-  static final String MATCH_FILTER = "MatchFilter";
-  static final String FAKE_REASON = "Nodes failed the fake plugin";
-
   /** A filter answering with a function of the pod and node. */
-  record NamedFilter(String name, java.util.function.BiFunction<PodInfo, NodeInfo, Status> answer)
+  record NamedFilter(String name, BiFunction<PodInfo, NodeInfo, Status> answer)
       implements FilterPlugin {
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {

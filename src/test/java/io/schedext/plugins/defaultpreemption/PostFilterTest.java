@@ -27,6 +27,7 @@ import io.schedext.framework.PostFilterResult;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
 import io.schedext.testing.PodWrapper;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -224,7 +225,7 @@ class PostFilterTest {
   void postFilter(Case c) {
     ObjectStore store = new ObjectStore();
     c.pdbs().forEach(store::put);
-    List<String> plugins = new java.util.ArrayList<>(c.plugins());
+    List<String> plugins = new ArrayList<>(c.plugins());
     plugins.add(DefaultPreemption.NAME);
     Framework fw = Fixtures.framework(store, Fixtures.nominator(c.nominated()), n -> 0, null, plugins, null);
     PodInfo pod = c.pod().info();
