@@ -5,6 +5,7 @@ import io.schedext.framework.PluginProvider;
 import io.schedext.framework.Registry;
 import java.util.ServiceLoader;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
+import io.schedext.plugins.defaultpreemption.DefaultPreemption;
 import io.schedext.plugins.imagelocality.ImageLocality;
 import io.schedext.plugins.interpodaffinity.InterPodAffinity;
 import io.schedext.plugins.nodeaffinity.NodeAffinity;
@@ -63,6 +64,7 @@ public final class InTreeRegistry {
     r.register(Names.INTER_POD_AFFINITY, InterPodAffinity::create);
     r.register(Names.NODE_RESOURCES_BALANCED_ALLOCATION, BalancedAllocation::create);
     r.register(Names.IMAGE_LOCALITY, ImageLocality::create);
+    r.register(Names.DEFAULT_PREEMPTION, DefaultPreemption::create);
     r.register(Names.DEFAULT_BINDER, DefaultBinder::create);
     // Removed upstream (v1.23 and later); off by default, enabled per profile.
     r.register(Names.SERVICE_AFFINITY, ServiceAffinity::create);
