@@ -15,6 +15,8 @@ import java.util.List;
  * @param nodes per-node verdicts, in the order the nodes were given
  * @param feasibleNodes nodes every filter accepted
  * @param bestNodes feasible nodes with the highest total score
+ * @param preemption when no node is feasible: what the profile's PostFilter (DefaultPreemption) would do, without
+ *     evicting anything; null otherwise
  * @param error a fault that stopped the evaluation, or null
  */
 public record Explanation(
@@ -27,7 +29,27 @@ public record Explanation(
     List<NodeVerdict> nodes,
     List<String> feasibleNodes,
     List<String> bestNodes,
+    Preemption preemption,
     String error) {
+
+  /**
+   * The outcome of a simulated preemption.
+   *
+   * @param code the PostFilter status code
+   * @param reasons its reasons
+   * @param nominatedNode the node preemption would nominate, or null
+   * @param victims the pods it would evict there
+   */
+  public record Preemption(String code, List<String> reasons, String nominatedNode, List<Victim> victims) {}
+
+  /**
+   * A pod preemption would evict.
+   *
+   * @param pod {@code namespace/name}
+   * @param uid the UID
+   * @param priority its priority
+   */
+  public record Victim(String pod, String uid, int priority) {}
 
   /**
    * A score plugin and its weight.

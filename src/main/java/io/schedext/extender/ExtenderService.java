@@ -422,10 +422,44 @@ public final class ExtenderService {
           List.of(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
               List.of(u.getValue()))), List.of(), null, null));
     }
+    Explanation.Preemption preemption = null;
+    if (error == null && feasible.isEmpty() && !c.nodes().isEmpty() && fw.hasPostFilterPlugins()) {
+      preemption = simulatePreemption(fw, state, pod, c.nodes(), perNode, preStatus);
+    }
     Map<String, Integer> weights = fw.scoreWeights();
     return new Explanation(pod.key(), fw.profileName(), filterPlugins,
         weights.entrySet().stream().map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue())).toList(),
-        ex.preFilter, ex.preScore, verdicts, feasible.stream().map(NodeInfo::name).toList(), best, error);
+        ex.preFilter, ex.preScore, verdicts, feasible.stream().map(NodeInfo::name).toList(), best, preemption,
+        error);
+  }
+
+  /**
+   * Runs the PostFilter plugins with each node's status as the real cycle would have it (its first rejecting filter,
+   * or the PreFilter rejection), and reports the node and victims preemption would pick. Evicts nothing.
+   */
+  private static Explanation.Preemption simulatePreemption(
+      Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, List<Explanation.PluginStatus>[] perNode,
+      Status preStatus) {
+    Map<String, Status> statuses = new LinkedHashMap<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      Status first = preStatus.isSuccess() ? null : preStatus;
+      if (first == null) {
+        for (Explanation.PluginStatus ps : perNode[i]) {
+          if (!ps.code().equals(Code.SUCCESS.upstreamName())) {
+            first = Status.of(Code.fromUpstreamName(ps.code()), ps.reasons()).withPlugin(ps.plugin());
+            break;
+          }
+        }
+      }
+      if (first != null) {
+        statuses.put(nodes.get(i).name(), first);
+      }
+    }
+    var r = fw.runPostFilterPlugins(state.copy(), pod, statuses);
+    List<Explanation.Victim> victims = r.victims().stream()
+        .map(v -> new Explanation.Victim(v.key(), v.uid(), v.priority())).toList();
+    return new Explanation.Preemption(r.status().code().upstreamName(), r.status().reasons(),
+        r.nominatedNodeName() == null || r.nominatedNodeName().isEmpty() ? null : r.nominatedNodeName(), victims);
   }
 
   @SuppressWarnings("unchecked")

@@ -60,6 +60,18 @@ class DocsExamplesTest {
   }
 
   @Test
+  void explainShowsWhatPreemptionWouldDoWhenNoNodeFits() throws Exception {
+    Http.Reply r = post("explain", "explain-preemption.json");
+    assertThat(r.status()).isEqualTo(200);
+    JsonNode j = r.json();
+    assertThat(j.get("feasibleNodes").size()).isZero();
+    JsonNode p = j.get("preemption");
+    assertThat(p.get("code").asText()).isEqualTo("Success");
+    assertThat(p.get("nominatedNode").asText()).isEqualTo("node-b3");
+    assertThat(p.get("victims")).extracting(v -> v.get("pod").asText()).containsExactly("batch/etl-1");
+  }
+
+  @Test
   void preemptAnswersByUid() throws Exception {
     Http.Reply r = post("preempt", "preempt.json");
     assertThat(r.status()).isEqualTo(200);
