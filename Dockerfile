@@ -19,7 +19,10 @@ COPY --from=build /layers/dependencies/ ./
 COPY --from=build /layers/spring-boot-loader/ ./
 COPY --from=build /layers/snapshot-dependencies/ ./
 COPY --from=build /layers/application/ ./
+# Plugin jars of your own go here (mount a volume or build FROM this image); see docs/examples/custom-plugin.
+RUN mkdir /app/plugins
 USER 10001:10001
 EXPOSE 8888
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+# PropertiesLauncher adds every jar under loader.path to the classpath.
+ENTRYPOINT ["java", "-Dloader.path=/app/plugins", "org.springframework.boot.loader.launch.PropertiesLauncher"]
