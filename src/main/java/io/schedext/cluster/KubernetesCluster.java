@@ -252,7 +252,13 @@ public final class KubernetesCluster implements ClusterSource {
 
   // ------------------------------------------------------------------------------------------------------ handlers
 
-  private static void trim(HasMetadata o) {
+  /**
+   * Drops what no plugin reads, in place, before the object is cached: managed fields and the last-applied
+   * annotation of every object; for pods the container statuses and the containers' env, command, args, probes,
+   * lifecycle and mounts; for nodes the conditions, daemon endpoints and system info. Resources, ports, images,
+   * volumes, tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget) stay.
+   */
+  static void trim(HasMetadata o) {
     if (o == null || o.getMetadata() == null) {
       return;
     }
@@ -261,6 +267,40 @@ public final class KubernetesCluster implements ClusterSource {
       Map<String, String> a = new HashMap<>(o.getMetadata().getAnnotations());
       a.remove(LAST_APPLIED);
       o.getMetadata().setAnnotations(a);
+    }
+    if (o instanceof Pod p) {
+      if (p.getStatus() != null) {
+        p.getStatus().setContainerStatuses(null);
+        p.getStatus().setInitContainerStatuses(null);
+        p.getStatus().setEphemeralContainerStatuses(null);
+      }
+      if (p.getSpec() != null) {
+        trimContainers(p.getSpec().getContainers());
+        trimContainers(p.getSpec().getInitContainers());
+        p.getSpec().setEphemeralContainers(null);
+      }
+    } else if (o instanceof Node n && n.getStatus() != null) {
+      n.getStatus().setConditions(null);
+      n.getStatus().setDaemonEndpoints(null);
+      n.getStatus().setNodeInfo(null);
+    }
+  }
+
+  private static void trimContainers(List<io.fabric8.kubernetes.api.model.Container> containers) {
+    if (containers == null) {
+      return;
+    }
+    for (io.fabric8.kubernetes.api.model.Container c : containers) {
+      c.setEnv(null);
+      c.setEnvFrom(null);
+      c.setCommand(null);
+      c.setArgs(null);
+      c.setLivenessProbe(null);
+      c.setReadinessProbe(null);
+      c.setStartupProbe(null);
+      c.setLifecycle(null);
+      c.setVolumeMounts(null);
+      c.setVolumeDevices(null);
     }
   }
 

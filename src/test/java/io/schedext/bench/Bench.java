@@ -44,7 +44,7 @@ public final class Bench {
       }
     }
     switch (mode) {
-      case "jmh" -> org.openjdk.jmh.Main.main(rest.toArray(new String[0]));
+      case "jmh" -> org.openjdk.jmh.Main.main(java.util.Arrays.copyOfRange(args, 1, args.length));
       case "http" -> http(opts);
       case "burst" -> burst(opts);
       default -> throw new IllegalArgumentException("modes: jmh, http, burst");
