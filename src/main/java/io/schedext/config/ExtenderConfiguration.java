@@ -20,7 +20,6 @@ import io.schedext.framework.Parallelizer;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
-import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
@@ -136,7 +135,7 @@ public class ExtenderConfiguration {
       Registry registry, ObjectStore store, ClusterSource source, Parallelizer parallelizer, Clock clock,
       ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
-        clock, timers, waitingPods, metrics, VolumeWriter.NONE);
+        clock, timers, waitingPods, metrics, source.volumeWriter());
     String name = props.scheduling().defaultProfile();
     Profile profile = DefaultProfile.create(name, registry.names());
     Map<String, Framework> byName = new LinkedHashMap<>();
