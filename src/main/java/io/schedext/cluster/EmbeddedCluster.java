@@ -235,7 +235,11 @@ public final class EmbeddedCluster implements ClusterSource {
     public PersistentVolume updatePersistentVolume(PersistentVolume pv) {
       synchronized (volumeController) {
         String name = pv.getMetadata().getName();
-        checkVersion("persistentvolumes", name, pv, store.persistentVolume(name));
+        PersistentVolume stored = store.persistentVolume(name);
+        checkVersion("persistentvolumes", name, pv, stored);
+        if (stored.equals(pv)) {
+          return stored;
+        }
         PersistentVolume written = new PersistentVolumeBuilder(pv).editMetadata()
             .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
         store.put(written);
@@ -249,7 +253,11 @@ public final class EmbeddedCluster implements ClusterSource {
       synchronized (volumeController) {
         String ns = pvc.getMetadata().getNamespace() == null ? "" : pvc.getMetadata().getNamespace();
         String name = pvc.getMetadata().getName();
-        checkVersion("persistentvolumeclaims", name, pvc, store.persistentVolumeClaim(ns, name));
+        PersistentVolumeClaim stored = store.persistentVolumeClaim(ns, name);
+        checkVersion("persistentvolumeclaims", name, pvc, stored);
+        if (stored.equals(pvc)) {
+          return stored;
+        }
         PersistentVolumeClaim written = new PersistentVolumeClaimBuilder(pvc).editMetadata()
             .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
         store.put(written);
@@ -266,7 +274,10 @@ public final class EmbeddedCluster implements ClusterSource {
       return cache.pods().stream().anyMatch(p -> p.namespace().equals(namespace) && p.name().equals(name));
     }
 
-    /** The API server's NotFound and Conflict answers to an update (an empty resource version is unconditional). */
+    /**
+     * The API server's NotFound and Conflict answers to an update (an empty resource version is unconditional); an
+     * update that changes nothing keeps the stored version and makes no event, as there.
+     */
     private void checkVersion(String resource, String name, HasMetadata update, HasMetadata stored) {
       if (stored == null) {
         throw new FrameworkException(resource + " \"" + name + "\" not found");

@@ -156,6 +156,14 @@ class EmbeddedClusterVolumesTest {
   }
 
   @Test
+  void anUpdateThatChangesNothingKeepsTheVersion() {
+    PersistentVolume pv = pv("local-pv-1");
+
+    assertThat(writer.updatePersistentVolume(new PersistentVolumeBuilder(pv).build())).isSameAs(pv);
+    assertThat(pv("local-pv-1")).isSameAs(pv);
+  }
+
+  @Test
   void podsExistWhilePendingOrAssigned() {
     assertThat(writer.podExists("default", "app-a")).isTrue();
     assertThat(writer.podExists("default", "ghost")).isFalse();
