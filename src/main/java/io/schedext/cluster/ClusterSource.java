@@ -3,11 +3,12 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.VolumeWriter;
 import java.util.List;
 
 /**
  * Where the cluster state comes from: it feeds the scheduler cache and the object store, says when that state is
- * complete, writes bindings, and finds pods that are not assigned yet. Implementations are thread-safe.
+ * complete, writes bindings and volumes, and finds pods that are not assigned yet. Implementations are thread-safe.
  */
 public interface ClusterSource extends AutoCloseable {
 
@@ -25,6 +26,9 @@ public interface ClusterSource extends AutoCloseable {
 
   /** Writes pod bindings. */
   PodBinder binder();
+
+  /** Writes PersistentVolumes and claims (VolumeBinding's PreBind). */
+  VolumeWriter volumeWriter();
 
   /** Knows the pods nominated to each node. */
   PodNominator nominator();

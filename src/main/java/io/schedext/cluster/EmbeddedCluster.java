@@ -2,27 +2,40 @@ package io.schedext.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.VolumeWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory cluster loaded from a file (or the bundled demo cluster): nodes and assigned pods go to the scheduler
  * cache, unassigned pods wait for a bind, everything else goes to the object store. Bindings are applied in memory
- * the way a watch event would confirm them, so the whole flow can be tried with curl and no cluster. Thread-safe.
+ * the way a watch event would confirm them, and volume writes like the API server would apply them (resource
+ * version check, new version), followed by {@link EmbeddedVolumeController} playing the PV controller, so the whole
+ * flow can be tried with curl and no cluster. PVs and claims loaded without a UID or resource version get one.
+ * Thread-safe.
  */
 public final class EmbeddedCluster implements ClusterSource {
 
@@ -38,12 +51,19 @@ public final class EmbeddedCluster implements ClusterSource {
   private final Map<String, List<PodInfo>> nominated = new ConcurrentHashMap<>();
   private volatile boolean ready;
   private final PodBinder binder = this::bind;
+  private final AtomicLong versions = new AtomicLong();
+  private final EmbeddedVolumeController volumeController;
+  private final VolumeWriter volumeWriter = new Volumes();
 
   /** A cluster read from {@code file} (a path), or the bundled demo cluster when it is null or blank. */
   public EmbeddedCluster(SchedulerCache cache, ObjectStore store, String file) {
     this.cache = cache;
     this.store = store;
     this.file = file == null || file.isBlank() ? null : file;
+    this.volumeController = new EmbeddedVolumeController(store, versions::incrementAndGet, node -> {
+      NodeInfo n = cache.snapshot().get(node);
+      return n == null ? null : n.labels();
+    });
   }
 
   @Override
@@ -62,6 +82,7 @@ public final class EmbeddedCluster implements ClusterSource {
     }
     int nodes = 0;
     int assigned = 0;
+    stampVolumes(objects);
     for (HasMetadata o : objects) {
       if (o instanceof Node n) {
         cache.addNode(n);
@@ -98,6 +119,31 @@ public final class EmbeddedCluster implements ClusterSource {
         pending.size(), objects.size() - nodes - assigned - pending.size());
   }
 
+  /** Gives loaded PVs and claims the UID and resource version the API server would have, when they lack one. */
+  private void stampVolumes(List<HasMetadata> objects) {
+    long max = 0;
+    for (HasMetadata o : objects) {
+      String rv = o.getMetadata().getResourceVersion();
+      if (rv != null && rv.matches("[0-9]{1,18}")) {
+        max = Math.max(max, Long.parseLong(rv));
+      }
+    }
+    versions.set(max);
+    for (HasMetadata o : objects) {
+      if (!(o instanceof PersistentVolume) && !(o instanceof PersistentVolumeClaim)) {
+        continue;
+      }
+      ObjectMeta m = o.getMetadata();
+      if (m.getResourceVersion() == null || m.getResourceVersion().isEmpty()) {
+        m.setResourceVersion(Long.toString(versions.incrementAndGet()));
+      }
+      if (m.getUid() == null || m.getUid().isEmpty()) {
+        String id = o.getKind() + "/" + (m.getNamespace() == null ? "" : m.getNamespace()) + "/" + m.getName();
+        m.setUid(UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString());
+      }
+    }
+  }
+
   private InputStream open() throws IOException {
     if (file == null) {
       InputStream in = EmbeddedCluster.class.getClassLoader().getResourceAsStream(DEMO);
@@ -129,6 +175,11 @@ public final class EmbeddedCluster implements ClusterSource {
   @Override
   public PodBinder binder() {
     return binder;
+  }
+
+  @Override
+  public VolumeWriter volumeWriter() {
+    return volumeWriter;
   }
 
   @Override
@@ -176,5 +227,66 @@ public final class EmbeddedCluster implements ClusterSource {
     PodInfo bound = (waiting == null ? pod : PodInfo.of(waiting)).assignedTo(nodeName);
     cache.addPod(bound);
     nominated.values().forEach(l -> l.removeIf(p -> p.uid().equals(pod.uid())));
+  }
+
+  /** Volume writes applied to the object store as the API server would, then handed to the PV controller stand-in. */
+  private final class Volumes implements VolumeWriter {
+    @Override
+    public PersistentVolume updatePersistentVolume(PersistentVolume pv) {
+      synchronized (volumeController) {
+        String name = pv.getMetadata().getName();
+        PersistentVolume stored = store.persistentVolume(name);
+        checkVersion("persistentvolumes", name, pv, stored);
+        if (stored.equals(pv)) {
+          return stored;
+        }
+        PersistentVolume written = new PersistentVolumeBuilder(pv).editMetadata()
+            .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
+        store.put(written);
+        volumeController.volumeWritten(written);
+        return written;
+      }
+    }
+
+    @Override
+    public PersistentVolumeClaim updatePersistentVolumeClaim(PersistentVolumeClaim pvc) {
+      synchronized (volumeController) {
+        String ns = pvc.getMetadata().getNamespace() == null ? "" : pvc.getMetadata().getNamespace();
+        String name = pvc.getMetadata().getName();
+        PersistentVolumeClaim stored = store.persistentVolumeClaim(ns, name);
+        checkVersion("persistentvolumeclaims", name, pvc, stored);
+        if (stored.equals(pvc)) {
+          return stored;
+        }
+        PersistentVolumeClaim written = new PersistentVolumeClaimBuilder(pvc).editMetadata()
+            .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
+        store.put(written);
+        volumeController.claimWritten(written);
+        return written;
+      }
+    }
+
+    @Override
+    public boolean podExists(String namespace, String name) {
+      if (findPod(namespace, name, "") != null) {
+        return true;
+      }
+      return cache.pods().stream().anyMatch(p -> p.namespace().equals(namespace) && p.name().equals(name));
+    }
+
+    /**
+     * The API server's NotFound and Conflict answers to an update (an empty resource version is unconditional); an
+     * update that changes nothing keeps the stored version and makes no event, as there.
+     */
+    private void checkVersion(String resource, String name, HasMetadata update, HasMetadata stored) {
+      if (stored == null) {
+        throw new FrameworkException(resource + " \"" + name + "\" not found");
+      }
+      String rv = update.getMetadata().getResourceVersion();
+      if (rv != null && !rv.isEmpty() && !rv.equals(stored.getMetadata().getResourceVersion())) {
+        throw new FrameworkException("Operation cannot be fulfilled on " + resource + " \"" + name + "\": the object "
+            + "has been modified; please apply your changes to the latest version and try again");
+      }
+    }
   }
 }

@@ -24,6 +24,7 @@ import io.schedext.framework.FrameworkException;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.VolumeWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * while not Succeeded/Failed, as upstream's field selector), unassigned pods are kept for bind and for nominations,
  * and Services, Namespaces, volumes, storage, PDBs and controllers feed the object store. Handlers are O(1), only
  * update the cache, survive out-of-order and missed events (a cache error is logged, counted and repaired), and
- * trim {@code managedFields} and the last-applied annotation to keep memory down. Ready once every informer has
- * synced; not ready while a watch has been down for longer than the grace period. Thread-safe.
+ * trim {@code managedFields} and the last-applied annotation to keep memory down (PVs and claims keep the
+ * annotation: VolumeBinding writes them back whole). Ready once every informer has synced; not ready while a watch
+ * has been down for longer than the grace period. Volume writes go through {@link KubernetesVolumeWriter}, bounded
+ * by the bind timeout. Thread-safe.
  */
 public final class KubernetesCluster implements ClusterSource {
 
@@ -57,6 +60,7 @@ public final class KubernetesCluster implements ClusterSource {
   private final Clock clock;
   private final Duration syncGrace;
   private final KubernetesBinder binder;
+  private final KubernetesVolumeWriter volumeWriter;
   private final List<InformerHandle<?>> informers = new ArrayList<>();
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
   private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
@@ -64,8 +68,8 @@ public final class KubernetesCluster implements ClusterSource {
   private final AtomicLong events = new AtomicLong();
 
   /**
-   * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds with
-   * {@code bindTimeout}.
+   * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
+   * writes volumes with {@code bindTimeout} per request.
    */
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
@@ -76,6 +80,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.clock = clock;
     this.syncGrace = syncGrace;
     this.binder = new KubernetesBinder(client, bindTimeout);
+    this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, this::isPending);
   }
 
   @Override
@@ -149,6 +154,20 @@ public final class KubernetesCluster implements ClusterSource {
   @Override
   public PodBinder binder() {
     return binder;
+  }
+
+  @Override
+  public VolumeWriter volumeWriter() {
+    return volumeWriter;
+  }
+
+  private boolean isPending(String namespace, String name) {
+    for (Pod p : pending.values()) {
+      if (namespace.equals(p.getMetadata().getNamespace()) && name.equals(p.getMetadata().getName())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -263,6 +282,9 @@ public final class KubernetesCluster implements ClusterSource {
       return;
     }
     o.getMetadata().setManagedFields(null);
+    if (o instanceof PersistentVolume || o instanceof PersistentVolumeClaim) {
+      return;
+    }
     if (o.getMetadata().getAnnotations() != null && o.getMetadata().getAnnotations().containsKey(LAST_APPLIED)) {
       Map<String, String> a = new HashMap<>(o.getMetadata().getAnnotations());
       a.remove(LAST_APPLIED);

@@ -150,7 +150,7 @@ public class ExtenderConfiguration {
       Registry registry, ObjectStore store, ClusterSource source, Parallelizer parallelizer, Clock clock,
       ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
-        clock, timers, waitingPods, metrics);
+        clock, timers, waitingPods, metrics, source.volumeWriter());
     String name = props.scheduling().defaultProfile();
     Profile profile = DefaultProfile.create(name, registry.names());
     Map<String, Framework> byName = new LinkedHashMap<>();

@@ -802,6 +802,11 @@ public final class Framework {
     }
 
     @Override
+    public VolumeWriter volumeWriter() {
+      return services.volumeWriter();
+    }
+
+    @Override
     public Parallelizer parallelizer() {
       return services.parallelizer();
     }

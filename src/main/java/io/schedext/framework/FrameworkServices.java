@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param timers timer service for Permit waits
  * @param waitingPods the pods held at Permit (shared by all profiles)
  * @param metrics where timings go
+ * @param volumeWriter writes PersistentVolumes and claims
  */
 public record FrameworkServices(
     ClusterObjects clusterObjects,
@@ -23,7 +24,8 @@ public record FrameworkServices(
     Clock clock,
     Timers timers,
     WaitingPods waitingPods,
-    FrameworkMetrics metrics) {
+    FrameworkMetrics metrics,
+    VolumeWriter volumeWriter) {
 
   /** Checks that nothing is null. */
   public FrameworkServices {
@@ -35,5 +37,6 @@ public record FrameworkServices(
     Objects.requireNonNull(timers, "timers");
     Objects.requireNonNull(waitingPods, "waitingPods");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(volumeWriter, "volumeWriter");
   }
 }

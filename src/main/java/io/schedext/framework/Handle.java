@@ -2,7 +2,10 @@ package io.schedext.framework;
 
 import java.time.Clock;
 
-/** What the framework gives its plugins: cluster listers, the binder, parallelism, waiting pods and time. */
+/**
+ * What the framework gives its plugins: cluster listers, the binder, volume writes, parallelism, waiting pods and
+ * time.
+ */
 public interface Handle {
 
   /** Services, volumes, storage classes, PDBs and the other cluster objects. */
@@ -10,6 +13,9 @@ public interface Handle {
 
   /** Writes pod bindings. */
   PodBinder binder();
+
+  /** Writes PersistentVolumes and claims (VolumeBinding's PreBind). */
+  VolumeWriter volumeWriter();
 
   /** Runs work in parallel over the bounded scheduling pool. */
   Parallelizer parallelizer();

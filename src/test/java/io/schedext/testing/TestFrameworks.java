@@ -17,6 +17,7 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.WaitingPods;
 import java.time.Clock;
 import java.util.List;
@@ -31,13 +32,18 @@ public final class TestFrameworks {
 
   private TestFrameworks() {}
 
-  /** Services over {@code store} with a binder that refuses to bind. */
+  /** Services over {@code store} with a binder that refuses to bind and no volume writes. */
   public static FrameworkServices services(ObjectStore store) {
+    return services(store, VolumeWriter.NONE);
+  }
+
+  /** Services over {@code store} writing volumes through {@code volumeWriter}, with a binder that refuses to bind. */
+  public static FrameworkServices services(ObjectStore store, VolumeWriter volumeWriter) {
     PodBinder refusing = (pod, node) -> {
       throw new FrameworkException("binding is not available in this test");
     };
     return new FrameworkServices(store, refusing, PARALLELIZER, PodNominator.NONE, Clock.systemUTC(), TIMERS,
-        new WaitingPods(), FrameworkMetrics.NONE);
+        new WaitingPods(), FrameworkMetrics.NONE, volumeWriter);
   }
 
   /**
@@ -45,6 +51,12 @@ public final class TestFrameworks {
    * {@code args} per plugin (JSON strings).
    */
   public static Framework framework(Registry registry, ObjectStore store, List<String> plugins, Map<String, String> args) {
+    return framework(registry, services(store), plugins, args);
+  }
+
+  /** Like {@link #framework(Registry, ObjectStore, List, Map)}, over the given services. */
+  public static Framework framework(
+      Registry registry, FrameworkServices services, List<String> plugins, Map<String, String> args) {
     Map<String, JsonNode> parsed = new java.util.HashMap<>();
     args.forEach((k, v) -> {
       try {
@@ -54,7 +66,7 @@ public final class TestFrameworks {
       }
     });
     Profile profile = new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), parsed);
-    return Framework.create(profile, registry, services(store));
+    return Framework.create(profile, registry, services);
   }
 
   /** A handle over {@code store} (for building one plugin directly). */

@@ -39,7 +39,10 @@ final class ClaimClassifier {
    */
   record Check(boolean hasClaims, String problem) {}
 
-  /** Checks in volume order that each claim exists, is not lost or being deleted, and ephemeral ones are the pod's. */
+  /**
+   * Checks in volume order that each claim exists, is not lost or being deleted, and ephemeral ones are the pod's, on
+   * the cluster objects.
+   */
   Check check(Pod pod) {
     boolean hasClaims = false;
     for (Volume v : volumes(pod)) {
@@ -54,7 +57,8 @@ final class ClaimClassifier {
         continue;
       }
       hasClaims = true;
-      PersistentVolumeClaim pvc = lister.claim(namespace(pod), name);
+      // Upstream's podHasPVCs asks the informer's lister, not the assume cache.
+      PersistentVolumeClaim pvc = objects.persistentVolumeClaim(namespace(pod), name);
       if (pvc == null) {
         return new Check(true, ephemeral
             ? "waiting for ephemeral volume controller to create the persistentvolumeclaim \"" + name + "\""

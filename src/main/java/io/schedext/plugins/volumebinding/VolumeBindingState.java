@@ -5,16 +5,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * VolumeBinding's cycle state: the pod's prepared claims (null when it has none) and, per node that passed Filter,
- * what binding the pod's volumes there takes, for a later Reserve. As upstream, Filter adds to the per-node map while
- * running in parallel (a concurrent map here, a mutex there) and {@link #copy()} shares this instance, so results of
- * simulated cycles land in the same map.
+ * VolumeBinding's cycle state: the pod's prepared claims (null when it has none), per node that passed Filter what
+ * binding the pod's volumes there takes (replaced by its assumed form in Reserve, read by PreBind and Unreserve), and
+ * whether Reserve found every claim already bound. As upstream, Filter adds to the per-node map while running in
+ * parallel (a concurrent map here, a mutex there) and {@link #copy()} shares this instance, so results of simulated
+ * cycles land in the same map.
  */
 public final class VolumeBindingState implements StateData {
 
   private final PreparedClaims claims;
   private final ConcurrentHashMap<String, PodVolumes> podVolumesByNode = new ConcurrentHashMap<>();
   private volatile boolean hasStaticBindings;
+  private volatile boolean allBound;
 
   VolumeBindingState(PreparedClaims claims) {
     this.claims = claims;
@@ -40,6 +42,20 @@ public final class VolumeBindingState implements StateData {
     if (!volumes.staticBindings().isEmpty()) {
       hasStaticBindings = true;
     }
+  }
+
+  /** True once Reserve found every claim of the pod bound (or the pod has none): PreBind has nothing to do. */
+  public boolean allBound() {
+    return allBound;
+  }
+
+  void setAllBound(boolean allBound) {
+    this.allBound = allBound;
+  }
+
+  /** Replaces the node's entry with what Reserve assumed, which PreBind writes and Unreserve reverts. */
+  void assumed(String nodeName, PodVolumes volumes) {
+    podVolumesByNode.put(nodeName, volumes);
   }
 
   @Override

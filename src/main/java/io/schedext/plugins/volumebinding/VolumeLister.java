@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import java.util.List;
 
 /**
- * The PVs and PVCs volume binding decides on. Today backed by the cluster objects; the assume caches of the binding
- * side (Reserve/PreBind) will implement it with their "latest" view so assumed bindings are seen by later pods.
- * Implementations are thread-safe; returned objects are read-only.
+ * The PVs and PVCs volume binding decides on: the plugin uses the assume caches' "latest" view
+ * ({@link VolumeAssumeCaches}), so bindings assumed for one pod are seen by later pods. Implementations are
+ * thread-safe; returned objects are read-only.
  */
 public interface VolumeLister {
 

@@ -7,10 +7,17 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.schedext.cluster.ObjectStore;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The assume cache contract of upstream's assume_cache_test.go, on the PV and PVC caches. */
+/**
+ * The assume cache contract of upstream's assume_cache_test.go, on the PV and PVC caches, fed by events or lazily from
+ * the object store.
+ */
 class AssumeCacheTest {
 
   static PersistentVolume pv(String name, String version, String className) {
@@ -119,5 +126,74 @@ class AssumeCacheTest {
     assertThat(caches.volumesOfClass("sc")).containsExactly(b);
     assertThat(caches.volumesOfClass("other")).extracting(v -> v.getMetadata().getName()).containsExactly("a", "c");
     assertThat(caches.pvcs().list("anything")).isEqualTo(List.of());
+  }
+
+  @Test
+  void aLazyCacheTakesInNewerSourceVersionsOnReadAndKeepsAssumptionsOverEqualOnes() {
+    ObjectStore store = new ObjectStore();
+    store.put(pv("pv", "1", "sc"));
+    VolumeAssumeCaches caches = new VolumeAssumeCaches(store);
+    PersistentVolume assumed = pv("pv", "1", "sc");
+    caches.pvs().assume(assumed);
+    store.put(pv("pv", "1", "sc"));
+    assertThat(caches.volume("pv")).isSameAs(assumed);
+
+    PersistentVolume newer = pv("pv", "2", "sc");
+    store.put(newer);
+    assertThat(caches.volume("pv")).isSameAs(newer);
+    assertThat(caches.pvs().getApiObject("pv")).isSameAs(newer);
+  }
+
+  @Test
+  void aLazyCacheForgetsWhatTheSourceNoLongerHas() {
+    ObjectStore store = new ObjectStore();
+    PersistentVolume a = pv("a", "1", "sc");
+    PersistentVolume b = pv("b", "1", "sc");
+    store.put(a);
+    store.put(b);
+    store.put(pvc("ns", "c", "1"));
+    VolumeAssumeCaches caches = new VolumeAssumeCaches(store);
+    caches.pvs().assume(pv("a", "1", "sc"));
+    assertThat(caches.volumesOfClass("sc")).hasSize(2);
+    assertThat(caches.claim("ns", "c")).isNotNull();
+
+    store.remove(a);
+    store.remove(pvc("ns", "c", "1"));
+    assertThat(caches.volumesOfClass("sc")).containsExactly(b);
+    assertThat(caches.claim("ns", "c")).isNull();
+    assertThatThrownBy(() -> caches.pvs().assume(pv("a", "1", "sc"))).isInstanceOf(AssumeCacheException.class)
+        .hasMessage("could not find v1.PersistentVolume \"a\"");
+  }
+
+  @Test
+  void aLazyCacheThatCannotListSweepsDroppedKeysNowAndThen() {
+    Map<String, PersistentVolumeClaim> source = new HashMap<>();
+    AssumeCache<PersistentVolumeClaim> cache = new AssumeCache<>("v1.PersistentVolumeClaim", null,
+        new AssumeCache.Source<>() {
+          @Override
+          public PersistentVolumeClaim get(String key) {
+            return source.get(key);
+          }
+
+          @Override
+          public Collection<PersistentVolumeClaim> list() {
+            return null;
+          }
+        });
+    source.put("ns/gone", pvc("ns", "gone", "1"));
+    source.put("ns/kept", pvc("ns", "kept", "1"));
+    cache.get("ns/gone");
+    cache.get("ns/kept");
+    source.remove("ns/gone");
+    assertThat(cache.list("")).extracting(c -> c.getMetadata().getName()).containsExactly("kept");
+
+    source.put("ns/gone", pvc("ns", "gone", "1"));
+    cache.get("ns/gone");
+    source.remove("ns/gone");
+    for (int i = 0; i < AssumeCache.SWEEP_EVERY; i++) {
+      cache.get("ns/kept");
+    }
+    source.put("ns/gone", pvc("ns", "gone", "0"));
+    assertThat(cache.getApiObject("ns/gone").getMetadata().getResourceVersion()).isEqualTo("0");
   }
 }
