@@ -273,7 +273,7 @@ public final class KubernetesCluster implements ClusterSource {
 
   /**
    * Drops what no plugin reads, in place, before the object is cached: managed fields and the last-applied
-   * annotation of every object; for pods the container statuses and the containers' env, command, args, probes,
+   * annotation (not of PVs and claims: volume binding writes those back whole); for pods the container statuses and the containers' env, command, args, probes,
    * lifecycle and mounts; for nodes the conditions, daemon endpoints and system info. Resources, ports, images,
    * volumes, tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget) stay.
    */
