@@ -39,4 +39,11 @@ public record FrameworkServices(
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(volumeWriter, "volumeWriter");
   }
+
+  /** Services for a source that cannot write volumes ({@link VolumeWriter#NONE}). */
+  public FrameworkServices(
+      ClusterObjects clusterObjects, PodBinder binder, Parallelizer parallelizer, PodNominator nominator, Clock clock,
+      Timers timers, WaitingPods waitingPods, FrameworkMetrics metrics) {
+    this(clusterObjects, binder, parallelizer, nominator, clock, timers, waitingPods, metrics, VolumeWriter.NONE);
+  }
 }

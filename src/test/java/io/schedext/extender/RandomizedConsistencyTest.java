@@ -96,6 +96,10 @@ class RandomizedConsistencyTest {
       public Pod findPod(String namespace, String name, String uid) {
         return null;
       }
+
+      public io.schedext.framework.VolumeWriter volumeWriter() {
+        return io.schedext.framework.VolumeWriter.NONE;
+      }
     };
     ExtenderService service = new ExtenderService(cache, source, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(), new SeenPods(100, Duration.ofMinutes(1),
