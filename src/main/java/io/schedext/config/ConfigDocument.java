@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,6 +52,8 @@ final class ConfigDocument {
       } else {
         text = Files.readString(Path.of(location));
       }
+    } catch (NoSuchFileException e) {
+      throw new ConfigFileException("cannot read " + location + ": no such file", e);
     } catch (IOException e) {
       throw new ConfigFileException("cannot read " + location + ": " + e.getMessage(), e);
     }
@@ -63,8 +66,10 @@ final class ConfigDocument {
     try {
       root = text.stripLeading().startsWith("{") ? JSON.readTree(text) : YAML.readTree(text);
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
-      throw new ConfigFileException(source + ": not valid YAML or JSON" + where + ": " + e.getOriginalMessage(), e);
+      // The YAML parser draws carets under a quoted line; keep its words only, on one line.
+      String detail = e.getOriginalMessage().lines().map(String::strip)
+          .filter(l -> !l.isEmpty() && !l.equals("^")).collect(Collectors.joining(" "));
+      throw new ConfigFileException(source + ": not valid YAML or JSON: " + detail, e);
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw new ConfigFileException(source + ": the file is empty");

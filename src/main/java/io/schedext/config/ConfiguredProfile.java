@@ -13,9 +13,11 @@ import java.util.Map;
  * @param argsPaths plugin name to the field path of its configured args ({@code profiles[1].pluginConfig[0].args});
  *     plugins whose args are upstream's defaults are absent
  * @param enabledPaths per extension point, plugin name to the field path of its explicit {@code enabled} entry
+ * @param translated true for a profile translated from a Policy: it names v1.22's points for each plugin, and a
+ *     point the extender's plugin does not implement is left out (logged) instead of failing start-up
  */
-public record ConfiguredProfile(
-    Profile profile, String path, Map<String, String> argsPaths, Map<ExtensionPoint, Map<String, String>> enabledPaths) {
+public record ConfiguredProfile(Profile profile, String path, Map<String, String> argsPaths,
+    Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated) {
 
   /** Copies the maps. */
   public ConfiguredProfile {

@@ -125,7 +125,7 @@ public final class PolicyTranslator {
     predicateKeys.stream().filter(LegacyRegistry.VOLUME_COUNT_PREDICATES::contains).forEach(p ->
         log.info("{}: {} runs as NodeVolumeLimits, which counts migrated in-tree volumes", doc.source(), p));
     ConfiguredProfile profile = SchedulerConfigLoader.assemble(doc.source(), profileName, "", plugins.sets(),
-        plugins.args(), argsPaths, Map.of());
+        plugins.args(), argsPaths, Map.of(), true);
     return new ConfiguredProfiles(doc.source(), List.of(profile), null);
   }
 

@@ -174,7 +174,8 @@ final class ProfileDefaults {
       return raw;
     }
     try {
-      return ARGS.valueToTree(ARGS.treeToValue(raw, type));
+      // Through text, so numbers come back as the smallest node type, as when the file was parsed.
+      return ARGS.readTree(ARGS.writeValueAsString(ARGS.treeToValue(raw, type)));
     } catch (UnrecognizedPropertyException e) {
       Set<String> known = new TreeSet<>();
       e.getKnownPropertyIds().forEach(id -> known.add(String.valueOf(id)));

@@ -15,6 +15,7 @@ import io.schedext.framework.Profile.PluginSet;
 import io.schedext.framework.Registry;
 import io.schedext.plugins.DefaultProfile;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,9 +64,9 @@ public final class ProfileFrameworks {
       ConfiguredProfiles configured, Registry registry, FrameworkServices services, String defaultProfile) {
     Map<String, Framework> byName = new LinkedHashMap<>();
     for (ConfiguredProfile cp : configured.profiles()) {
-      probe(configured.source(), cp, registry, services);
+      Profile profile = probe(configured.source(), cp, registry, services);
       try {
-        byName.put(cp.name(), Framework.create(cp.profile(), registry, services));
+        byName.put(cp.name(), Framework.create(profile, registry, services));
       } catch (FrameworkException e) {
         throw new ConfigFileException(configured.source() + ": " + prefix(cp.path()) + e.getMessage(), e);
       }
@@ -80,7 +81,11 @@ public final class ProfileFrameworks {
     return new Frameworks(byName, defaultName);
   }
 
-  private static void probe(String source, ConfiguredProfile cp, Registry registry, FrameworkServices services) {
+  /**
+   * Creates every plugin of {@code cp} on its own, failing with the field path of a plugin that rejects its args or
+   * is enabled at a point it does not implement; returns the profile, without such entries when it is translated.
+   */
+  private static Profile probe(String source, ConfiguredProfile cp, Registry registry, FrameworkServices services) {
     Profile p = cp.profile();
     Set<String> needed = new LinkedHashSet<>();
     p.multiPoint().forEach(r -> needed.add(r.name()));
@@ -96,13 +101,19 @@ public final class ProfileFrameworks {
         throw new ConfigFileException(source + ": " + where + e.getMessage(), e);
       }
     }
+    Map<ExtensionPoint, PluginSet> points = new EnumMap<>(ExtensionPoint.class);
     for (ExtensionPoint point : ExtensionPoint.values()) {
       PluginSet set = p.points().get(point);
       if (set == null) {
         continue;
       }
+      List<PluginRef> kept = new ArrayList<>();
       for (PluginRef r : set.enabled()) {
-        if (!point.pluginType().isInstance(instances.get(r.name()))) {
+        if (point.pluginType().isInstance(instances.get(r.name()))) {
+          kept.add(r);
+        } else if (cp.translated()) {
+          log.info("{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
+        } else {
           String where = cp.enabledPaths().getOrDefault(point, Map.of())
               .getOrDefault(r.name(), child(cp.path(), "plugins." + ProfileDefaults.setName(point)));
           throw new ConfigFileException(source + ": " + where + ": Invalid value: \"" + r.name()
@@ -110,7 +121,9 @@ public final class ProfileFrameworks {
               + String.join(", ", implementing(point, registry, services)));
         }
       }
+      points.put(point, new PluginSet(kept, set.disabled()));
     }
+    return new Profile(p.name(), p.multiPoint(), points, p.pluginArgs());
   }
 
   private static Plugin alone(String name, JsonNode args, Registry registry, FrameworkServices services) {

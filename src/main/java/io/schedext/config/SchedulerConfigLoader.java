@@ -63,7 +63,7 @@ public final class SchedulerConfigLoader {
   /** The built-in profile: upstream's defaults under {@code name}. */
   public static ConfiguredProfiles builtIn(String name) {
     ConfiguredProfile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(),
-        Map.of(), Map.of(), Map.of());
+        Map.of(), Map.of(), Map.of(), false);
     return new ConfiguredProfiles("built-in default profile (upstream's v1 defaults)", List.of(p), null);
   }
 
@@ -145,7 +145,7 @@ public final class SchedulerConfigLoader {
       args.put(plugin, entry.get("args"));
     }
     Map<String, PluginSet> merged = ProfileDefaults.merge(ProfileDefaults.defaultPlugins(), custom);
-    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths);
+    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths, false);
   }
 
   private Map<String, PluginSet> plugins(ConfigDocument doc, String apiVersion, JsonNode node, String path,
@@ -256,7 +256,7 @@ public final class SchedulerConfigLoader {
    */
   static ConfiguredProfile assemble(String source, String name, String path, Map<String, PluginSet> merged,
       Map<String, JsonNode> given, Map<String, String> argsPaths,
-      Map<ExtensionPoint, Map<String, String>> enabledPaths) {
+      Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated) {
     Set<String> dropped = new TreeSet<>();
     Map<String, PluginSet> kept = new LinkedHashMap<>();
     merged.forEach((set, ps) -> {
@@ -290,7 +290,8 @@ public final class SchedulerConfigLoader {
       }
     }
     PluginSet multi = kept.getOrDefault(ProfileDefaults.MULTI_POINT, new PluginSet(null, null));
-    return new ConfiguredProfile(new Profile(name, multi.enabled(), points, args), path, argsPaths, enabledPaths);
+    return new ConfiguredProfile(new Profile(name, multi.enabled(), points, args), path, argsPaths, enabledPaths,
+        translated);
   }
 
   private static JsonNode effectiveArgs(String source, String plugin, JsonNode raw, String argsPath) {
