@@ -111,8 +111,9 @@ public final class Framework {
   }
 
   /**
-   * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint (explicit
-   * order), then multiPoint-only plugins, then explicit-only plugins.
+   * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint and not
+   * disabled at the point (explicit order), then multiPoint-only plugins not disabled there, then the other explicit
+   * plugins.
    */
   private static List<Profile.PluginRef> expand(
       ExtensionPoint point, Profile profile, Map<String, Plugin> instances) {
@@ -139,11 +140,13 @@ public final class Framework {
       if (!point.pluginType().isInstance(instances.get(r.name()))) {
         continue;
       }
-      if (explicitByName.containsKey(r.name())) {
-        multiNames.add(r.name());
+      // Disabled before override, as upstream: a plugin disabled here and enabled here again is explicit-only
+      // (it runs after the multiPoint plugins), and "*" leaves the explicit list in its own order.
+      if (disabled.contains(r.name()) || disabled.contains("*")) {
         continue;
       }
-      if (disabled.contains(r.name()) || disabled.contains("*")) {
+      if (explicitByName.containsKey(r.name())) {
+        multiNames.add(r.name());
         continue;
       }
       multiOnly.add(r);
