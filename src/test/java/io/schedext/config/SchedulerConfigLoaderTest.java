@@ -192,6 +192,23 @@ class SchedulerConfigLoaderTest {
   }
 
   @Test
+  void aDefaultDisabledAtAPointAndEnabledThereAgainRunsAfterTheMultiPointPlugins() {
+    FrameworkView v = view(HEAD + "profiles:\n- plugins:\n    score:\n      disabled: [{name: TaintToleration}]\n"
+        + "      enabled: [{name: TaintToleration, weight: 9}]\n", "default-scheduler");
+    assertThat(v.weights()).containsExactly(Map.entry("NodeAffinity", 2), Map.entry("NodeResourcesFit", 1),
+        Map.entry("PodTopologySpread", 2), Map.entry("InterPodAffinity", 2),
+        Map.entry("NodeResourcesBalancedAllocation", 1), Map.entry("ImageLocality", 1),
+        Map.entry("TaintToleration", 9));
+  }
+
+  @Test
+  void withEveryDefaultDisabledAtAPointTheEnabledListRunsInItsOwnOrder() {
+    FrameworkView v = view(HEAD + "profiles:\n- plugins:\n    filter:\n      disabled: [{name: '*'}]\n"
+        + "      enabled: [{name: NodeLabel}, {name: NodePorts}, {name: NodeName}]\n", "default-scheduler");
+    assertThat(v.plugins().get("filter")).containsExactly("NodeLabel", "NodePorts", "NodeName");
+  }
+
+  @Test
   void argsOfAPluginTheProfileDoesNotRunAreDroppedAsUpstreamIgnoresThem() {
     FrameworkView v = view(HEAD + "profiles:\n- plugins:\n    multiPoint: {disabled: [{name: PodTopologySpread}]}\n"
         + "  pluginConfig:\n  - {name: PodTopologySpread, args: {defaultingType: List}}\n"
