@@ -43,6 +43,7 @@ public final class PolicyTranslator {
     return translate(ConfigDocument.read(location), profileName);
   }
 
+  /** Translates an already parsed Policy into the profile {@code profileName}. */
   ConfiguredProfiles translate(ConfigDocument doc, String profileName) {
     JsonNode root = doc.root();
     String kind = doc.text(lenientField(root, "kind"), "kind");
@@ -75,37 +76,8 @@ public final class PolicyTranslator {
     PolicyArgs args = new PolicyArgs();
     Map<String, String> argsPaths = new HashMap<>();
     List<String> unknown = new ArrayList<>();
-    Set<String> predicateKeys = new LinkedHashSet<>();
-    if (predicates == null || predicates.isNull()) {
-      predicateKeys.addAll(LegacyRegistry.DEFAULT_PREDICATES);
-    } else {
-      List<JsonNode> items = doc.list(predicates, "predicates");
-      for (int i = 0; i < items.size(); i++) {
-        String key = predicate(doc, items.get(i), index("predicates", i), args, argsPaths, unknown);
-        if (key != null) {
-          predicateKeys.add(key);
-        }
-      }
-    }
-    Map<String, Long> priorityKeys = new TreeMap<>();
-    if (priorities == null || priorities.isNull()) {
-      priorityKeys.putAll(LegacyRegistry.DEFAULT_PRIORITIES);
-    } else {
-      List<JsonNode> items = doc.list(priorities, "priorities");
-      for (int i = 0; i < items.size(); i++) {
-        String path = index("priorities", i);
-        String key = priority(doc, items.get(i), path, args, argsPaths, unknown);
-        if (key == null) {
-          continue;
-        }
-        if (key.equals(EQUAL_PRIORITY)) {
-          log.debug("{}: skipping {}", doc.source(), EQUAL_PRIORITY);
-        } else {
-          priorityKeys.put(key, doc.integer(lenientField(items.get(i), "weight"), child(path, "weight"),
-              Long.MIN_VALUE, Long.MAX_VALUE));
-        }
-      }
-    }
+    Set<String> predicateKeys = predicateKeys(doc, predicates, args, argsPaths, unknown);
+    Map<String, Long> priorityKeys = priorityKeys(doc, priorities, args, argsPaths, unknown);
     if (!unknown.isEmpty()) {
       throw doc.error("", String.join(", ", unknown) + "; known predicates: "
           + String.join(", ", new TreeSet<>(LegacyRegistry.PREDICATES.keySet()))
@@ -127,6 +99,47 @@ public final class PolicyTranslator {
     ConfiguredProfile profile = SchedulerConfigLoader.assemble(doc.source(), profileName, "", plugins.sets(),
         plugins.args(), argsPaths, Map.of(), true);
     return new ConfiguredProfiles(doc.source(), List.of(profile), null);
+  }
+
+  /** The registry keys of the predicates (v1.22's defaults when the field is absent); unknown names go to unknown. */
+  private static Set<String> predicateKeys(ConfigDocument doc, JsonNode predicates, PolicyArgs args,
+      Map<String, String> argsPaths, List<String> unknown) {
+    Set<String> keys = new LinkedHashSet<>();
+    if (predicates == null || predicates.isNull()) {
+      keys.addAll(LegacyRegistry.DEFAULT_PREDICATES);
+      return keys;
+    }
+    List<JsonNode> items = doc.list(predicates, "predicates");
+    for (int i = 0; i < items.size(); i++) {
+      String key = predicate(doc, items.get(i), index("predicates", i), args, argsPaths, unknown);
+      if (key != null) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * The registry keys of the priorities with their weights, by name (v1.22's defaults when the field is absent; a
+   * later priority of the same key replaces the weight); unknown names go to unknown.
+   */
+  private static Map<String, Long> priorityKeys(ConfigDocument doc, JsonNode priorities, PolicyArgs args,
+      Map<String, String> argsPaths, List<String> unknown) {
+    Map<String, Long> keys = new TreeMap<>();
+    if (priorities == null || priorities.isNull()) {
+      keys.putAll(LegacyRegistry.DEFAULT_PRIORITIES);
+      return keys;
+    }
+    List<JsonNode> items = doc.list(priorities, "priorities");
+    for (int i = 0; i < items.size(); i++) {
+      String path = index("priorities", i);
+      String key = priority(doc, items.get(i), path, args, argsPaths, unknown);
+      if (key != null && !key.equals(EQUAL_PRIORITY)) {
+        keys.put(key, doc.integer(lenientField(items.get(i), "weight"), child(path, "weight"), Long.MIN_VALUE,
+            Long.MAX_VALUE));
+      }
+    }
+    return keys;
   }
 
   private static LegacyRegistry.Plugins produce(

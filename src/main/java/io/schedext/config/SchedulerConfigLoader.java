@@ -42,6 +42,7 @@ public final class SchedulerConfigLoader {
       "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress", "enableProfiling",
       "enableContentionProfiling", "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds",
       "profiles", "extenders", "delayCacheUntilActive");
+  private static final Set<String> READ_FIELDS = Set.of("apiVersion", "kind", "profiles", "percentageOfNodesToScore");
   private static final List<String> PROFILE_FIELDS =
       List.of("schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig");
   private static final List<String> SET_FIELDS = List.of("enabled", "disabled");
@@ -67,6 +68,7 @@ public final class SchedulerConfigLoader {
     return new ConfiguredProfiles("built-in default profile (upstream's v1 defaults)", List.of(p), null);
   }
 
+  /** Validates and defaults the profiles of an already parsed file. */
   ConfiguredProfiles load(ConfigDocument doc) {
     JsonNode root = doc.root();
     String kind = doc.text(root.get("kind"), "kind");
@@ -236,7 +238,7 @@ public final class SchedulerConfigLoader {
   private static void logIgnoredSettings(ConfigDocument doc) {
     List<String> ignored = new ArrayList<>();
     doc.root().fieldNames().forEachRemaining(f -> {
-      if (!List.of("apiVersion", "kind", "profiles", "percentageOfNodesToScore").contains(f)) {
+      if (!READ_FIELDS.contains(f)) {
         ignored.add(f);
       }
     });
