@@ -13,23 +13,18 @@ import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.ExtenderService;
 import io.schedext.extender.SeenPods;
 import io.schedext.extender.WireCodec;
-import io.schedext.framework.Framework;
 import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.Frameworks;
 import io.schedext.framework.Parallelizer;
-import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.LoggerFactory;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -145,17 +140,20 @@ public class ExtenderConfiguration {
     return InTreeRegistry.withProviders(Thread.currentThread().getContextClassLoader());
   }
 
+  /**
+   * One framework per profile of {@code extender.config.file}, of the profile translated from
+   * {@code extender.policy.file}, or of the built-in default profile; a configuration error stops start-up.
+   */
   @Bean
   Frameworks frameworks(
       Registry registry, ObjectStore store, ClusterSource source, Parallelizer parallelizer, Clock clock,
       ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
         clock, timers, waitingPods, metrics, source.volumeWriter());
-    String name = props.scheduling().defaultProfile();
-    Profile profile = DefaultProfile.create(name, registry.names());
-    Map<String, Framework> byName = new LinkedHashMap<>();
-    byName.put(name, Framework.create(profile, registry, services));
-    return new Frameworks(byName, name);
+    String defaultProfile = props.scheduling().defaultProfile();
+    ConfiguredProfiles configured = ProfileFrameworks.configured(
+        props.config().file(), props.policy().file(), defaultProfile, registry.names());
+    return ProfileFrameworks.build(configured, registry, services, defaultProfile);
   }
 
   @Bean

@@ -13,6 +13,8 @@ import org.springframework.util.unit.DataSize;
  * @param http request handling limits
  * @param scheduling framework runtime settings
  * @param bind binding settings
+ * @param config the scheduler configuration file the profiles come from
+ * @param policy the legacy Policy file a profile is translated from
  */
 @ConfigurationProperties("extender")
 public record ExtenderProperties(
@@ -20,7 +22,9 @@ public record ExtenderProperties(
     @DefaultValue Cache cache,
     @DefaultValue Http http,
     @DefaultValue Scheduling scheduling,
-    @DefaultValue Bind bind) {
+    @DefaultValue Bind bind,
+    @DefaultValue SchedulerConfig config,
+    @DefaultValue Policy policy) {
 
   /** Cluster sources. */
   public enum Source {
@@ -62,10 +66,10 @@ public record ExtenderProperties(
    * Framework runtime settings.
    *
    * @param parallelism threads used per request for Filter and Score (0 = the number of CPUs)
-   * @param defaultProfile the profile served at {@code /scheduler/*}
+   * @param defaultProfile the profile served at {@code /scheduler/*}; empty = the first configured profile (without
+   *     a configuration file: the name of the built-in or Policy profile, {@code default-scheduler} when empty)
    */
-  public record Scheduling(@DefaultValue("0") int parallelism,
-      @DefaultValue("default-scheduler") String defaultProfile) {}
+  public record Scheduling(@DefaultValue("0") int parallelism, @DefaultValue("") String defaultProfile) {}
 
   /**
    * Binding settings.
@@ -73,4 +77,20 @@ public record ExtenderProperties(
    * @param timeout how long one Binding API call may take before the bind fails
    */
   public record Bind(@DefaultValue("10s") Duration timeout) {}
+
+  /**
+   * The scheduler configuration file.
+   *
+   * @param file a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1 or v1beta3) whose {@code profiles} the
+   *     extender serves; a {@code classpath:} prefix reads a resource; empty = upstream's default profile
+   */
+  public record SchedulerConfig(@DefaultValue("") String file) {}
+
+  /**
+   * The legacy Policy file.
+   *
+   * @param file a scheduler Policy (kind Policy, apiVersion v1; JSON or YAML) translated into one profile as v1.22
+   *     did; a {@code classpath:} prefix reads a resource; empty = none. Not together with {@code config.file}
+   */
+  public record Policy(@DefaultValue("") String file) {}
 }

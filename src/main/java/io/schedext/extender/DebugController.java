@@ -3,6 +3,9 @@ package io.schedext.extender;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Framework;
+import io.schedext.framework.Frameworks;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Resource;
@@ -23,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Read-only views of what the extender believes: {@code GET /debug/cache} (summary), {@code GET
- * /debug/cache/nodes/{name}} (one node's aggregation) and {@code GET /debug/waiting-pods} (pods held at Permit).
+ * /debug/cache/nodes/{name}} (one node's aggregation), {@code GET /debug/waiting-pods} (pods held at Permit) and
+ * {@code GET /debug/config} (the effective profiles).
  */
 @RestController
 class DebugController {
@@ -33,13 +37,16 @@ class DebugController {
   private final WaitingPods waitingPods;
   private final WireCodec codec;
   private final Clock clock;
+  private final Frameworks frameworks;
 
-  DebugController(SchedulerCache cache, ClusterSource source, WaitingPods waitingPods, WireCodec codec, Clock clock) {
+  DebugController(SchedulerCache cache, ClusterSource source, WaitingPods waitingPods, WireCodec codec, Clock clock,
+      Frameworks frameworks) {
     this.cache = cache;
     this.source = source;
     this.waitingPods = waitingPods;
     this.codec = codec;
     this.clock = clock;
+    this.frameworks = frameworks;
   }
 
   @GetMapping("/debug/cache")
@@ -146,6 +153,40 @@ class DebugController {
       m.put("since", w.since().toString());
       out.add(m);
     });
+    return json(200, out);
+  }
+
+  /**
+   * Every profile as its framework runs it: the plugins of each extension point in run order (keyed as in a
+   * KubeSchedulerConfiguration), the score weights, and each plugin's effective args in pluginConfig form.
+   */
+  @GetMapping("/debug/config")
+  ResponseEntity<byte[]> config() {
+    List<Map<String, Object>> profiles = new ArrayList<>();
+    for (Framework fw : frameworks.all()) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("schedulerName", fw.profileName());
+      p.put("servesScheduler", fw.profileName().equals(frameworks.defaultName()));
+      Map<String, List<String>> plugins = new LinkedHashMap<>();
+      for (ExtensionPoint point : ExtensionPoint.values()) {
+        String key = Character.toLowerCase(point.upstreamName().charAt(0)) + point.upstreamName().substring(1);
+        plugins.put(key, fw.pluginNames(point));
+      }
+      p.put("plugins", plugins);
+      p.put("scoreWeights", fw.scoreWeights());
+      List<Map<String, Object>> pluginConfig = new ArrayList<>();
+      new TreeMap<>(fw.pluginArgs()).forEach((name, args) -> {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("name", name);
+        c.put("args", args);
+        pluginConfig.add(c);
+      });
+      p.put("pluginConfig", pluginConfig);
+      profiles.add(p);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("defaultProfile", frameworks.defaultName());
+    out.put("profiles", profiles);
     return json(200, out);
   }
 

@@ -1,5 +1,6 @@
 package io.schedext.framework;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,6 +25,7 @@ public final class Framework {
   private final String profileName;
   private final FrameworkServices services;
   private final Map<String, Plugin> plugins;
+  private final Map<String, JsonNode> pluginArgs;
   private final PreFilterPlugin[] preFilterPlugins;
   private final FilterPlugin[] filterPlugins;
   private final PostFilterPlugin[] postFilterPlugins;
@@ -70,6 +72,7 @@ public final class Framework {
       }
     }
     this.plugins = java.util.Collections.unmodifiableMap(instances);
+    this.pluginArgs = profile.pluginArgs();
     for (ExtensionPoint point : ExtensionPoint.values()) {
       expanded.put(point, expand(point, profile, instances));
     }
@@ -181,6 +184,14 @@ public final class Framework {
   /** Every plugin instance by name. */
   public Map<String, Plugin> plugins() {
     return plugins;
+  }
+
+  /**
+   * The arguments each plugin was created with, as the profile gave them (after configuration defaulting), by plugin
+   * name; plugins without configured arguments are absent. Immutable; callers must not modify the JSON trees.
+   */
+  public Map<String, JsonNode> pluginArgs() {
+    return pluginArgs;
   }
 
   /** The plugin names enabled at {@code point}, in run order. */

@@ -1,0 +1,152 @@
+package io.schedext.config;
+
+import static io.schedext.config.ConfigDocument.child;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Framework;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.Frameworks;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Profile.PluginRef;
+import io.schedext.framework.Profile.PluginSet;
+import io.schedext.framework.Registry;
+import io.schedext.plugins.DefaultProfile;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Picks the profile source (a KubeSchedulerConfiguration file, a legacy Policy file, or the built-in default) and
+ * turns its profiles into the frameworks the extender serves. Every plugin is first created on its own, so that
+ * args a plugin rejects, or a plugin enabled at a point it does not implement, fail start-up with the field path.
+ * Stateless.
+ */
+public final class ProfileFrameworks {
+
+  private static final Logger log = LoggerFactory.getLogger(ProfileFrameworks.class);
+
+  private ProfileFrameworks() {}
+
+  /**
+   * The configured profiles: from {@code configFile}, else translated from {@code policyFile} (into the profile
+   * {@code defaultProfile}, or {@code default-scheduler}), else the built-in default under that name. Setting both
+   * files is an error. Empty strings mean "not set".
+   */
+  public static ConfiguredProfiles configured(
+      String configFile, String policyFile, String defaultProfile, Set<String> registered) {
+    boolean config = !configFile.isBlank();
+    boolean policy = !policyFile.isBlank();
+    if (config && policy) {
+      throw new ConfigFileException("extender.config.file (" + configFile + ") and extender.policy.file ("
+          + policyFile + ") are both set; a Policy translates into a profile, so give one of them");
+    }
+    if (config) {
+      return new SchedulerConfigLoader(registered).load(configFile);
+    }
+    String name = defaultProfile.isBlank() ? DefaultProfile.NAME : defaultProfile;
+    return policy ? new PolicyTranslator().translate(policyFile, name) : SchedulerConfigLoader.builtIn(name);
+  }
+
+  /**
+   * One framework per profile; {@code defaultProfile} (empty = the first profile) serves {@code /scheduler/*}.
+   * Throws {@link ConfigFileException} naming the file and field when a profile cannot be built.
+   */
+  public static Frameworks build(
+      ConfiguredProfiles configured, Registry registry, FrameworkServices services, String defaultProfile) {
+    Map<String, Framework> byName = new LinkedHashMap<>();
+    for (ConfiguredProfile cp : configured.profiles()) {
+      Profile profile = probe(configured.source(), cp, registry, services);
+      try {
+        byName.put(cp.name(), Framework.create(profile, registry, services));
+      } catch (FrameworkException e) {
+        throw new ConfigFileException(configured.source() + ": " + prefix(cp.path()) + e.getMessage(), e);
+      }
+    }
+    String defaultName = defaultProfile.isBlank() ? configured.profiles().get(0).name() : defaultProfile;
+    if (!byName.containsKey(defaultName)) {
+      throw new ConfigFileException("extender.scheduling.default-profile: Unsupported value: \"" + defaultName
+          + "\": supported values: " + String.join(", ", byName.keySet().stream().map(n -> "\"" + n + "\"").toList())
+          + " (the profiles of " + configured.source() + ")");
+    }
+    log.info("profiles {} from {}; /scheduler/* serves {}", byName.keySet(), configured.source(), defaultName);
+    return new Frameworks(byName, defaultName);
+  }
+
+  /**
+   * Creates every plugin of {@code cp} on its own, failing with the field path of a plugin that rejects its args or
+   * is enabled at a point it does not implement; returns the profile, without such entries when it is translated.
+   */
+  private static Profile probe(String source, ConfiguredProfile cp, Registry registry, FrameworkServices services) {
+    Profile p = cp.profile();
+    Set<String> needed = new LinkedHashSet<>();
+    p.multiPoint().forEach(r -> needed.add(r.name()));
+    p.points().values().forEach(s -> s.enabled().forEach(r -> needed.add(r.name())));
+    Map<String, Plugin> instances = new LinkedHashMap<>();
+    for (String name : needed) {
+      try {
+        instances.put(name, alone(name, p.pluginArgs().get(name), registry, services));
+      } catch (FrameworkException e) {
+        String where = cp.argsPaths().containsKey(name)
+            ? cp.argsPaths().get(name) + ": "
+            : prefix(child(cp.path(), "pluginConfig")) + "plugin " + name + ": ";
+        throw new ConfigFileException(source + ": " + where + e.getMessage(), e);
+      }
+    }
+    Map<ExtensionPoint, PluginSet> points = new EnumMap<>(ExtensionPoint.class);
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      PluginSet set = p.points().get(point);
+      if (set == null) {
+        continue;
+      }
+      List<PluginRef> kept = new ArrayList<>();
+      for (PluginRef r : set.enabled()) {
+        if (point.pluginType().isInstance(instances.get(r.name()))) {
+          kept.add(r);
+        } else if (cp.translated()) {
+          log.info("{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
+        } else {
+          String where = cp.enabledPaths().getOrDefault(point, Map.of())
+              .getOrDefault(r.name(), child(cp.path(), "plugins." + ProfileDefaults.setName(point)));
+          throw new ConfigFileException(source + ": " + where + ": Invalid value: \"" + r.name()
+              + "\": the plugin does not implement " + point.upstreamName() + "; plugins that do: "
+              + String.join(", ", implementing(point, registry, services)));
+        }
+      }
+      points.put(point, new PluginSet(kept, set.disabled()));
+    }
+    return new Profile(p.name(), p.multiPoint(), points, p.pluginArgs());
+  }
+
+  private static Plugin alone(String name, JsonNode args, Registry registry, FrameworkServices services) {
+    Profile one = new Profile("probe", List.of(PluginRef.of(name)), null, args == null ? null : Map.of(name, args));
+    return Framework.create(one, registry, services).plugins().get(name);
+  }
+
+  /** The registered plugins implementing {@code point} (only computed for an error message). */
+  private static List<String> implementing(ExtensionPoint point, Registry registry, FrameworkServices services) {
+    List<String> out = new ArrayList<>();
+    for (String name : registry.names()) {
+      try {
+        if (point.pluginType().isInstance(alone(name, null, registry, services))) {
+          out.add(name);
+        }
+      } catch (RuntimeException e) {
+        // A plugin that cannot be created without args is not a useful suggestion.
+      }
+    }
+    return out;
+  }
+
+  private static String prefix(String path) {
+    return path.isEmpty() ? "" : path + ": ";
+  }
+}
