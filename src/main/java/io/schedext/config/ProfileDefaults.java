@@ -18,6 +18,7 @@ import io.schedext.plugins.nodeaffinity.NodeAffinityArgs;
 import io.schedext.plugins.noderesources.NodeResourcesBalancedAllocationArgs;
 import io.schedext.plugins.noderesources.NodeResourcesFitArgs;
 import io.schedext.plugins.podtopologyspread.PodTopologySpreadArgs;
+import io.schedext.plugins.defaultpreemption.DefaultPreemptionArgs;
 import io.schedext.plugins.volumebinding.VolumeBindingArgs;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,10 +47,10 @@ final class ProfileDefaults {
   /** Sets kube-scheduler runs before a pod reaches the extender; accepted and ignored. */
   static final Set<String> IGNORED_SETS = Set.of("preEnqueue", "queueSort");
 
-  /** Plugins kube-scheduler enables that the extender does not run: they work on kube-scheduler's own queue and
-   *  preemption, or need resource claims the extender does not see. Accepted and dropped. */
+  /** Plugins kube-scheduler enables that the extender does not run: they work on kube-scheduler's own queue, or
+   *  need resource claims the extender does not see. Accepted and dropped. */
   static final Set<String> NOT_RUN = Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT,
-      DefaultProfile.DYNAMIC_RESOURCES, Names.DEFAULT_PREEMPTION);
+      DefaultProfile.DYNAMIC_RESOURCES);
 
   /** Plugins v1 configurations may no longer name ({@code invalidPluginsByVersion}). */
   static final List<String> INVALID_IN_V1 = List.of("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits");
@@ -61,7 +62,8 @@ final class ProfileDefaults {
       Names.INTER_POD_AFFINITY, InterPodAffinityArgs.class,
       Names.NODE_AFFINITY, NodeAffinityArgs.class,
       Names.POD_TOPOLOGY_SPREAD, PodTopologySpreadArgs.class,
-      Names.VOLUME_BINDING, VolumeBindingArgs.class);
+      Names.VOLUME_BINDING, VolumeBindingArgs.class,
+      Names.DEFAULT_PREEMPTION, DefaultPreemptionArgs.class);
 
   private static final PluginSet EMPTY = new PluginSet(List.of(), List.of());
   private static final ObjectMapper ARGS = JsonMapper.builder()

@@ -163,13 +163,17 @@ class SchedulerConfigLoaderTest {
   }
 
   @Test
-  void queueSortAndPreEnqueueAndKubeSchedulersOwnPluginsAreAcceptedAndDropped() {
+  void queueSortAndPreEnqueuePluginsAreAcceptedAndDroppedWhileDefaultPreemptionRunsWithItsArgs() {
     String yaml = HEAD + "profiles:\n- plugins:\n    queueSort: {enabled: [{name: PrioritySort}]}\n"
         + "    preEnqueue: {enabled: [{name: SchedulingGates}]}\n"
         + "    postFilter: {enabled: [{name: DefaultPreemption}]}\n"
         + "  pluginConfig:\n  - {name: DefaultPreemption, args: {minCandidateNodesAbsolute: 10}}\n";
-    assertThat(FrameworkView.of(load(yaml)))
-        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+    FrameworkView loaded = FrameworkView.of(load(yaml)).get(0);
+    FrameworkView builtIn = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    assertThat(loaded.plugins()).isEqualTo(builtIn.plugins());
+    assertThat(loaded.plugins().get("postFilter")).containsExactly("DefaultPreemption");
+    assertThat(loaded.args().get("DefaultPreemption").get("minCandidateNodesAbsolute").asInt()).isEqualTo(10);
+    assertThat(loaded.args().get("DefaultPreemption").get("minCandidateNodesPercentage").asInt()).isEqualTo(10);
   }
 
   @Test
