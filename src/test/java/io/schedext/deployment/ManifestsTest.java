@@ -33,6 +33,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,6 +50,7 @@ import org.springframework.boot.autoconfigure.ssl.PemSslBundleProperties;
 import org.springframework.boot.autoconfigure.ssl.SslProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.web.server.Ssl;
@@ -426,6 +428,9 @@ class ManifestsTest {
     assertThat(e.path("weight").asInt()).isPositive();
     assertThat(e.path("ignorable").asBoolean(false)).isFalse();
     assertThat(e.path("httpTimeout").asText()).matches("\\d+(ms|s)");
+    Duration bindTimeout = DurationStyle.detectAndParse(env(layout.extender()).get("EXTENDER_BIND_TIMEOUT"));
+    assertThat(bindTimeout).as("the extender's Binding call gives up before kube-scheduler gives up on bind")
+        .isLessThan(DurationStyle.detectAndParse(e.path("httpTimeout").asText()));
   }
 
   /** The path prefix of the controller's default-profile mapping, from its {@code @PostMapping}. */
