@@ -32,6 +32,7 @@ import io.schedext.testing.Http;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -187,7 +188,7 @@ class ManifestsTest {
   @Test
   void everyManifestStartsWithACommentSayingWhy() throws IOException {
     for (Path f : Manifests.yamlFiles()) {
-      String first = java.nio.file.Files.readAllLines(f, StandardCharsets.UTF_8).get(0);
+      String first = Files.readAllLines(f, StandardCharsets.UTF_8).get(0);
       assertThat(first).as(f + " opens with a comment").startsWith("#");
     }
   }
@@ -267,7 +268,8 @@ class ManifestsTest {
     ServiceAccount sa = layout.one(ServiceAccount.class);
     assertThat(sa.getMetadata().getName()).isEqualTo(SERVICE_ACCOUNT);
     assertThat(sa.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-    assertThat(layout.deployment().getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo(SERVICE_ACCOUNT);
+    assertThat(layout.deployment().getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo(SERVICE_ACCOUNT);
     for (ClusterRoleBinding b : layout.all(ClusterRoleBinding.class)) {
       assertThat(b.getSubjects()).as(b.getMetadata().getName()).allSatisfy(ManifestsTest::isOurServiceAccount);
     }
@@ -386,22 +388,22 @@ class ManifestsTest {
   }
 
   @Test
-  void theSidecarKubeSchedulerIsProbedOnItsSecurePort() {
-    Container ks = container(base().deployment(), "kube-scheduler");
-    assertThat(ks.getCommand()).anySatisfy(a -> assertThat(a).startsWith("--config=/etc/kubernetes/"));
+  void theSidecarKubeSchedulerIsProbedOnItsSecurePortAndReadsTheConfigMap() {
+    Layout base = base();
+    Container ks = container(base.deployment(), "kube-scheduler");
     HTTPGetAction get = ks.getLivenessProbe().getHttpGet();
     assertThat(get.getPath()).isEqualTo("/healthz");
     assertThat(get.getScheme()).isEqualTo("HTTPS");
     assertThat(portNumber(ks, get.getPort())).as("kube-scheduler's default secure port").isEqualTo(10259);
-    String configDir = ks.getCommand().stream().filter(a -> a.startsWith("--config=")).findFirst().orElseThrow()
-        .substring("--config=".length()).replaceAll("/[^/]+$", "");
-    VolumeMount mount = ks.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(configDir)).findFirst()
-        .orElseThrow(() -> new AssertionError("no volume mounted at " + configDir));
-    Volume v = volume(base().deployment(), mount.getName());
-    ConfigMap cm = base().one(ConfigMap.class);
-    assertThat(v.getConfigMap().getName()).isEqualTo(cm.getMetadata().getName());
-    assertThat(cm.getData()).containsKey(ks.getCommand().stream().filter(a -> a.startsWith("--config="))
-        .findFirst().orElseThrow().replaceAll(".*/", ""));
+    String config = ks.getCommand().stream().filter(a -> a.startsWith("--config=")).findFirst()
+        .orElseThrow(() -> new AssertionError("kube-scheduler without --config")).substring("--config=".length());
+    String dir = config.substring(0, config.lastIndexOf('/'));
+    VolumeMount mount = ks.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(dir)).findFirst()
+        .orElseThrow(() -> new AssertionError("no volume mounted at " + dir));
+    ConfigMap cm = base.one(ConfigMap.class);
+    assertThat(volume(base.deployment(), mount.getName()).getConfigMap().getName())
+        .isEqualTo(cm.getMetadata().getName());
+    assertThat(cm.getData()).containsKey(config.substring(config.lastIndexOf('/') + 1));
   }
 
   // ------------------------------------------------------------------------ kube-scheduler -> extender
