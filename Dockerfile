@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Build: docker build -t scheduler-extender .
-# Run:   docker run -p 8888:8888 scheduler-extender
+# Run:   docker run -p 8888:8888 -e SERVER_ADDRESS=0.0.0.0 scheduler-extender
+#        (without TLS and client certificates the service listens on loopback only, since bind can place any pod;
+#        see docs/configuration.md "TLS and access")
 
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src

@@ -27,6 +27,7 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class ExtenderService {
   static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
   /** The reason given to nodes a PreFilter result left out (upstream's text). */
   static final String FILTERED_BY_PREFILTER = "node is filtered out by the prefilter result";
+  /** How many nodes or reasons a decision log line names at most. */
+  private static final int TOP = 3;
 
   private final SchedulerCache cache;
   private final ClusterSource source;
@@ -139,9 +142,11 @@ public final class ExtenderService {
       failed.remove(name);
     }
     if (log.isDebugEnabled()) {
-      log.debug("filter pod={} profile={} nodes={} feasible={} failed={} unresolvable={} error={}", pod.key(),
-          fw.profileName(), c.nodes().size() + c.unknown().size(), feasible.size(), failed.size(),
-          unresolvable.size(), error.isEmpty() ? "-" : error);
+      Map<String, String> rejected = new LinkedHashMap<>(failed);
+      rejected.putAll(unresolvable);
+      log.debug("filter pod={} profile={} nodes={} feasible={} failed={} unresolvable={} error={} topReasons={}",
+          pod.key(), fw.profileName(), c.nodes().size() + c.unknown().size(), feasible.size(), failed.size(),
+          unresolvable.size(), error.isEmpty() ? "-" : error, topReasons(rejected));
     }
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
@@ -189,6 +194,13 @@ public final class ExtenderService {
     for (String unknown : c.unknown().keySet()) {
       out.add(new HostPriority(unknown, HostPriority.MIN_EXTENDER_PRIORITY));
     }
+    if (log.isDebugEnabled()) {
+      List<HostPriority> best = new ArrayList<>(out);
+      best.sort(Comparator.comparingLong(HostPriority::score).reversed());
+      log.debug("prioritize pod={} profile={} nodes={} scored={} unknown={} top={}", pod.key(), fw.profileName(),
+          out.size(), c.nodes().size(), c.unknown().size(),
+          best.stream().limit(TOP).map(h -> h.host() + "=" + h.score()).toList());
+    }
     return out;
   }
 
@@ -222,7 +234,24 @@ public final class ExtenderService {
   public ExtenderPreemptionResult preempt(String profile, ExtenderPreemptionArgs args) {
     Framework fw = framework(profile);
     PodInfo pod = podOf(args.pod());
-    return preemption.preempt(fw, pod, args);
+    ExtenderPreemptionResult result = preemption.preempt(fw, pod, args);
+    if (log.isDebugEnabled()) {
+      Map<String, ?> proposed = args.nodeNameToMetaVictims() != null ? args.nodeNameToMetaVictims()
+          : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();
+      Snapshot snapshot = cache.snapshot();
+      Map<String, String> dropped = new LinkedHashMap<>();
+      for (String node : proposed.keySet()) {
+        if (!result.nodeNameToMetaVictims().containsKey(node)) {
+          dropped.put(node, snapshot.get(node) == null ? "node not in the extender's cache"
+              : "no proposed victim runs on the node");
+        }
+      }
+      int victims = result.nodeNameToMetaVictims().values().stream().mapToInt(v -> v.pods().size()).sum();
+      log.debug("preempt pod={} profile={} proposedNodes={} keptNodes={} victims={} dropped={} topReasons={}",
+          pod.key(), fw.profileName(), proposed.size(), result.nodeNameToMetaVictims().size(), victims,
+          dropped.size(), topReasons(dropped));
+    }
+    return result;
   }
 
   // --------------------------------------------------------------------------------------------------------- bind
@@ -603,6 +632,15 @@ public final class ExtenderService {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("field \"Pod\": " + e.getMessage());
     }
+  }
+
+  /** The most frequent reasons of {@code byNode}, most frequent first, as {@code "reason"=count} (log lines only). */
+  static List<String> topReasons(Map<String, String> byNode) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    byNode.values().forEach(r -> counts.merge(r, 1, Integer::sum));
+    return counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(TOP).map(e -> "\"" + e.getKey() + "\"=" + e.getValue()).toList();
   }
 
   private static boolean blank(String s) {
