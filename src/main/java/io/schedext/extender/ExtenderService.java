@@ -59,6 +59,8 @@ public final class ExtenderService {
   private final ExtenderMetrics metrics;
   private final PreemptionService preemption;
   private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
+  /** Serialises the fit check and assume of binds onto the same node; binds onto other nodes go on in parallel. */
+  private final Object[] nodeStripes = newStripes(64);
 
   /** Creates the service. */
   public ExtenderService(
@@ -71,6 +73,14 @@ public final class ExtenderService {
     this.parallelizer = parallelizer;
     this.seenPods = seenPods;
     this.preemption = new PreemptionService(cache);
+  }
+
+  private static Object[] newStripes(int n) {
+    Object[] out = new Object[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new Object();
+    }
+    return out;
   }
 
   /** The framework of {@code profile} (null = default); 404 when unknown. */
@@ -329,29 +339,15 @@ public final class ExtenderService {
     if (!info.nodeName().isEmpty() && !info.nodeName().equals(a.node())) {
       return "pod " + key + " is already bound to node " + info.nodeName();
     }
-    Snapshot snapshot = cache.snapshot();
-    NodeInfo node = snapshot.get(a.node());
-    if (node == null) {
-      return String.format(UNKNOWN_NODE, a.node());
+    Assumption assumption;
+    synchronized (nodeStripes[Math.floorMod(a.node().hashCode(), nodeStripes.length)]) {
+      assumption = checkFitAndAssume(fw, info, key, a.node());
     }
-    CycleState state = fw.newCycleState(snapshot);
-    PreFilterResult pre = fw.runPreFilterPlugins(state, info);
-    if (!pre.status().isSuccess()) {
-      return "pod " + key + " does not fit node " + a.node() + " any more: " + pre.status().message();
+    if (assumption.error() != null) {
+      return assumption.error();
     }
-    if (!pre.allNodes() && !pre.nodeNames().contains(a.node())) {
-      return "pod " + key + " does not fit node " + a.node() + " any more: " + FILTERED_BY_PREFILTER;
-    }
-    Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
-    if (!fit.isSuccess()) {
-      return "pod " + key + " does not fit node " + a.node() + " any more: " + fit.message();
-    }
-    PodInfo assumed = info.assignedTo(a.node());
-    try {
-      cache.assumePod(assumed);
-    } catch (FrameworkException e) {
-      return e.getMessage();
-    }
+    CycleState state = assumption.state();
+    PodInfo assumed = assumption.pod();
     Status s = fw.runReservePluginsReserve(state, assumed, a.node());
     if (s.isSuccess()) {
       s = fw.runPermitPlugins(state, assumed, a.node());
@@ -380,6 +376,53 @@ public final class ExtenderService {
     }
     fw.runPostBindPlugins(state, assumed, a.node());
     return "";
+  }
+
+  /**
+   * The state a bind continues with after the pod was assumed, or why it was not.
+   *
+   * @param state the cycle state after PreFilter and Filter on the chosen node
+   * @param pod the assumed pod (with its node set)
+   * @param error why the pod was not assumed, or null
+   */
+  private record Assumption(CycleState state, PodInfo pod, String error) {
+
+    static Assumption failed(String error) {
+      return new Assumption(null, null, error);
+    }
+  }
+
+  /**
+   * Re-checks that the pod fits the node on the current snapshot and assumes it there. Callers hold the node's stripe
+   * lock, so two binds onto one node cannot both pass the check before either is assumed (no over-commit).
+   */
+  private Assumption checkFitAndAssume(Framework fw, PodInfo info, String key, String nodeName) {
+    Snapshot snapshot = cache.snapshot();
+    NodeInfo node = snapshot.get(nodeName);
+    if (node == null) {
+      return Assumption.failed(String.format(UNKNOWN_NODE, nodeName));
+    }
+    CycleState state = fw.newCycleState(snapshot);
+    PreFilterResult pre = fw.runPreFilterPlugins(state, info);
+    if (!pre.status().isSuccess()) {
+      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: "
+          + pre.status().message());
+    }
+    if (!pre.allNodes() && !pre.nodeNames().contains(nodeName)) {
+      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: "
+          + FILTERED_BY_PREFILTER);
+    }
+    Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
+    if (!fit.isSuccess()) {
+      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: " + fit.message());
+    }
+    PodInfo assumed = info.assignedTo(nodeName);
+    try {
+      cache.assumePod(assumed);
+    } catch (FrameworkException e) {
+      return Assumption.failed(e.getMessage());
+    }
+    return new Assumption(state, assumed, null);
   }
 
   // ------------------------------------------------------------------------------------------------------ explain

@@ -34,6 +34,7 @@ public final class MockApi implements AutoCloseable {
   private final AtomicInteger bindingFailures = new AtomicInteger();
   private volatile int bindingFailureStatus = 500;
   private final AtomicInteger bindings = new AtomicInteger();
+  private final AtomicInteger lostWrites = new AtomicInteger();
 
   /** Starts the server on a free loopback port. */
   public MockApi() {
@@ -56,7 +57,8 @@ public final class MockApi implements AutoCloseable {
   private io.fabric8.mockwebserver.http.MockResponse bind(String namespace, String name, String body) {
     bindings.incrementAndGet();
     if (bindingFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      return status(bindingFailureStatus, "InternalError", "injected binding failure");
+      return status(bindingFailureStatus, bindingFailureStatus == 403 ? "Forbidden" : "InternalError",
+          "injected binding failure");
     }
     Matcher target = TARGET.matcher(body);
     Matcher uid = UID.matcher(body);
@@ -78,6 +80,11 @@ public final class MockApi implements AutoCloseable {
     }
     if (!target.find()) {
       return status(400, "BadRequest", "no target");
+    }
+    if (lostWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      // Accepted but never stored: no watch event will ever confirm this binding.
+      return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(201).setBody(
+          "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
     }
     pod.getSpec().setNodeName(target.group(1));
     // Stored after the reply, from another thread, as the API server's write would land.
@@ -107,6 +114,11 @@ public final class MockApi implements AutoCloseable {
   public void failNextBindings(int n, int status) {
     bindingFailureStatus = status;
     bindingFailures.set(n);
+  }
+
+  /** Makes the next {@code n} bindings answer 201 without storing anything (the confirming event never comes). */
+  public void loseNextBindings(int n) {
+    lostWrites.set(n);
   }
 
   /** How many binding calls arrived. */
