@@ -151,6 +151,17 @@ public final class KubernetesCluster implements ClusterSource {
     return sb.toString();
   }
 
+  /** The kinds whose watch is down right now (within the grace period or not). */
+  public List<String> watchesDown() {
+    List<String> out = new ArrayList<>();
+    for (InformerHandle<?> h : informers) {
+      if (h.hasSynced() && h.downSince() != null) {
+        out.add(h.kind());
+      }
+    }
+    return out;
+  }
+
   @Override
   public PodBinder binder() {
     return binder;

@@ -97,9 +97,11 @@ class KubernetesClusterTest {
     server.destroy();
   }
 
+  private final io.schedext.testing.MutableClock clock =
+      new io.schedext.testing.MutableClock(java.time.Instant.parse("2026-11-22T10:00:00Z"));
+
   private void startSource() {
-    source = new KubernetesCluster(client, cache, store, Clock.systemUTC(), Duration.ofSeconds(30),
-        Duration.ofSeconds(5));
+    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
   }
@@ -202,5 +204,22 @@ class KubernetesClusterTest {
     assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
     assertThat(requestedMilliCpu("n2")).isEqualTo(2000);
     assertThat(cache.snapshot().get("n3")).isNotNull();
+  }
+
+  @Test
+  void aSourceThatLostItsWatchesForLongerThanTheGraceIsNotReadyUntilTheyAreBack() {
+    client.nodes().resource(node("n1", "4")).create();
+    startSource();
+    int port = server.getPort();
+    server.destroy();
+    // The watches notice the loss; within the grace period the source still counts as ready.
+    await().atMost(Duration.ofSeconds(20)).until(() -> source.watchesDown().contains("Node"));
+    assertThat(source.isReady()).isTrue();
+    clock.advance(Duration.ofSeconds(31));
+    assertThat(source.isReady()).isFalse();
+    assertThat(source.notReadyReason()).startsWith("watches down for longer than PT30S: [Node (since ");
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    server.init(java.net.InetAddress.getLoopbackAddress(), port);
+    await().atMost(Duration.ofSeconds(30)).until(source::isReady);
   }
 }
