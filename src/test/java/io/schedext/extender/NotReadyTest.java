@@ -1,0 +1,103 @@
+package io.schedext.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.cluster.ObjectStore;
+import io.schedext.framework.Framework;
+import io.schedext.framework.Frameworks;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.VolumeWriter;
+import io.schedext.plugins.DefaultProfile;
+import io.schedext.plugins.InTreeRegistry;
+import io.schedext.testing.MakeNode;
+import io.schedext.testing.TestFrameworks;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.ResponseEntity;
+import org.springframework.mock.web.MockHttpServletRequest;
+
+/** While the cluster state is not in sync, filter answers an Error (never a silently empty list) and bind refuses. */
+class NotReadyTest {
+
+  private final ObjectMapper json = new ObjectMapper();
+
+  private ExtenderController controller() {
+    SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
+    cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj());
+    ObjectStore store = new ObjectStore();
+    var registry = InTreeRegistry.create();
+    Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
+        TestFrameworks.services(store));
+    ClusterSource lost = new ClusterSource() {
+      public String describe() {
+        return "test";
+      }
+
+      public void start() {}
+
+      public boolean isReady() {
+        return false;
+      }
+
+      public String notReadyReason() {
+        return "watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]";
+      }
+
+      public PodBinder binder() {
+        return (p, n) -> { };
+      }
+
+      public PodNominator nominator() {
+        return PodNominator.NONE;
+      }
+
+      public Pod findPod(String namespace, String name, String uid) {
+        return null;
+      }
+
+      public VolumeWriter volumeWriter() {
+        return VolumeWriter.NONE;
+      }
+    };
+    ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());
+    ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
+        fw.profileName()), TestFrameworks.services(store).parallelizer(),
+        new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
+    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics);
+  }
+
+  private JsonNode post(String verb, String body, int status) throws Exception {
+    MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
+    req.setContent(body.getBytes());
+    ResponseEntity<byte[]> r = controller().defaultProfile(verb, req);
+    assertThat(r.getStatusCode().value()).isEqualTo(status);
+    return json.readTree(r.getBody());
+  }
+
+  @Test
+  void filterAnswersAnErrorNamingWhyInsteadOfAnEmptyList() throws Exception {
+    JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}", 200);
+    assertThat(j.get("Error").asText()).isEqualTo("extender cluster state is not ready: watches down for longer than "
+        + "PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+  }
+
+  @Test
+  void prioritizeAndPreemptAnswer503AndBindRefuses() throws Exception {
+    String args = "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}";
+    assertThat(post("prioritize", args, 503).get("Error").asText()).startsWith("extender cluster state is not ready");
+    assertThat(post("preempt", "{\"Pod\":{\"metadata\":{\"name\":\"p\"}},\"NodeNameToMetaVictims\":{}}", 503)
+        .get("Error").asText()).startsWith("extender cluster state is not ready");
+    assertThat(post("bind", "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}", 200)
+        .get("Error").asText()).startsWith("extender cluster state is not ready");
+  }
+}
