@@ -153,7 +153,9 @@ public class ExtenderConfiguration {
     String defaultProfile = props.scheduling().defaultProfile();
     ConfiguredProfiles configured = ProfileFrameworks.configured(
         props.config().file(), props.policy().file(), defaultProfile, registry.names());
-    return ProfileFrameworks.build(configured, registry, services, defaultProfile);
+    Frameworks frameworks = ProfileFrameworks.build(configured, registry, services, defaultProfile);
+    frameworks.all().forEach(f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
+    return frameworks;
   }
 
   @Bean

@@ -66,10 +66,12 @@ public record ExtenderProperties(
    * Framework runtime settings.
    *
    * @param parallelism threads used per request for Filter and Score (0 = the number of CPUs)
-   * @param defaultProfile the profile served at {@code /scheduler/*}; empty = the first configured profile (without
+   * @param defaultProfile the profile served at {@code /scheduler/*}
+   * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded; empty = the first configured profile (without
    *     a configuration file: the name of the built-in or Policy profile, {@code default-scheduler} when empty)
    */
-  public record Scheduling(@DefaultValue("0") int parallelism, @DefaultValue("") String defaultProfile) {}
+  public record Scheduling(@DefaultValue("0") int parallelism, @DefaultValue("") String defaultProfile,
+      @DefaultValue("10") double pluginMetricsSamplePercent) {}
 
   /**
    * Binding settings.

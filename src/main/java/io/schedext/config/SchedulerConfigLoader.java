@@ -267,7 +267,7 @@ public final class SchedulerConfigLoader {
       }
     });
     if (!dropped.isEmpty()) {
-      log.info("{}: profile \"{}\": not running {}: kube-scheduler's own queue, preemption and resource-claim plugins",
+      log.info("{}: profile \"{}\": not running {}: kube-scheduler's own queue and resource-claim plugins",
           source, name, dropped);
     }
     Set<String> enabled = ProfileDefaults.enabledNames(kept);

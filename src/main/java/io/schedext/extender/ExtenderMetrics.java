@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.schedext.framework.Code;
@@ -18,6 +19,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
   /** Metrics registered in {@code registry}. */
   public ExtenderMetrics(MeterRegistry registry) {
@@ -60,6 +62,34 @@ public final class ExtenderMetrics implements FrameworkMetrics {
             .serviceLevelObjectives(exponential(0.0001, 2, 16))
             .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records how many candidate nodes one request carried. */
+  public void nodes(String verb, int count) {
+    summary("nd|" + verb, () -> DistributionSummary.builder("extender.request.nodes")
+        .description("Candidate nodes per extender request.")
+        .tag("verb", verb)
+        .serviceLevelObjectives(10, 50, 100, 500, 1000, 5000, 10000)
+        .register(registry)).record(count);
+  }
+
+  /** Records one preempt call and the victims kept on each node it answered with. */
+  public void preemption(java.util.Collection<Integer> victimsPerNode) {
+    registry.counter("scheduler.preemption.attempts").increment();
+    for (int v : victimsPerNode) {
+      summary("pv", () -> DistributionSummary.builder("scheduler.preemption.victims")
+          .description("Number of selected preemption victims (per node the preempt verb keeps).")
+          .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
+          .register(registry)).record(v);
+    }
+  }
+
+  private DistributionSummary summary(String key, java.util.function.Supplier<DistributionSummary> create) {
+    DistributionSummary s = summaries.get(key);
+    if (s == null) {
+      s = summaries.computeIfAbsent(key, k -> create.get());
+    }
+    return s;
   }
 
   /** Counts one bind by result ({@code bound} or {@code failed}). */

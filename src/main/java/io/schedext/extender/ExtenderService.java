@@ -103,6 +103,7 @@ public final class ExtenderService {
     Framework fw = framework(profile);
     PodInfo pod = podOf(args.pod());
     Candidates c = candidates(args, false);
+    metrics.nodes("filter", c.nodes().size() + c.unknown().size());
     Map<String, String> failed = new LinkedHashMap<>();
     Map<String, String> unresolvable = new LinkedHashMap<>(c.unknown());
     List<NodeInfo> feasible = new ArrayList<>(c.nodes().size());
@@ -164,9 +165,19 @@ public final class ExtenderService {
         failed, unresolvable, error);
   }
 
+  /** Filters every node in parallel; one Filter extension-point sample covers all of them, as upstream. */
   private Status[] filterNodes(Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
     Status[] out = new Status[nodes.size()];
     parallelizer.until(nodes.size(), i -> out[i] = fw.runFilterPluginsWithNominatedPods(state, pod, nodes.get(i)));
+    Code code = Code.SUCCESS;
+    for (Status s : out) {
+      if (s.isError()) {
+        code = Code.ERROR;
+        break;
+      }
+    }
+    metrics.extensionPoint(fw.profileName(), ExtensionPoint.FILTER, code, System.nanoTime() - start);
     return out;
   }
 
@@ -185,6 +196,7 @@ public final class ExtenderService {
     Framework fw = framework(profile);
     PodInfo pod = podOf(args.pod());
     Candidates c = candidates(args, false);
+    metrics.nodes("prioritize", c.nodes().size() + c.unknown().size());
     ScoreResult r = score(fw, c, pod, null);
     if (!r.status().isSuccess()) {
       throw new IllegalStateException(r.status().message());
@@ -245,6 +257,7 @@ public final class ExtenderService {
     Framework fw = framework(profile);
     PodInfo pod = podOf(args.pod());
     ExtenderPreemptionResult result = preemption.preempt(fw, pod, args);
+    metrics.preemption(result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
     if (log.isDebugEnabled()) {
       Map<String, ?> proposed = args.nodeNameToMetaVictims() != null ? args.nodeNameToMetaVictims()
           : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();

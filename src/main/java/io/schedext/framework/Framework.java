@@ -20,7 +20,7 @@ public final class Framework {
 
   /** Longest time a Permit plugin may make a pod wait. */
   public static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
-  private static final double PLUGIN_METRICS_SAMPLE_PERCENT = 10;
+  private volatile double pluginMetricsSamplePercent = 10;
 
   private final String profileName;
   private final FrameworkServices services;
@@ -234,10 +234,15 @@ public final class Framework {
     return filterPlugins.length > 0;
   }
 
-  /** A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics 10% of the time. */
+  /** Sets the share of cycles (0–100, default 10 as upstream) whose per-plugin durations are recorded. */
+  public void setPluginMetricsSamplePercent(double percent) {
+    this.pluginMetricsSamplePercent = Math.max(0, Math.min(100, percent));
+  }
+
+  /** A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics (10% of cycles by default). */
   public CycleState newCycleState(NodeInfoLister snapshot) {
     CycleState s = new CycleState(snapshot);
-    s.setRecordPluginMetrics(ThreadLocalRandom.current().nextDouble(100) < PLUGIN_METRICS_SAMPLE_PERCENT);
+    s.setRecordPluginMetrics(ThreadLocalRandom.current().nextDouble(100) < pluginMetricsSamplePercent);
     return s;
   }
 
