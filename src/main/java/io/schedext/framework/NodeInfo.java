@@ -37,7 +37,7 @@ public final class NodeInfo {
   private volatile Memo[] memo = NO_MEMO;
 
   /** A remembered result of a pure function of this node's pods. */
-  private record Memo(String key, int value) {}
+  private record Memo(String key, Object value) {}
 
   private static final Memo[] NO_MEMO = new Memo[0];
   private static final int MEMO_SIZE = 8;
@@ -190,13 +190,22 @@ public final class NodeInfo {
    * changes, so consecutive pods of one workload count each node once. Thread-safe; keeps the last 8 keys.
    */
   public int memoize(String key, java.util.function.ToIntFunction<NodeInfo> compute) {
+    return memoizeObject(key, n -> compute.applyAsInt(n));
+  }
+
+  /**
+   * As {@link #memoize(String, java.util.function.ToIntFunction)} for any value; the value must be immutable (it is
+   * shared by every request that reads this node info).
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T memoizeObject(String key, java.util.function.Function<NodeInfo, T> compute) {
     Memo[] m = memo;
     for (Memo e : m) {
       if (e.key.equals(key)) {
-        return e.value;
+        return (T) e.value;
       }
     }
-    int value = compute.applyAsInt(this);
+    T value = compute.apply(this);
     Memo[] next;
     if (m.length < MEMO_SIZE) {
       next = java.util.Arrays.copyOf(m, m.length + 1);

@@ -98,28 +98,38 @@ public final class Bench {
       System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms |");
       System.out.println("|---|---|---|---|---|---|---|");
       int warm = Math.max(20, requests / 5);
+      java.util.Set<String> scenarios = java.util.Set.of(
+          o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
       for (SyntheticCluster.Kind kind : kinds) {
         Pod pod = SyntheticCluster.pending(kind, 0);
         byte[] names = HttpLoadDriver.namesBody(pod, all);
-        row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));
-        row(kind, "names", "prioritize", all.size(), d.serial("/scheduler/prioritize", names, warm, requests));
-        byte[] subset = HttpLoadDriver.namesBody(pod, some);
-        long[] pair = new long[requests];
-        for (int i = 0; i < warm; i++) {
-          d.post("/scheduler/filter", subset);
-          d.post("/scheduler/prioritize", subset);
+        if (scenarios.contains("names")) {
+          row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));
+          row(kind, "names", "prioritize", all.size(), d.serial("/scheduler/prioritize", names, warm, requests));
         }
-        for (int i = 0; i < requests; i++) {
-          pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
+        if (scenarios.contains("subset")) {
+          byte[] subset = HttpLoadDriver.namesBody(pod, some);
+          long[] pair = new long[requests];
+          for (int i = 0; i < warm; i++) {
+            d.post("/scheduler/filter", subset);
+            d.post("/scheduler/prioritize", subset);
+          }
+          for (int i = 0; i < requests; i++) {
+            pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
+          }
+          row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair));
         }
-        row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair));
-        row(kind, "names", "explain", all.size(), d.serial("/scheduler/explain", names, 5, Math.max(10,
-            requests / 10)));
-        List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));
-        byte[] nodesBody = HttpLoadDriver.nodesBody(pod, full);
-        row(kind, "full nodes", "filter", full.size(), d.serial("/scheduler/filter", nodesBody, warm, requests));
-        row(kind, "full nodes", "prioritize", full.size(),
-            d.serial("/scheduler/prioritize", nodesBody, warm, requests));
+        if (scenarios.contains("explain")) {
+          row(kind, "names", "explain", all.size(), d.serial("/scheduler/explain", names, 5, Math.max(10,
+              requests / 10)));
+        }
+        if (scenarios.contains("full")) {
+          List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));
+          byte[] nodesBody = HttpLoadDriver.nodesBody(pod, full);
+          row(kind, "full nodes", "filter", full.size(), d.serial("/scheduler/filter", nodesBody, warm, requests));
+          row(kind, "full nodes", "prioritize", full.size(),
+              d.serial("/scheduler/prioritize", nodesBody, warm, requests));
+        }
       }
       System.out.println();
       memory(d, service);

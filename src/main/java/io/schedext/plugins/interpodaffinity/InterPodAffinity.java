@@ -153,13 +153,14 @@ public final class InterPodAffinity
         TermNamespaces.mergeWeighted(pod.preferredAntiAffinityTerms(), objects),
         TermNamespaces.labelsOf(pod.namespace(), objects), args.hardPodAffinityWeight());
     TopologyScores[] perNode = new TopologyScores[candidates.size()];
+    // Without preferred terms of its own, what a node contributes depends only on its pods and labels and on what
+    // their terms see of the incoming pod: remembered on the snapshot node info for the next pod of the workload.
+    String memoKey = hasConstraints ? null : "InterPodAffinity/score\u0000" + args.hardPodAffinityWeight()
+        + "\u0000" + PreFilterState.incomingKey(pod, in.namespaceLabels());
     handle.parallelizer().until(candidates.size(), i -> {
       NodeInfo node = candidates.get(i);
-      TopologyScores scores = new TopologyScores();
-      for (PodInfo existing : hasConstraints ? node.pods() : node.podsWithAffinity()) {
-        scores.processExistingPod(in, existing, node);
-      }
-      perNode[i] = scores;
+      perNode[i] = memoKey == null ? existingScores(in, node, node.pods())
+          : node.memoizeObject(memoKey, n -> existingScores(in, n, n.podsWithAffinity()));
     });
     TopologyScores total = new TopologyScores();
     boolean any = false;
@@ -174,6 +175,14 @@ public final class InterPodAffinity
     }
     state.write(PRE_SCORE_STATE_KEY, total.freeze());
     return Status.success();
+  }
+
+  private static TopologyScores existingScores(TopologyScores.Incoming in, NodeInfo node, List<PodInfo> pods) {
+    TopologyScores scores = new TopologyScores();
+    for (PodInfo existing : pods) {
+      scores.processExistingPod(in, existing, node);
+    }
+    return scores;
   }
 
   /** Whether the pod's spec declares preferred affinity or anti-affinity terms (read from the spec, as upstream). */

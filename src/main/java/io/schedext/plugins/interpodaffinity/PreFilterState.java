@@ -61,16 +61,27 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts existingAntiAffinityCounts(
       PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer) {
+    // A node's count depends only on its pods and labels and on the incoming pod's namespace, labels and namespace
+    // labels: it is remembered on the (immutable) snapshot node info for the next pod of the same workload.
+    String memoKey = "InterPodAffinity/existingAntiAffinity\u0000" + incomingKey(pod, namespaceLabels);
     TopologyPairCounts[] perNode = new TopologyPairCounts[nodes.size()];
-    parallelizer.until(nodes.size(), i -> {
-      NodeInfo node = nodes.get(i);
+    parallelizer.until(nodes.size(), i -> perNode[i] = nodes.get(i).memoizeObject(memoKey, node -> {
       TopologyPairCounts counts = new TopologyPairCounts();
       for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
         counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), pod, namespaceLabels, node.labels(), 1);
       }
-      perNode[i] = counts;
-    });
+      return counts;
+    }));
     return mergeAll(perNode);
+  }
+
+  /**
+   * What existing pods' terms can see of the incoming pod: its namespace, its labels and its namespace's labels, in
+   * a canonical form.
+   */
+  static String incomingKey(PodInfo pod, Map<String, String> namespaceLabels) {
+    return pod.namespace() + "\u0000" + new java.util.TreeMap<>(pod.labels()) + "\u0000"
+        + (namespaceLabels == null ? "{}" : new java.util.TreeMap<>(namespaceLabels).toString());
   }
 
   /**
