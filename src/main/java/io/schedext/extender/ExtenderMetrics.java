@@ -19,6 +19,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PluginTimer, Timer> pluginTimers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
   /** Metrics registered in {@code registry}. */
@@ -39,17 +40,28 @@ public final class ExtenderMetrics implements FrameworkMetrics {
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /** The identity of one plugin timer; built from constant strings, so hashing it computes no string hash. */
+  private record PluginTimer(String plugin, String extensionPoint, Code status) {}
+
   @Override
   public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
-    timer("pl|" + plugin + "|" + extensionPoint + "|" + status.upstreamName(), () ->
+    PluginTimer key = new PluginTimer(plugin, extensionPoint, status);
+    Timer t = pluginTimers.get(key);
+    if (t == null) {
+      t = pluginTimers.computeIfAbsent(key, k -> createPluginTimer(plugin, extensionPoint, status));
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer createPluginTimer(String plugin, String extensionPoint, Code status) {
+    return
         Timer.builder("scheduler.plugin.execution.duration")
             .description("Duration for running a plugin at a specific extension point.")
             .tag("plugin", plugin)
             .tag("extension_point", extensionPoint)
             .tag("status", status.upstreamName())
             .serviceLevelObjectives(exponential(0.00001, 1.5, 20))
-            .register(registry))
-        .record(nanos, TimeUnit.NANOSECONDS);
+            .register(registry);
   }
 
   /** Records one extender request. */

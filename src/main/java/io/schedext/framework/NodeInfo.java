@@ -37,7 +37,7 @@ public final class NodeInfo {
   private volatile Memo[] memo = NO_MEMO;
 
   /** A remembered result of a pure function of this node's pods. */
-  private record Memo(String key, Object value) {}
+  private record Memo(String key, int hash, Object value) {}
 
   private static final Memo[] NO_MEMO = new Memo[0];
   private static final int MEMO_SIZE = 8;
@@ -200,8 +200,10 @@ public final class NodeInfo {
   @SuppressWarnings("unchecked")
   public <T> T memoizeObject(String key, java.util.function.Function<NodeInfo, T> compute) {
     Memo[] m = memo;
+    // Callers pass the same key instance for every node of a request, so its hash is computed once.
+    int h = key.hashCode();
     for (Memo e : m) {
-      if (e.key.equals(key)) {
+      if (e.hash == h && (e.key == key || e.key.equals(key))) {
         return (T) e.value;
       }
     }
@@ -209,11 +211,11 @@ public final class NodeInfo {
     Memo[] next;
     if (m.length < MEMO_SIZE) {
       next = java.util.Arrays.copyOf(m, m.length + 1);
-      next[m.length] = new Memo(key, value);
+      next[m.length] = new Memo(key, h, value);
     } else {
       next = new Memo[MEMO_SIZE];
       System.arraycopy(m, 1, next, 0, MEMO_SIZE - 1);
-      next[MEMO_SIZE - 1] = new Memo(key, value);
+      next[MEMO_SIZE - 1] = new Memo(key, h, value);
     }
     if (memo == m) {
       memo = next;
