@@ -79,7 +79,7 @@ class ExtenderController {
       throws IOException {
     switch (verb) {
       case "filter" -> {
-        ExtenderArgs args = codec.decode(codec.readBody(request.getInputStream()), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
         service.framework(profile);
         if (!source.isReady()) {
           return ok(new ExtenderFilterResult(null, null, Map.of(), Map.of(),
@@ -88,7 +88,7 @@ class ExtenderController {
         return ok(service.filter(profile, args));
       }
       case "prioritize" -> {
-        ExtenderArgs args = codec.decode(codec.readBody(request.getInputStream()), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
         service.framework(profile);
         if (!source.isReady()) {
           return error(503, "extender cluster state is not ready: " + source.notReadyReason());
@@ -97,7 +97,7 @@ class ExtenderController {
       }
       case "preempt" -> {
         ExtenderPreemptionArgs args =
-            codec.decode(codec.readBody(request.getInputStream()), ExtenderPreemptionArgs.class);
+            codec.decode(request.getInputStream(), ExtenderPreemptionArgs.class);
         service.framework(profile);
         if (!source.isReady()) {
           return error(503, "extender cluster state is not ready: " + source.notReadyReason());
@@ -105,7 +105,7 @@ class ExtenderController {
         return ok(service.preempt(profile, args));
       }
       case "bind" -> {
-        ExtenderBindingArgs args = codec.decode(codec.readBody(request.getInputStream()), ExtenderBindingArgs.class);
+        ExtenderBindingArgs args = codec.decode(request.getInputStream(), ExtenderBindingArgs.class);
         service.framework(profile);
         if (!source.isReady()) {
           return ok(new ExtenderBindingResult("extender cluster state is not ready: " + source.notReadyReason()));
@@ -113,7 +113,7 @@ class ExtenderController {
         return ok(service.bind(profile, args));
       }
       case "explain" -> {
-        ExtenderArgs args = codec.decode(codec.readBody(request.getInputStream()), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
         return ok(service.explain(profile, args));
       }
       default -> throw new BadRequestException(404,

@@ -19,7 +19,8 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<PluginTimer, Timer> pluginTimers = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer[]>> pluginTimers =
+      new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
   /** Metrics registered in {@code registry}. */
@@ -40,15 +41,15 @@ public final class ExtenderMetrics implements FrameworkMetrics {
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** The identity of one plugin timer; built from constant strings, so hashing it computes no string hash. */
-  private record PluginTimer(String plugin, String extensionPoint, Code status) {}
-
   @Override
   public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
-    PluginTimer key = new PluginTimer(plugin, extensionPoint, status);
-    Timer t = pluginTimers.get(key);
+    // Plugin and extension point names are constants (their hashes are cached): no allocation per call.
+    Timer[] byCode = pluginTimers.computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(extensionPoint, k -> new Timer[Code.values().length]);
+    Timer t = byCode[status.ordinal()];
     if (t == null) {
-      t = pluginTimers.computeIfAbsent(key, k -> createPluginTimer(plugin, extensionPoint, status));
+      t = createPluginTimer(plugin, extensionPoint, status);
+      byCode[status.ordinal()] = t;
     }
     t.record(nanos, TimeUnit.NANOSECONDS);
   }

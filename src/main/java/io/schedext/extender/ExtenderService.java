@@ -205,13 +205,10 @@ public final class ExtenderService {
     for (int w : r.weights()) {
       weightSum += w;
     }
-    Map<String, Long> byNode = new LinkedHashMap<>();
+    // Scored nodes are the known candidates, in order.
+    List<HostPriority> out = new ArrayList<>(c.nodes().size() + c.unknown().size());
     for (int i = 0; i < r.nodes().length; i++) {
-      byNode.put(r.nodes()[i].name(), toExtenderScore(r.totals()[i], weightSum));
-    }
-    List<HostPriority> out = new ArrayList<>(byNode.size() + c.unknown().size());
-    for (NodeInfo n : c.nodes()) {
-      out.add(new HostPriority(n.name(), byNode.getOrDefault(n.name(), HostPriority.MIN_EXTENDER_PRIORITY)));
+      out.add(new HostPriority(r.nodes()[i].name(), toExtenderScore(r.totals()[i], weightSum)));
     }
     for (String unknown : c.unknown().keySet()) {
       out.add(new HostPriority(unknown, HostPriority.MIN_EXTENDER_PRIORITY));
@@ -247,7 +244,7 @@ public final class ExtenderService {
       return new ScoreResult(pre, new NodeInfo[0], new String[0], new int[0], new long[0][], new long[0][],
           new long[0]);
     }
-    return fw.runScorePlugins(state, pod, c.nodes());
+    return fw.runScorePlugins(state, pod, c.nodes(), explainer != null);
   }
 
   // ------------------------------------------------------------------------------------------------------ preempt

@@ -1,6 +1,7 @@
 package io.schedext.extender;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -44,24 +45,16 @@ public final class WireCodec {
     return maxBodyBytes;
   }
 
-  /** Reads at most the size limit from {@code in}; throws 413 when the body is longer, 400 when empty. */
-  public byte[] readBody(InputStream in) throws IOException {
-    byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-    if (body.length > maxBodyBytes) {
-      throw new BadRequestException(413, "request body exceeds the limit of " + maxBodyBytes
-          + " bytes (property extender.http.max-request-bytes)");
-    }
-    for (byte b : body) {
-      if (!Character.isWhitespace(b)) {
-        return body;
+  /**
+   * Decodes a request body streamed from {@code in} (no copy of the body is kept) into {@code type}. Every failure is
+   * a {@link BadRequestException}: 400 naming the field and position, 400 for an empty body, 413 for a body longer
+   * than the limit.
+   */
+  public <T> T decode(InputStream in, Class<T> type) {
+    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes))) {
+      if (p.nextToken() == null) {
+        throw new BadRequestException("request body is empty: expected a JSON object");
       }
-    }
-    throw new BadRequestException("request body is empty: expected a JSON object");
-  }
-
-  /** Decodes {@code body} into {@code type}; every failure is a 400 naming the field. */
-  public <T> T decode(byte[] body, Class<T> type) {
-    try (com.fasterxml.jackson.core.JsonParser p = mapper.createParser(body)) {
       T value = mapper.readValue(p, type);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
@@ -72,11 +65,66 @@ public final class WireCodec {
       }
       return value;
     } catch (JsonMappingException e) {
+      tooLarge(e);
       throw new BadRequestException(describe(e));
     } catch (JsonProcessingException e) {
+      tooLarge(e);
       throw new BadRequestException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
+      tooLarge(e);
       throw new BadRequestException("unreadable request body: " + e.getMessage());
+    }
+  }
+
+  /** Decodes a request body held in memory into {@code type}; same errors as the streaming form. */
+  public <T> T decode(byte[] body, Class<T> type) {
+    return decode(new java.io.ByteArrayInputStream(body), type);
+  }
+
+  private void tooLarge(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TooLarge) {
+        throw new BadRequestException(413, "request body exceeds the limit of " + maxBodyBytes
+            + " bytes (property extender.http.max-request-bytes)");
+      }
+    }
+  }
+
+  /** Thrown by {@link Limited} once the body passes the limit. */
+  private static final class TooLarge extends IOException {
+    TooLarge() {
+      super("request body too large");
+    }
+  }
+
+  /** An input stream that fails once more than {@code limit} bytes were read. */
+  private static final class Limited extends java.io.FilterInputStream {
+    private long remaining;
+
+    Limited(InputStream in, long limit) {
+      super(in);
+      this.remaining = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0 && --remaining < 0) {
+        throw new TooLarge();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws IOException {
+      int n = super.read(buf, off, len);
+      if (n > 0) {
+        remaining -= n;
+        if (remaining < 0) {
+          throw new TooLarge();
+        }
+      }
+      return n;
     }
   }
 

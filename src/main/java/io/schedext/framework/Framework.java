@@ -543,13 +543,21 @@ public final class Framework {
    * 0–100 range and applies weights. Returns the per-plugin scores and the weighted totals, or an Error status.
    */
   public ScoreResult runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodeList) {
+    return runScorePlugins(state, pod, nodeList, true);
+  }
+
+  /**
+   * As {@link #runScorePlugins(CycleState, PodInfo, List)}; with {@code keepRaw} false the raw (pre-normalisation)
+   * scores are not copied and {@link ScoreResult#raw()} is null — the prioritize path needs only the totals.
+   */
+  public ScoreResult runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
     long start = System.nanoTime();
-    ScoreResult r = doRunScore(state, pod, nodeList);
+    ScoreResult r = doRunScore(state, pod, nodeList, keepRaw);
     services.metrics().extensionPoint(profileName, ExtensionPoint.SCORE, r.status().code(), System.nanoTime() - start);
     return r;
   }
 
-  private ScoreResult doRunScore(CycleState state, PodInfo pod, List<NodeInfo> nodeList) {
+  private ScoreResult doRunScore(CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
     NodeInfo[] nodes = nodeList.toArray(new NodeInfo[0]);
     List<ScorePlugin> active = new ArrayList<>(scorePlugins.length);
     List<Integer> weights = new ArrayList<>(scorePlugins.length);
@@ -585,9 +593,11 @@ public final class Framework {
     } catch (ScoreFailure e) {
       return ScoreResult.failed(Status.error("running Score plugins: " + e.getMessage()));
     }
-    long[][] raw = new long[np][];
+    long[][] raw = keepRaw ? new long[np][] : null;
     for (int p = 0; p < np; p++) {
-      raw[p] = perPlugin[p].toArray();
+      if (keepRaw) {
+        raw[p] = perPlugin[p].toArray();
+      }
       ScorePlugin pl = active.get(p);
       ScoreExtensions ext = pl.scoreExtensions();
       if (ext == null) {
@@ -611,7 +621,7 @@ public final class Framework {
     for (int p = 0; p < np; p++) {
       names[p] = active.get(p).name();
       w[p] = weights.get(p);
-      normalized[p] = perPlugin[p].toArray();
+      normalized[p] = perPlugin[p].values();
       for (int i = 0; i < nodes.length; i++) {
         long s = normalized[p][i];
         if (s > ScorePlugin.MAX_NODE_SCORE || s < ScorePlugin.MIN_NODE_SCORE) {

@@ -190,37 +190,63 @@ public final class NodeInfo {
    * changes, so consecutive pods of one workload count each node once. Thread-safe; keeps the last 8 keys.
    */
   public int memoize(String key, java.util.function.ToIntFunction<NodeInfo> compute) {
-    return memoizeObject(key, n -> compute.applyAsInt(n));
+    return memoize(key, compute, (n, f) -> f.applyAsInt(n));
   }
 
   /**
-   * As {@link #memoize(String, java.util.function.ToIntFunction)} for any value; the value must be immutable (it is
-   * shared by every request that reads this node info).
+   * As {@link #memoize(String, java.util.function.ToIntFunction)} with the function's argument passed separately, so
+   * callers in per-node loops need no capturing lambda (no allocation on a hit).
+   */
+  public <A> int memoize(String key, A arg, java.util.function.ToIntBiFunction<NodeInfo, A> compute) {
+    Object v = lookup(key);
+    if (v != null) {
+      return (Integer) v;
+    }
+    int value = compute.applyAsInt(this, arg);
+    remember(key, value);
+    return value;
+  }
+
+  /**
+   * As {@link #memoize(String, java.util.function.ToIntFunction)} for any immutable value (it is shared by every
+   * request that reads this node info); {@code compute} must not return null.
    */
   @SuppressWarnings("unchecked")
-  public <T> T memoizeObject(String key, java.util.function.Function<NodeInfo, T> compute) {
-    Memo[] m = memo;
+  public <A, T> T memoizeObject(String key, A arg, java.util.function.BiFunction<NodeInfo, A, T> compute) {
+    Object v = lookup(key);
+    if (v != null) {
+      return (T) v;
+    }
+    T value = compute.apply(this, arg);
+    remember(key, value);
+    return value;
+  }
+
+  private Object lookup(String key) {
     // Callers pass the same key instance for every node of a request, so its hash is computed once.
     int h = key.hashCode();
-    for (Memo e : m) {
+    for (Memo e : memo) {
       if (e.hash == h && (e.key == key || e.key.equals(key))) {
-        return (T) e.value;
+        return e.value;
       }
     }
-    T value = compute.apply(this);
+    return null;
+  }
+
+  private void remember(String key, Object value) {
+    Memo[] m = memo;
     Memo[] next;
     if (m.length < MEMO_SIZE) {
       next = java.util.Arrays.copyOf(m, m.length + 1);
-      next[m.length] = new Memo(key, h, value);
+      next[m.length] = new Memo(key, key.hashCode(), value);
     } else {
       next = new Memo[MEMO_SIZE];
       System.arraycopy(m, 1, next, 0, MEMO_SIZE - 1);
-      next[MEMO_SIZE - 1] = new Memo(key, h, value);
+      next[MEMO_SIZE - 1] = new Memo(key, key.hashCode(), value);
     }
     if (memo == m) {
       memo = next;
     }
-    return value;
   }
 
   /** The node object, or null for a node-less (ghost) entry. */

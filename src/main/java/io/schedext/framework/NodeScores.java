@@ -46,6 +46,11 @@ public final class NodeScores {
     scores[i] = score;
   }
 
+  /** The scores themselves (not a copy), for the framework once scoring is over. */
+  long[] values() {
+    return scores;
+  }
+
   /** A copy of the scores. */
   public long[] toArray() {
     return scores.clone();

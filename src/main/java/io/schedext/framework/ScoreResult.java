@@ -8,7 +8,7 @@ package io.schedext.framework;
  * @param nodes the scored nodes
  * @param plugins the score plugins that ran, in order
  * @param weights their weights
- * @param raw raw scores per plugin per node
+ * @param raw raw scores per plugin per node, or null when not asked for
  * @param normalized normalised scores per plugin per node
  * @param totals Σ normalised × weight per node
  */

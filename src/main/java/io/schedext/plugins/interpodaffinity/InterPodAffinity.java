@@ -160,7 +160,7 @@ public final class InterPodAffinity
     handle.parallelizer().until(candidates.size(), i -> {
       NodeInfo node = candidates.get(i);
       perNode[i] = memoKey == null ? existingScores(in, node, node.pods())
-          : node.memoizeObject(memoKey, n -> existingScores(in, n, n.podsWithAffinity()));
+          : node.memoizeObject(memoKey, in, (n, incoming) -> existingScores(incoming, n, n.podsWithAffinity()));
     });
     TopologyScores total = new TopologyScores();
     boolean any = false;

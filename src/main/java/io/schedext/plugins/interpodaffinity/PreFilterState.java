@@ -65,14 +65,22 @@ final class PreFilterState implements StateData {
     // labels: it is remembered on the (immutable) snapshot node info for the next pod of the same workload.
     String memoKey = "InterPodAffinity/existingAntiAffinity\u0000" + incomingKey(pod, namespaceLabels);
     TopologyPairCounts[] perNode = new TopologyPairCounts[nodes.size()];
-    parallelizer.until(nodes.size(), i -> perNode[i] = nodes.get(i).memoizeObject(memoKey, node -> {
-      TopologyPairCounts counts = new TopologyPairCounts();
-      for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
-        counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), pod, namespaceLabels, node.labels(), 1);
-      }
-      return counts;
-    }));
+    Incoming incoming = new Incoming(pod, namespaceLabels);
+    parallelizer.until(nodes.size(), i -> perNode[i] = nodes.get(i).memoizeObject(memoKey, incoming,
+        PreFilterState::existingAntiAffinityCountsOn));
     return mergeAll(perNode);
+  }
+
+  /** The incoming pod and its namespace's labels, passed to the per-node count without a capturing lambda. */
+  private record Incoming(PodInfo pod, Map<String, String> namespaceLabels) {}
+
+  private static TopologyPairCounts existingAntiAffinityCountsOn(NodeInfo node, Incoming in) {
+    TopologyPairCounts counts = new TopologyPairCounts();
+    for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
+      counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), in.pod(), in.namespaceLabels(), node.labels(),
+          1);
+    }
+    return counts;
   }
 
   /**

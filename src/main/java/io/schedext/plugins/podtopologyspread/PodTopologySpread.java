@@ -176,7 +176,7 @@ public final class PodTopologySpread
       }
       long count;
       if (s.hostname(i)) {
-        count = c.countMatching(node, s.namespace(), s.memoKey(i));
+        count = s.counter(i).count(node);
       } else {
         count = s.podCount(i, value);
         if (count < 0) {

@@ -56,9 +56,9 @@ final class PreFilterState implements StateData {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
     int n = constraints.size();
-    String[] memoKeys = new String[n];
+    SpreadConstraint.Counter[] counters = new SpreadConstraint.Counter[n];
     for (int i = 0; i < n; i++) {
-      memoKeys[i] = constraints.get(i).memoKey(pod.namespace());
+      counters[i] = constraints.get(i).counter(pod.namespace());
     }
     int[][] countsByNode = new int[nodes.size()][];
     IntConsumer perNode = idx -> {
@@ -69,8 +69,7 @@ final class PreFilterState implements StateData {
       int[] counts = new int[n];
       for (int i = 0; i < n; i++) {
         SpreadConstraint c = constraints.get(i);
-        counts[i] = c.includesNode(node, affinity, tolerations)
-            ? c.countMatching(node, pod.namespace(), memoKeys[i]) : -1;
+        counts[i] = c.includesNode(node, affinity, tolerations) ? counters[i].count(node) : -1;
       }
       countsByNode[idx] = counts;
     };

@@ -28,7 +28,7 @@ final class PreScoreState implements StateData {
   private final List<Map<String, long[]>> podCounts;
   private final double[] weights;
   private final String namespace;
-  private final String[] memoKeys;
+  private final SpreadConstraint.Counter[] counters;
 
   private PreScoreState(
       List<SpreadConstraint> constraints,
@@ -37,19 +37,19 @@ final class PreScoreState implements StateData {
       List<Map<String, long[]>> podCounts,
       double[] weights,
       String namespace,
-      String[] memoKeys) {
+      SpreadConstraint.Counter[] counters) {
     this.constraints = constraints;
     this.hostname = hostname;
     this.ignoredNodes = ignoredNodes;
     this.podCounts = podCounts;
     this.weights = weights;
     this.namespace = namespace;
-    this.memoKeys = memoKeys;
+    this.counters = counters;
   }
 
-  /** The node memo key of constraint {@code i} (see {@link SpreadConstraint#memoKey(String)}). */
-  String memoKey(int i) {
-    return memoKeys[i];
+  /** The pod counter of constraint {@code i} for this cycle's namespace. */
+  SpreadConstraint.Counter counter(int i) {
+    return counters[i];
   }
 
   /**
@@ -93,9 +93,9 @@ final class PreScoreState implements StateData {
 
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
-    String[] memoKeys = new String[n];
+    SpreadConstraint.Counter[] counters = new SpreadConstraint.Counter[n];
     for (int i = 0; i < n; i++) {
-      memoKeys[i] = constraints.get(i).memoKey(pod.namespace());
+      counters[i] = constraints.get(i).counter(pod.namespace());
     }
     int[][] countsByNode = new int[allNodes.size()][];
     IntConsumer perNode = idx -> {
@@ -110,7 +110,7 @@ final class PreScoreState implements StateData {
         boolean counted = !hostname[i]
             && c.includesNode(node, affinity, tolerations)
             && podCounts.get(i).containsKey(valueOf(node, c));
-        counts[i] = counted ? c.countMatching(node, pod.namespace(), memoKeys[i]) : 0;
+        counts[i] = counted ? counters[i].count(node) : 0;
       }
       countsByNode[idx] = counts;
     };
@@ -133,7 +133,7 @@ final class PreScoreState implements StateData {
       }
     }
     return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
-        memoKeys);
+        counters);
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {

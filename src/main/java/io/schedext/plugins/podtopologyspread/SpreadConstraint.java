@@ -97,33 +97,41 @@ record SpreadConstraint(
 
   /** The number of pods on {@code node} in {@code namespace}, not terminating, that this constraint counts. */
   int countMatching(NodeInfo node, String namespace) {
-    return countMatching(node, namespace, memoKey(namespace));
+    return counter(namespace).count(node);
+  }
+
+  /** A counter of this constraint's pods in {@code namespace}; make one per request, use it for every node. */
+  Counter counter(String namespace) {
+    return new Counter(namespace + "\u0000PodTopologySpread\u0000" + selector, selector, namespace);
   }
 
   /**
-   * As {@link #countMatching(NodeInfo, String)} with the node's memo key precomputed by {@link #memoKey(String)}: the
-   * count is remembered on the (immutable) snapshot node info, so the next pod of the same workload reads it back.
+   * Counts the non-terminating pods of one namespace matching one selector on a node. The count is remembered on the
+   * (immutable) snapshot node info under {@code memoKey}, so the next pod of the same workload reads it back.
+   *
+   * @param memoKey the node memo key
+   * @param selector the selector
+   * @param namespace the namespace
    */
-  int countMatching(NodeInfo node, String namespace, String memoKey) {
-    if (selector.isNothing()) {
-      return 0;
-    }
-    return node.memoize(memoKey, n -> count(n, namespace));
-  }
+  record Counter(String memoKey, Selector selector, String namespace) {
 
-  /** The key under which a node remembers its count of this constraint's pods in {@code namespace}. */
-  String memoKey(String namespace) {
-    return namespace + "\u0000PodTopologySpread\u0000" + selector;
-  }
-
-  private int count(NodeInfo node, String namespace) {
-    int count = 0;
-    for (PodInfo p : node.pods()) {
-      if (!p.terminating() && p.namespace().equals(namespace) && selector.matches(p.labels())) {
-        count++;
+    /** The number of matching pods on {@code node}. */
+    int count(NodeInfo node) {
+      if (selector.isNothing()) {
+        return 0;
       }
+      return node.memoize(memoKey, this, Counter::countNow);
     }
-    return count;
+
+    private static int countNow(NodeInfo node, Counter c) {
+      int count = 0;
+      for (PodInfo p : node.pods()) {
+        if (!p.terminating() && p.namespace().equals(c.namespace) && c.selector.matches(p.labels())) {
+          count++;
+        }
+      }
+      return count;
+    }
   }
 
   /** True when {@code nodeLabels} hold the topology key of every constraint. */
