@@ -69,14 +69,18 @@ public final class Bench {
     file.toFile().deleteOnExit();
     HttpLoadDriver.writeClusterFile(cluster.objects(), file);
     int port = freePort();
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + heap, "-XX:+UseG1GC"));
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + heap, "-XX:+Use" + o.getOrDefault("gc", "G1")
+        + "GC"));
     if (o.containsKey("jfr")) {
       cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedulerExtenderApplication.class.getName(),
         "--server.port=" + port, "--extender.cluster.file=" + file, "--logging.level.root=WARN"));
-    System.out.printf(Locale.ROOT, "# %d nodes, %d pods, cluster file %d MB, service heap limit %s%n", nodes,
-        nodes * perNode, Files.size(file) / (1024 * 1024), heap);
+    if (o.containsKey("serviceArgs")) {
+      cmd.addAll(List.of(o.get("serviceArgs").split(";")));
+    }
+    System.out.printf(Locale.ROOT, "# %d nodes, %d pods, cluster file %d MB, service heap limit %s, %s GC%n", nodes,
+        nodes * perNode, Files.size(file) / (1024 * 1024), heap, o.getOrDefault("gc", "G1"));
     long t0 = System.nanoTime();
     Process service = new ProcessBuilder(cmd).inheritIO().start();
     HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
@@ -100,9 +104,18 @@ public final class Bench {
       int warm = Math.max(20, requests / 5);
       java.util.Set<String> scenarios = java.util.Set.of(
           o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
-      for (SyntheticCluster.Kind kind : kinds) {
+      List<SyntheticCluster.Kind> runs = new ArrayList<>();
+      for (int r = 0; r < intOpt(o, "repeat", 1); r++) {
+        runs.addAll(kinds);
+      }
+      for (SyntheticCluster.Kind kind : runs) {
         Pod pod = SyntheticCluster.pending(kind, 0);
         byte[] names = HttpLoadDriver.namesBody(pod, all);
+        if (scenarios.contains("floor")) {
+          // The cost of the round trip itself: a filter with no candidates does no scheduling work.
+          row(kind, "names", "filter (no nodes)", 0,
+              d.serial("/scheduler/filter", HttpLoadDriver.namesBody(pod, List.of()), warm, requests));
+        }
         if (scenarios.contains("names")) {
           row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));
           row(kind, "names", "prioritize", all.size(), d.serial("/scheduler/prioritize", names, warm, requests));
