@@ -153,15 +153,15 @@ public final class InterPodAffinity
         TermNamespaces.mergeWeighted(pod.preferredAntiAffinityTerms(), objects),
         TermNamespaces.labelsOf(pod.namespace(), objects), args.hardPodAffinityWeight());
     TopologyScores[] perNode = new TopologyScores[candidates.size()];
-    // Without preferred terms of its own, what a node contributes depends only on its pods and labels and on what
-    // their terms see of the incoming pod: remembered on the snapshot node info for the next pod of the workload.
-    String memoKey = hasConstraints ? null : "InterPodAffinity/score\u0000" + args.hardPodAffinityWeight()
-        + "\u0000" + PreFilterState.incomingKey(pod, in.namespaceLabels());
-    handle.parallelizer().until(candidates.size(), i -> {
-      NodeInfo node = candidates.get(i);
-      perNode[i] = memoKey == null ? existingScores(in, node, node.pods())
-          : node.memoizeObject(memoKey, in, (n, incoming) -> existingScores(incoming, n, n.podsWithAffinity()));
-    });
+    // What a node contributes depends only on its pods and labels and on what is matched against them: the incoming
+    // pod's namespace, labels and namespace labels, and its own preferred terms (as a canonical text). It is
+    // remembered on the snapshot node info, so the next pod of the same workload reads it back.
+    String memoKey = "InterPodAffinity/score\u0000" + args.hardPodAffinityWeight() + "\u0000"
+        + PreFilterState.incomingKey(pod, in.namespaceLabels())
+        + (hasConstraints ? "\u0000" + termsKey(in.preferredAffinityTerms()) + "\u0000"
+            + termsKey(in.preferredAntiAffinityTerms()) : "");
+    handle.parallelizer().until(candidates.size(), i -> perNode[i] = candidates.get(i).memoizeObject(memoKey, in,
+        hasConstraints ? ALL_PODS : PODS_WITH_AFFINITY));
     TopologyScores total = new TopologyScores();
     boolean any = false;
     for (TopologyScores s : perNode) {
@@ -175,6 +175,22 @@ public final class InterPodAffinity
     }
     state.write(PRE_SCORE_STATE_KEY, total.freeze());
     return Status.success();
+  }
+
+  private static final java.util.function.BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores> ALL_PODS =
+      (n, in) -> existingScores(in, n, n.pods());
+  private static final java.util.function.BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores>
+      PODS_WITH_AFFINITY = (n, in) -> existingScores(in, n, n.podsWithAffinity());
+
+  /** A canonical text of weighted terms (namespaces sorted), for memo keys. */
+  private static String termsKey(List<io.schedext.framework.WeightedAffinityTerm> terms) {
+    StringBuilder sb = new StringBuilder();
+    for (io.schedext.framework.WeightedAffinityTerm w : terms) {
+      sb.append(w.weight()).append('|').append(new java.util.TreeSet<>(w.term().namespaces())).append('|')
+          .append(w.term().selector()).append('|').append(w.term().topologyKey()).append('|')
+          .append(w.term().namespaceSelector()).append(';');
+    }
+    return sb.toString();
   }
 
   private static TopologyScores existingScores(TopologyScores.Incoming in, NodeInfo node, List<PodInfo> pods) {
