@@ -182,13 +182,11 @@ public final class InterPodAffinity
   private static final java.util.function.BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores>
       PODS_WITH_AFFINITY = (n, in) -> existingScores(in, n, n.podsWithAffinity());
 
-  /** A canonical text of weighted terms (namespaces sorted), for memo keys. */
+  /** A canonical text of weighted terms, for memo keys. */
   private static String termsKey(List<io.schedext.framework.WeightedAffinityTerm> terms) {
     StringBuilder sb = new StringBuilder();
     for (io.schedext.framework.WeightedAffinityTerm w : terms) {
-      sb.append(w.weight()).append('|').append(new java.util.TreeSet<>(w.term().namespaces())).append('|')
-          .append(w.term().selector()).append('|').append(w.term().topologyKey()).append('|')
-          .append(w.term().namespaceSelector()).append(';');
+      sb.append(w.weight()).append('|').append(PreFilterState.termsKey(List.of(w.term())));
     }
     return sb.toString();
   }

@@ -71,6 +71,30 @@ final class PreFilterState implements StateData {
     return mergeAll(perNode);
   }
 
+  /** The incoming pod's required terms, passed to the per-node count without a capturing lambda. */
+  private record IncomingTerms(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity) {}
+
+  private static TopologyPairCounts[] incomingCountsOn(NodeInfo node, IncomingTerms t) {
+    TopologyPairCounts a = new TopologyPairCounts();
+    TopologyPairCounts anti = new TopologyPairCounts();
+    for (PodInfo existing : node.pods()) {
+      a.addAffinityTerms(t.affinity(), existing, node.labels(), 1);
+      // The incoming terms have their namespace selectors merged, so no namespace labels are needed.
+      anti.addAntiAffinityTerms(t.antiAffinity(), existing, null, node.labels(), 1);
+    }
+    return new TopologyPairCounts[] {a, anti};
+  }
+
+  /** A canonical text of terms (namespaces sorted), for memo keys. */
+  static String termsKey(List<AffinityTerm> terms) {
+    StringBuilder sb = new StringBuilder();
+    for (AffinityTerm t : terms) {
+      sb.append(new java.util.TreeSet<>(t.namespaces())).append('|').append(t.selector()).append('|')
+          .append(t.topologyKey()).append('|').append(t.namespaceSelector()).append(';');
+    }
+    return sb.toString();
+  }
+
   /** The incoming pod and its namespace's labels, passed to the per-node count without a capturing lambda. */
   private record Incoming(PodInfo pod, Map<String, String> namespaceLabels) {}
 
@@ -102,19 +126,16 @@ final class PreFilterState implements StateData {
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
     }
+    // A node's counts depend only on its pods and labels and on the incoming terms: remembered on the snapshot node
+    // info under the terms' canonical text, so the next pod of the same workload reads them back.
+    String memoKey = "InterPodAffinity/incoming\u0000" + termsKey(affinityTerms) + "\u0000" + termsKey(antiAffinityTerms);
+    IncomingTerms terms = new IncomingTerms(affinityTerms, antiAffinityTerms);
     TopologyPairCounts[] affinity = new TopologyPairCounts[nodes.size()];
     TopologyPairCounts[] antiAffinity = new TopologyPairCounts[nodes.size()];
     parallelizer.until(nodes.size(), i -> {
-      NodeInfo node = nodes.get(i);
-      TopologyPairCounts a = new TopologyPairCounts();
-      TopologyPairCounts anti = new TopologyPairCounts();
-      for (PodInfo existing : node.pods()) {
-        a.addAffinityTerms(affinityTerms, existing, node.labels(), 1);
-        // The incoming terms have their namespace selectors merged, so no namespace labels are needed.
-        anti.addAntiAffinityTerms(antiAffinityTerms, existing, null, node.labels(), 1);
-      }
-      affinity[i] = a;
-      antiAffinity[i] = anti;
+      TopologyPairCounts[] both = nodes.get(i).memoizeObject(memoKey, terms, PreFilterState::incomingCountsOn);
+      affinity[i] = both[0];
+      antiAffinity[i] = both[1];
     });
     return new TopologyPairCounts[] {mergeAll(affinity), mergeAll(antiAffinity)};
   }
