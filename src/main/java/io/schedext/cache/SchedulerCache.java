@@ -214,12 +214,7 @@ public final class SchedulerCache {
 
   /** True when the pod with this UID is assumed (and not expired). */
   public boolean isAssumedPod(String uid) {
-    lock.lock();
-    try {
-      return assumedPods.contains(uid);
-    } finally {
-      lock.unlock();
-    }
+    return withLock(() -> assumedPods.contains(uid));
   }
 
   /** The cached pod with this UID (assumed or added), or null. */
@@ -639,32 +634,17 @@ public final class SchedulerCache {
 
   /** The number of nodes with a Node object. */
   public int nodeCount() {
-    lock.lock();
-    try {
-      return nodeTree.numNodes();
-    } finally {
-      lock.unlock();
-    }
+    return withLock(() -> nodeTree.numNodes());
   }
 
   /** The number of pods held (assumed ones included). */
   public int podCount() {
-    lock.lock();
-    try {
-      return podStates.size();
-    } finally {
-      lock.unlock();
-    }
+    return withLock(() -> podStates.size());
   }
 
   /** The number of assumed pods. */
   public int assumedPodCount() {
-    lock.lock();
-    try {
-      return assumedPods.size();
-    } finally {
-      lock.unlock();
-    }
+    return withLock(() -> assumedPods.size());
   }
 
   /** How many inconsistencies were repaired since start. */
@@ -769,6 +749,15 @@ public final class SchedulerCache {
     lock.lock();
     try {
       return nodeTree.list();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private <T> T withLock(java.util.function.Supplier<T> read) {
+    lock.lock();
+    try {
+      return read.get();
     } finally {
       lock.unlock();
     }

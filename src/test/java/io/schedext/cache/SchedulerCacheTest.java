@@ -1,5 +1,7 @@
 package io.schedext.cache;
 
+import io.schedext.testing.MutableClock;
+
 import static io.schedext.cache.CacheFixtures.T0;
 import static io.schedext.cache.CacheFixtures.basePod;
 import static io.schedext.cache.CacheFixtures.ports;

@@ -1,5 +1,7 @@
 package io.schedext.cache;
 
+import io.schedext.testing.MutableClock;
+
 import static io.schedext.cache.CacheFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,6 +17,7 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
+import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.TestFrameworks;
 import java.time.Clock;
@@ -38,37 +39,7 @@ class NotReadyTest {
     var registry = InTreeRegistry.create();
     Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
         TestFrameworks.services(store));
-    ClusterSource lost = new ClusterSource() {
-      public String describe() {
-        return "test";
-      }
-
-      public void start() {}
-
-      public boolean isReady() {
-        return false;
-      }
-
-      public String notReadyReason() {
-        return "watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]";
-      }
-
-      public PodBinder binder() {
-        return (p, n) -> { };
-      }
-
-      public PodNominator nominator() {
-        return PodNominator.NONE;
-      }
-
-      public Pod findPod(String namespace, String name, String uid) {
-        return null;
-      }
-
-      public VolumeWriter volumeWriter() {
-        return VolumeWriter.NONE;
-      }
-    };
+    ClusterSource lost = FixedSource.notReady("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
     ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());
     ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(),

@@ -25,6 +25,7 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
+import io.schedext.testing.FixedSource;
 import io.schedext.testing.TestFrameworks;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,37 +71,7 @@ class RandomizedConsistencyTest {
     var registry = InTreeRegistry.create();
     Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
         TestFrameworks.services(store));
-    ClusterSource source = new ClusterSource() {
-      public String describe() {
-        return "generated";
-      }
-
-      public void start() {}
-
-      public boolean isReady() {
-        return true;
-      }
-
-      public String notReadyReason() {
-        return "";
-      }
-
-      public PodBinder binder() {
-        return (p, n) -> { };
-      }
-
-      public PodNominator nominator() {
-        return PodNominator.NONE;
-      }
-
-      public Pod findPod(String namespace, String name, String uid) {
-        return null;
-      }
-
-      public io.schedext.framework.VolumeWriter volumeWriter() {
-        return io.schedext.framework.VolumeWriter.NONE;
-      }
-    };
+    ClusterSource source = FixedSource.ready();
     ExtenderService service = new ExtenderService(cache, source, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(), new SeenPods(100, Duration.ofMinutes(1),
         Ticker.systemTicker()), new ExtenderMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));

@@ -16,6 +16,11 @@ public final class MutableClock extends Clock {
     this.now = start;
   }
 
+  /** Sets the clock to {@code instant}. */
+  public void set(Instant instant) {
+    now = instant;
+  }
+
   /** Moves the clock forward. */
   public void advance(Duration d) {
     now = now.plus(d);
