@@ -28,7 +28,6 @@ import io.schedext.plugins.helper.Normalize;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
