@@ -15,18 +15,7 @@ final class LeastAllocated implements ScoringFunction {
 
   @Override
   public long score(ResourceAllocation resources, NodeInfo node, long[] podRequests) {
-    long nodeScore = 0;
-    long weightSum = 0;
-    for (int i = 0; i < resources.size(); i++) {
-      long allocatable = resources.allocatable(node, i, podRequests[i]);
-      if (allocatable == 0) {
-        continue;
-      }
-      long requested = resources.requested(node, i, podRequests[i]);
-      nodeScore += leastRequestedScore(requested, allocatable) * resources.weight(i);
-      weightSum += resources.weight(i);
-    }
-    return weightSum == 0 ? 0 : nodeScore / weightSum;
+    return ScoringFunction.weightedMean(resources, node, podRequests, LeastAllocated::leastRequestedScore);
   }
 
   static long leastRequestedScore(long requested, long capacity) {
