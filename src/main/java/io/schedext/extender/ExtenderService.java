@@ -455,9 +455,11 @@ public final class ExtenderService {
     }
     List<Explanation.PluginStatus>[] perNode = perNodeFilters(fw, state, pod, c.nodes(), filterPlugins,
         preStatus, pre);
+    boolean[] isFeasible = new boolean[c.nodes().size()];
     for (int i = 0; i < c.nodes().size(); i++) {
-      boolean ok = error == null && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
-      if (ok) {
+      isFeasible[i] = error == null
+          && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
+      if (isFeasible[i]) {
         feasible.add(c.nodes().get(i));
       }
     }
@@ -495,8 +497,7 @@ public final class ExtenderService {
     for (int i = 0; i < c.nodes().size(); i++) {
       NodeInfo n = c.nodes().get(i);
       Explanation.NodeVerdict s = scored.get(n.name());
-      boolean ok = feasible.contains(n);
-      verdicts.add(new Explanation.NodeVerdict(n.name(), ok, perNode[i], s == null ? List.of() : s.scores(),
+      verdicts.add(new Explanation.NodeVerdict(n.name(), isFeasible[i], perNode[i], s == null ? List.of() : s.scores(),
           s == null ? null : s.totalScore(), s == null ? null : s.extenderScore()));
     }
     for (Map.Entry<String, String> u : c.unknown().entrySet()) {
