@@ -71,6 +71,9 @@ public final class Bench {
     int port = freePort();
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + heap, "-XX:+Use" + o.getOrDefault("gc", "G1")
         + "GC"));
+    if (o.containsKey("jvm")) {
+      cmd.addAll(List.of(o.get("jvm").split(";")));
+    }
     if (o.containsKey("jfr")) {
       cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
     }
@@ -99,8 +102,8 @@ public final class Bench {
           ? java.util.Arrays.stream(o.get("kinds").split(",")).map(SyntheticCluster.Kind::valueOf).toList()
           : List.of(SyntheticCluster.Kind.values());
       System.out.println();
-      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms |");
-      System.out.println("|---|---|---|---|---|---|---|");
+      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms | server p50 ≤ | server p99 ≤ |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|");
       int warm = Math.max(20, requests / 5);
       java.util.Set<String> scenarios = java.util.Set.of(
           o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
@@ -113,12 +116,13 @@ public final class Bench {
         byte[] names = HttpLoadDriver.namesBody(pod, all);
         if (scenarios.contains("floor")) {
           // The cost of the round trip itself: a filter with no candidates does no scheduling work.
-          row(kind, "names", "filter (no nodes)", 0,
-              d.serial("/scheduler/filter", HttpLoadDriver.namesBody(pod, List.of()), warm, requests));
+          row(d, kind, "names", "filter (no nodes)", 0,
+              () -> d.serial("/scheduler/filter", HttpLoadDriver.namesBody(pod, List.of()), warm, requests));
         }
         if (scenarios.contains("names")) {
-          row(kind, "names", "filter", all.size(), d.serial("/scheduler/filter", names, warm, requests));
-          row(kind, "names", "prioritize", all.size(), d.serial("/scheduler/prioritize", names, warm, requests));
+          row(d, kind, "names", "filter", all.size(), () -> d.serial("/scheduler/filter", names, warm, requests));
+          row(d, kind, "names", "prioritize", all.size(),
+              () -> d.serial("/scheduler/prioritize", names, warm, requests));
         }
         if (scenarios.contains("subset")) {
           byte[] subset = HttpLoadDriver.namesBody(pod, some);
@@ -130,18 +134,19 @@ public final class Bench {
           for (int i = 0; i < requests; i++) {
             pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
           }
-          row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair));
+          row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair), "", "");
         }
         if (scenarios.contains("explain")) {
-          row(kind, "names", "explain", all.size(), d.serial("/scheduler/explain", names, 5, Math.max(10,
+          row(d, kind, "names", "explain", all.size(), () -> d.serial("/scheduler/explain", names, 5, Math.max(10,
               requests / 10)));
         }
         if (scenarios.contains("full")) {
           List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));
           byte[] nodesBody = HttpLoadDriver.nodesBody(pod, full);
-          row(kind, "full nodes", "filter", full.size(), d.serial("/scheduler/filter", nodesBody, warm, requests));
-          row(kind, "full nodes", "prioritize", full.size(),
-              d.serial("/scheduler/prioritize", nodesBody, warm, requests));
+          row(d, kind, "full nodes", "filter", full.size(),
+              () -> d.serial("/scheduler/filter", nodesBody, warm, requests));
+          row(d, kind, "full nodes", "prioritize", full.size(),
+              () -> d.serial("/scheduler/prioritize", nodesBody, warm, requests));
         }
       }
       System.out.println();
@@ -152,9 +157,24 @@ public final class Bench {
     }
   }
 
-  private static void row(SyntheticCluster.Kind kind, String mode, String verb, int n, HttpLoadDriver.Stats s) {
-    System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %.2f | %.2f |%n", kind, mode, verb, n, s.p50(),
-        s.p99(), s.max());
+  /**
+   * Runs one measured row and prints it with the service's own view of the same requests (its request-duration
+   * histogram read before and after, so warm-up requests count there too; bucket bounds, not exact values).
+   */
+  private static void row(HttpLoadDriver d, SyntheticCluster.Kind kind, String mode, String verb, int n,
+      java.util.function.Supplier<HttpLoadDriver.Stats> run) {
+    String path = verb.startsWith("filter") ? "filter" : verb;
+    var before = d.serverHistogram(path);
+    HttpLoadDriver.Stats s = run.get();
+    var after = d.serverHistogram(path);
+    row(kind, mode, verb, n, s, String.format(Locale.ROOT, "%.1f", HttpLoadDriver.serverQuantile(before, after, 0.5)),
+        String.format(Locale.ROOT, "%.1f", HttpLoadDriver.serverQuantile(before, after, 0.99)));
+  }
+
+  private static void row(SyntheticCluster.Kind kind, String mode, String verb, int n, HttpLoadDriver.Stats s,
+      String serverP50, String serverP99) {
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %.2f | %.2f | %s | %s |%n", kind, mode, verb, n,
+        s.p50(), s.p99(), s.max(), serverP50, serverP99);
   }
 
   private static void memory(HttpLoadDriver d, Process service) throws Exception {

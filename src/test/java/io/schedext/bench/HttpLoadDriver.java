@@ -7,12 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +30,7 @@ import java.util.concurrent.Future;
 
 /**
  * Calls a running extender over HTTP the way kube-scheduler does — one request at a time, on a kept-alive
- * connection — or with several clients at once, and reports latency percentiles. Also starts the extender as a
+ * connection with TCP_NODELAY — or with several clients at once (one connection each), and reports latency percentiles. Also starts the extender as a
  * separate JVM on a synthetic cluster to measure start-to-ready time, heap after GC and RSS.
  */
 public final class HttpLoadDriver {
@@ -36,10 +40,16 @@ public final class HttpLoadDriver {
   private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
+  private final String host;
+  private final int port;
+  private final ThreadLocal<Connection> connections = new ThreadLocal<>();
 
   /** A driver for the extender at {@code base} (e.g. http://127.0.0.1:8888). */
   public HttpLoadDriver(String base) {
     this.base = base;
+    URI u = URI.create(base);
+    this.host = u.getHost();
+    this.port = u.getPort();
   }
 
   /**
@@ -69,25 +79,150 @@ public final class HttpLoadDriver {
     }
   }
 
-  /** POSTs {@code body} to {@code path}; fails on a non-200 answer or an Error in it. */
+  /**
+   * POSTs {@code body} to {@code path} on this thread's kept-alive connection and returns the time from the first
+   * byte sent to the last byte of the answer read, in nanoseconds. Fails on a non-200 answer.
+   */
   public long post(String path, byte[] body) {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-        .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-    long t0 = System.nanoTime();
-    HttpResponse<byte[]> r;
-    try {
-      r = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      throw new IllegalStateException(path + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    return connection().post(path, body);
+  }
+
+  private Connection connection() {
+    Connection c = connections.get();
+    if (c == null) {
+      c = new Connection(host, port);
+      connections.set(c);
     }
-    long took = System.nanoTime() - t0;
-    if (r.statusCode() != 200) {
-      throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + new String(r.body()));
+    return c;
+  }
+
+  /**
+   * A minimal blocking HTTP/1.1 client on one socket with TCP_NODELAY, as Go's net/http transport behaves for
+   * kube-scheduler: one request at a time on a kept-alive connection, the whole body written at once, the answer read
+   * by its Content-Length (or chunked). No thread hand-offs, so the latency measured is the service's plus the
+   * loopback round trip, not a client's event loop.
+   */
+  static final class Connection {
+    private final String host;
+    private final int port;
+    private Socket socket;
+    private OutputStream out;
+    private java.io.BufferedInputStream in;
+    private byte[] scratch = new byte[1 << 16];
+
+    Connection(String host, int port) {
+      this.host = host;
+      this.port = port;
     }
-    return took;
+
+    long post(String path, byte[] body) {
+      byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
+          + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: " + body.length
+          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+      byte[] request = new byte[head.length + body.length];
+      System.arraycopy(head, 0, request, 0, head.length);
+      System.arraycopy(body, 0, request, head.length, body.length);
+      for (int attempt = 0; ; attempt++) {
+        try {
+          if (socket == null) {
+            open();
+          }
+          long t0 = System.nanoTime();
+          out.write(request);
+          out.flush();
+          int status = readResponse();
+          long took = System.nanoTime() - t0;
+          if (status != 200) {
+            throw new IllegalStateException(path + " answered " + status);
+          }
+          return took;
+        } catch (IOException e) {
+          close();
+          if (attempt > 0) {
+            throw new IllegalStateException(path + ": " + e, e);
+          }
+        }
+      }
+    }
+
+    private void open() throws IOException {
+      socket = new Socket();
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout(30_000);
+      socket.connect(new InetSocketAddress(host, port), 5_000);
+      out = socket.getOutputStream();
+      in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16);
+    }
+
+    private void close() {
+      try {
+        if (socket != null) {
+          socket.close();
+        }
+      } catch (IOException ignored) {
+        // closing a broken connection
+      }
+      socket = null;
+    }
+
+    /** Reads one answer; returns its status code. */
+    private int readResponse() throws IOException {
+      String statusLine = line();
+      int status = Integer.parseInt(statusLine.substring(9, 12));
+      long length = -1;
+      boolean chunked = false;
+      boolean closeAfter = false;
+      for (String h = line(); !h.isEmpty(); h = line()) {
+        int colon = h.indexOf(':');
+        String name = h.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+        String value = h.substring(colon + 1).trim();
+        switch (name) {
+          case "content-length" -> length = Long.parseLong(value);
+          case "transfer-encoding" -> chunked = value.equalsIgnoreCase("chunked");
+          case "connection" -> closeAfter = value.equalsIgnoreCase("close");
+          default -> { }
+        }
+      }
+      if (chunked) {
+        for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
+            size = Long.parseLong(line().split(";")[0].trim(), 16)) {
+          skip(size);
+          line();
+        }
+        line();
+      } else if (length >= 0) {
+        skip(length);
+      } else {
+        throw new IOException("answer without Content-Length or chunked encoding");
+      }
+      if (closeAfter) {
+        close();
+      }
+      return status;
+    }
+
+    private void skip(long n) throws IOException {
+      while (n > 0) {
+        int r = in.read(scratch, 0, (int) Math.min(scratch.length, n));
+        if (r < 0) {
+          throw new EOFException("connection closed in the body");
+        }
+        n -= r;
+      }
+    }
+
+    private String line() throws IOException {
+      StringBuilder b = new StringBuilder(64);
+      for (int c = in.read(); c != '\n'; c = in.read()) {
+        if (c < 0) {
+          throw new EOFException("connection closed");
+        }
+        if (c != '\r') {
+          b.append((char) c);
+        }
+      }
+      return b.toString();
+    }
   }
 
   /** Sends {@code warmup} unmeasured then {@code n} measured requests, serially. */
@@ -132,6 +267,54 @@ public final class HttpLoadDriver {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The service's own cumulative histogram of {@code extender_request_duration_seconds} for {@code verb} (successful
+   * requests): bucket upper bound in seconds → requests at or below it. Two readings subtracted give the server-side
+   * distribution of the requests in between.
+   */
+  public java.util.TreeMap<Double, Long> serverHistogram(String verb) {
+    java.util.TreeMap<Double, Long> buckets = new java.util.TreeMap<>();
+    String prefix = "extender_request_duration_seconds_bucket{";
+    try {
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET()
+          .build(), HttpResponse.BodyHandlers.ofString());
+      for (String line : r.body().split("\n")) {
+        if (!line.startsWith(prefix) || !line.contains("outcome=\"ok\"") || !line.contains("verb=\"" + verb + "\"")) {
+          continue;
+        }
+        int le = line.indexOf("le=\"") + 4;
+        String bound = line.substring(le, line.indexOf('"', le));
+        double upper = bound.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(bound);
+        buckets.put(upper, (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+      }
+      return buckets;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The bucket bound (ms) at or below which the fraction {@code q} of the requests counted between two
+   * {@link #serverHistogram} readings completed on the server; NaN when none were counted.
+   */
+  public static double serverQuantile(
+      java.util.TreeMap<Double, Long> before, java.util.TreeMap<Double, Long> after, double q) {
+    long total = after.getOrDefault(Double.POSITIVE_INFINITY, 0L) - before.getOrDefault(Double.POSITIVE_INFINITY, 0L);
+    if (total <= 0) {
+      return Double.NaN;
+    }
+    for (var e : after.entrySet()) {
+      long n = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      if (n >= Math.ceil(q * total)) {
+        return e.getKey() * 1e3;
+      }
+    }
+    return Double.POSITIVE_INFINITY;
   }
 
   /** True when readiness answers 200. */
