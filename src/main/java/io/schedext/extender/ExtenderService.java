@@ -130,7 +130,7 @@ public final class ExtenderService {
           }
         }
       }
-      Status[] statuses = filterNodes(fw, state, pod, toFilter);
+      Status[] statuses = fw.runFilterPluginsOnNodes(state, pod, toFilter);
       for (int i = 0; i < statuses.length; i++) {
         Status s = statuses[i];
         NodeInfo n = toFilter.get(i);
@@ -163,22 +163,6 @@ public final class ExtenderService {
         c.namesMode() ? null : nodeList(feasible, c.given()),
         c.namesMode() ? feasible.stream().map(NodeInfo::name).toList() : null,
         failed, unresolvable, error);
-  }
-
-  /** Filters every node in parallel; one Filter extension-point sample covers all of them, as upstream. */
-  private Status[] filterNodes(Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
-    long start = System.nanoTime();
-    Status[] out = new Status[nodes.size()];
-    parallelizer.until(nodes.size(), i -> out[i] = fw.runFilterPluginsWithNominatedPods(state, pod, nodes.get(i)));
-    Code code = Code.SUCCESS;
-    for (Status s : out) {
-      if (s.isError()) {
-        code = Code.ERROR;
-        break;
-      }
-    }
-    metrics.extensionPoint(fw.profileName(), ExtensionPoint.FILTER, code, System.nanoTime() - start);
-    return out;
   }
 
   private static NodeItems nodeList(List<NodeInfo> feasible, Map<String, Node> given) {

@@ -1,0 +1,96 @@
+package io.schedext.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.schedext.cluster.ObjectStore;
+import io.schedext.testing.MakeNode;
+import io.schedext.testing.MakePod;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Plugin durations of a sampled cycle are observed on at most {@link Framework#PLUGIN_METRICS_NODES} nodes, evenly
+ * spread, for Filter and Score over many nodes; every node of a small list is observed; nothing is observed in a cycle
+ * that is not sampled. The decisions are the same either way.
+ */
+class PluginMetricsSamplingTest {
+
+  private static final PodInfo POD = MakePod.pod().name("p").uid("p").info();
+
+  /** Records which plugin observations arrive. */
+  private static final class Recorder implements FrameworkMetrics {
+    final ConcurrentLinkedQueue<String> plugins = new ConcurrentLinkedQueue<>();
+
+    @Override
+    public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
+      assertThat(nanos).isNotNegative();
+      plugins.add(plugin + ":" + extensionPoint);
+    }
+  }
+
+  private static List<NodeInfo> nodes(int n) {
+    List<NodeInfo> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(MakeNode.node().name("node-" + i).info());
+    }
+    return out;
+  }
+
+  private static Framework framework(Recorder recorder, List<String> calls) {
+    FrameworkServices services = new FrameworkServices(new ObjectStore(), (pod, node) -> {
+      throw new FrameworkException("no binding here");
+    }, Fixtures.PARALLELIZER, PodNominator.NONE, Fixtures.CLOCK, new FakeTimers(), new WaitingPods(), recorder);
+    FakePlugin a = new FakePlugin("a", calls);
+    a.filterFn = (state, node) -> node.name().endsWith("7") ? Status.unschedulable("sevens") : Status.success();
+    a.score = 40;
+    FakePlugin b = new FakePlugin("b", calls);
+    b.score = 60;
+    return Fixtures.multiPoint(services, a, b);
+  }
+
+  @ParameterizedTest(name = "{0} nodes, sampled={1}: {2} nodes timed per plugin")
+  @CsvSource({"1, true, 1", "100, true, 100", "101, true, 51", "250, true, 84", "5000, true, 100",
+      "5000, false, 0", "40, false, 0"})
+  void filterAndScoreTimeABoundedSpreadOfNodes(int n, boolean sampled, int timedNodes) {
+    Recorder recorder = new Recorder();
+    List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    Framework fw = framework(recorder, calls);
+    List<NodeInfo> nodes = nodes(n);
+    CycleState state = new CycleState(io.schedext.cache.Snapshot.of(nodes));
+    state.setRecordPluginMetrics(sampled);
+
+    Status[] statuses = fw.runFilterPluginsOnNodes(state, POD, nodes);
+
+    for (int i = 0; i < n; i++) {
+      boolean seven = nodes.get(i).name().endsWith("7");
+      assertThat(statuses[i]).as(nodes.get(i).name())
+          .isEqualTo(seven ? Status.unschedulable("sevens").withPlugin("a") : Status.success());
+    }
+    long rejected = nodes.stream().filter(x -> x.name().endsWith("7")).count();
+    assertThat(calls.stream().filter(c -> c.equals("a:Filter")).count()).isEqualTo(n);
+    assertThat(calls.stream().filter(c -> c.equals("b:Filter")).count()).isEqualTo(n - rejected);
+    // Timed nodes are every stride-th index from 0; a rejected node times "a" only.
+    int stride = Math.max(1, (n + Framework.PLUGIN_METRICS_NODES - 1) / Framework.PLUGIN_METRICS_NODES);
+    long timedRejected = 0;
+    for (int i = 0; i < n; i += stride) {
+      if (nodes.get(i).name().endsWith("7")) {
+        timedRejected++;
+      }
+    }
+    assertThat(recorder.plugins.stream().filter(p -> p.equals("a:Filter")).count()).isEqualTo(timedNodes);
+    assertThat(recorder.plugins.stream().filter(p -> p.equals("b:Filter")).count())
+        .isEqualTo(sampled ? timedNodes - timedRejected : 0);
+
+    recorder.plugins.clear();
+    ScoreResult scores = fw.runScorePlugins(state, POD, nodes);
+
+    assertThat(scores.status()).isEqualTo(Status.success());
+    assertThat(scores.totals()).containsOnly(100L);
+    assertThat(recorder.plugins.stream().filter(p -> p.equals("a:Score")).count()).isEqualTo(timedNodes);
+    assertThat(recorder.plugins.stream().filter(p -> p.equals("b:Score")).count()).isEqualTo(timedNodes);
+  }
+}
