@@ -54,10 +54,16 @@ public final class Parallelizer implements AutoCloseable {
     }
     AtomicInteger next = new AtomicInteger();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    // A helper that has not started by the time the caller ran out of chunks is not waited for: it finds the slot
+    // taken and returns. So a busy CPU that delays a helper's start never delays the answer.
+    AtomicInteger unstarted = new AtomicInteger(helpers);
     CountDownLatch done = new CountDownLatch(helpers);
     Runnable loop = () -> runChunks(pieces, chunk, next, failure, work);
     for (int h = 0; h < helpers; h++) {
       pool.execute(() -> {
+        if (unstarted.getAndDecrement() <= 0) {
+          return;
+        }
         try {
           loop.run();
         } finally {
@@ -66,6 +72,9 @@ public final class Parallelizer implements AutoCloseable {
       });
     }
     loop.run();
+    for (int late = Math.max(0, unstarted.getAndSet(0)); late > 0; late--) {
+      done.countDown();
+    }
     try {
       done.await();
     } catch (InterruptedException e) {

@@ -3,9 +3,11 @@ package io.schedext.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -48,6 +50,44 @@ class ParallelizerTest {
       assertThatThrownBy(() -> p.until(3, i -> {
         throw new FrameworkException("small");
       })).isInstanceOf(FrameworkException.class).hasMessage("small");
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theCallerDoesNotWaitForAHelperThatNeverStarted() throws Exception {
+    try (Parallelizer p = new Parallelizer(2)) {
+      // Occupy the only helper thread: another call's work blocks whenever it runs on a helper.
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch helperBusy = new CountDownLatch(1);
+      Thread other = new Thread(() -> p.until(1000, i -> {
+        if (Thread.currentThread().getName().startsWith("scheduling-")) {
+          helperBusy.countDown();
+          await(release);
+        } else {
+          await(helperBusy);
+        }
+      }));
+      other.start();
+      helperBusy.await();
+
+      AtomicIntegerArray seen = new AtomicIntegerArray(100);
+      p.until(100, seen::incrementAndGet);
+
+      assertThat(release.getCount()).as("answered while the helper was still busy").isEqualTo(1);
+      for (int i = 0; i < 100; i++) {
+        assertThat(seen.get(i)).as("index %d", i).isEqualTo(1);
+      }
+      release.countDown();
+      other.join();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
