@@ -540,7 +540,7 @@ public final class SchedulerCache {
             ni.setImageStates(imageSummaries(ni.node()));
           }
           arr[k] = ni;
-          idx.put(name, k);
+          idx.put(ni.name(), k);
           k++;
         }
         if (k != arr.length) {
@@ -552,7 +552,7 @@ public final class SchedulerCache {
         for (NodeInfo ni : changed.values()) {
           arr[current.indexByName().get(ni.name())] = ni;
         }
-        next = new Snapshot(arr, current.indexByName(), target);
+        next = new Snapshot(arr, current.indexByName(), target, current.builtNameInterner());
       }
       published = next;
       publishedTreeVersion = treeVersion;

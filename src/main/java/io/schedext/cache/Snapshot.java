@@ -26,8 +26,15 @@ public final class Snapshot implements NodeInfoLister {
   private final List<NodeInfo> withAffinity;
   private final List<NodeInfo> withRequiredAntiAffinity;
   private volatile Set<String> usedPvcs;
+  private volatile NameInterner names;
 
   Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation) {
+    this(nodes, indexByName, generation, null);
+  }
+
+  /** {@code names}, when not null, must intern exactly the names of {@code nodes} (a predecessor's, same node set). */
+  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, NameInterner names) {
+    this.names = names;
     this.nodes = nodes;
     this.indexByName = indexByName;
     this.generation = generation;
@@ -139,6 +146,28 @@ public final class Snapshot implements NodeInfoLister {
       usedPvcs = s;
     }
     return s;
+  }
+
+  /**
+   * The canonical instances of this snapshot's node names. Built on first use and handed on to the next snapshot
+   * while the node set stays the same.
+   */
+  public NameInterner nameInterner() {
+    NameInterner n = names;
+    if (n == null) {
+      String[] all = new String[nodes.length];
+      for (int i = 0; i < nodes.length; i++) {
+        all[i] = nodes[i].name();
+      }
+      n = NameInterner.of(all);
+      names = n;
+    }
+    return n;
+  }
+
+  /** The interner if one was built, else null (never builds one). */
+  NameInterner builtNameInterner() {
+    return names;
   }
 
   NodeInfo[] nodesArray() {

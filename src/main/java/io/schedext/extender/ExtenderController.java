@@ -79,7 +79,7 @@ class ExtenderController {
       throws IOException {
     switch (verb) {
       case "filter" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
         service.framework(profile);
         if (!source.isReady()) {
           return ok(new ExtenderFilterResult(null, null, Map.of(), Map.of(),
@@ -88,7 +88,7 @@ class ExtenderController {
         return ok(service.filter(profile, args));
       }
       case "prioritize" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
         service.framework(profile);
         if (!source.isReady()) {
           return error(503, "extender cluster state is not ready: " + source.notReadyReason());
@@ -113,7 +113,7 @@ class ExtenderController {
         return ok(service.bind(profile, args));
       }
       case "explain" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class);
+        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
         return ok(service.explain(profile, args));
       }
       default -> throw new BadRequestException(404,

@@ -3,6 +3,7 @@ package io.schedext.extender;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.schedext.cache.NameInterner;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
@@ -13,6 +14,7 @@ import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.HostPriority;
+import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeItems;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
@@ -94,6 +96,11 @@ public final class ExtenderService {
           + frameworks.all().stream().map(Framework::profileName).toList());
     }
     return f;
+  }
+
+  /** The canonical instances of the cached node names, for decoding {@code NodeNames}. */
+  public NameInterner nodeNames() {
+    return cache.snapshot().nameInterner();
   }
 
   // ------------------------------------------------------------------------------------------------------- filter
@@ -189,14 +196,20 @@ public final class ExtenderService {
     for (int w : r.weights()) {
       weightSum += w;
     }
-    // Scored nodes are the known candidates, in order.
-    List<HostPriority> out = new ArrayList<>(c.nodes().size() + c.unknown().size());
-    for (int i = 0; i < r.nodes().length; i++) {
-      out.add(new HostPriority(r.nodes()[i].name(), toExtenderScore(r.totals()[i], weightSum)));
+    // Scored nodes are the known candidates, in order, then the unknown ones.
+    int n = r.nodes().length + c.unknown().size();
+    String[] hosts = new String[n];
+    long[] scores = new long[n];
+    int k = 0;
+    for (; k < r.nodes().length; k++) {
+      hosts[k] = r.nodes()[k].name();
+      scores[k] = toExtenderScore(r.totals()[k], weightSum);
     }
     for (String unknown : c.unknown().keySet()) {
-      out.add(new HostPriority(unknown, HostPriority.MIN_EXTENDER_PRIORITY));
+      hosts[k] = unknown;
+      scores[k++] = HostPriority.MIN_EXTENDER_PRIORITY;
     }
+    List<HostPriority> out = new HostPriorityList(hosts, scores, n);
     if (log.isDebugEnabled()) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());

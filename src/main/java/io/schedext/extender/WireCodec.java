@@ -7,8 +7,10 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.schedext.cache.NameInterner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.stream.Collectors;
@@ -51,11 +53,21 @@ public final class WireCodec {
    * than the limit.
    */
   public <T> T decode(InputStream in, Class<T> type) {
+    return decode(in, type, null);
+  }
+
+  /**
+   * As {@link #decode(InputStream, Class)}; node names the {@code names} interner knows are decoded as its canonical
+   * instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}). {@code names} may be null.
+   */
+  public <T> T decode(InputStream in, Class<T> type, NameInterner names) {
     try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes))) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
-      T value = mapper.readValue(p, type);
+      ObjectReader reader = names == null ? mapper.readerFor(type)
+          : mapper.readerFor(type).withAttribute(NameInterner.class, names);
+      T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
       }

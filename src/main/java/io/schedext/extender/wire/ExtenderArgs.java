@@ -2,6 +2,7 @@ package io.schedext.extender.wire;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
@@ -18,4 +19,4 @@ import java.util.List;
 public record ExtenderArgs(
     @JsonProperty("Pod") Pod pod,
     @JsonProperty("Nodes") NodeList nodes,
-    @JsonProperty("NodeNames") List<String> nodeNames) {}
+    @JsonProperty("NodeNames") @JsonDeserialize(using = NodeNamesDeserializer.class) List<String> nodeNames) {}

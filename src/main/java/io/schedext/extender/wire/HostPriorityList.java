@@ -1,0 +1,71 @@
+package io.schedext.extender.wire;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.util.AbstractList;
+import java.util.RandomAccess;
+
+/**
+ * A prioritize reply held as two parallel arrays — node names and scores — instead of one object per node, and
+ * written to JSON straight from them ({@code [{"Host":"n","Score":7},...]}, exactly what a list of
+ * {@link HostPriority} encodes to). Reading it as a list gives {@link HostPriority} values. Not modifiable.
+ */
+@JsonSerialize(using = HostPriorityList.Json.class)
+public final class HostPriorityList extends AbstractList<HostPriority> implements RandomAccess {
+
+  private final String[] hosts;
+  private final long[] scores;
+  private final int size;
+
+  /** The first {@code size} entries of {@code hosts} and {@code scores} (the arrays are kept, not copied). */
+  public HostPriorityList(String[] hosts, long[] scores, int size) {
+    if (size > hosts.length || size > scores.length) {
+      throw new IllegalArgumentException("size " + size + " exceeds the arrays");
+    }
+    this.hosts = hosts;
+    this.scores = scores;
+    this.size = size;
+  }
+
+  @Override
+  public HostPriority get(int index) {
+    if (index < 0 || index >= size) {
+      throw new IndexOutOfBoundsException(index);
+    }
+    return new HostPriority(hosts[index], scores[index]);
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  /** Writes the entries without building a {@link HostPriority} per node. */
+  static final class Json extends StdSerializer<HostPriorityList> {
+    private static final SerializedString HOST = new SerializedString("Host");
+    private static final SerializedString SCORE = new SerializedString("Score");
+
+    Json() {
+      super(HostPriorityList.class);
+    }
+
+    @Override
+    public void serialize(HostPriorityList value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeStartArray(value, value.size);
+      for (int i = 0; i < value.size; i++) {
+        gen.writeStartObject();
+        gen.writeFieldName(HOST);
+        gen.writeString(value.hosts[i]);
+        gen.writeFieldName(SCORE);
+        gen.writeNumber(value.scores[i]);
+        gen.writeEndObject();
+      }
+      gen.writeEndArray();
+    }
+  }
+}
