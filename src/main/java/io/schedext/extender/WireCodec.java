@@ -140,6 +140,18 @@ public final class WireCodec {
     }
   }
 
+  /**
+   * Encodes a reply into {@code out} and closes it. An {@link IOException} is the stream's (the peer went away);
+   * a value that cannot be encoded is an {@link IllegalStateException}.
+   */
+  public void encode(Object value, java.io.OutputStream out) throws IOException {
+    try {
+      mapper.writeValue(out, value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode reply: " + e.getOriginalMessage(), e);
+    }
+  }
+
   /** Encodes a reply. */
   public byte[] encode(Object value) {
     try {

@@ -24,8 +24,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 /** While the cluster state is not in sync, filter answers an Error (never a silently empty list) and bind refuses. */
 class NotReadyTest {
@@ -50,9 +50,11 @@ class NotReadyTest {
   private JsonNode post(String verb, String body, int status) throws Exception {
     MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
     req.setContent(body.getBytes());
-    ResponseEntity<byte[]> r = controller().defaultProfile(verb, req);
-    assertThat(r.getStatusCode().value()).isEqualTo(status);
-    return json.readTree(r.getBody());
+    MockHttpServletResponse r = new MockHttpServletResponse();
+    controller().defaultProfile(verb, req, r);
+    assertThat(r.getStatus()).isEqualTo(status);
+    assertThat(r.getContentType()).isEqualTo("application/json");
+    return json.readTree(r.getContentAsByteArray());
   }
 
   @Test

@@ -97,22 +97,21 @@ final class PreScoreState implements StateData {
     for (int i = 0; i < n; i++) {
       counters[i] = constraints.get(i).counter(pod.namespace());
     }
-    int[][] countsByNode = new int[allNodes.size()][];
+    // Per node, one count per constraint, in one flat array (row idx * n); nodes left out keep zeros.
+    int[] countsByNode = new int[allNodes.size() * n];
     IntConsumer perNode = idx -> {
       NodeInfo node = allNodes.get(idx);
       if (node.node() == null
           || (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))) {
         return;
       }
-      int[] counts = new int[n];
       for (int i = 0; i < n; i++) {
         SpreadConstraint c = constraints.get(i);
         boolean counted = !hostname[i]
             && c.includesNode(node, affinity, tolerations)
             && podCounts.get(i).containsKey(valueOf(node, c));
-        counts[i] = counted ? counters[i].count(node) : 0;
+        countsByNode[idx * n + i] = counted ? counters[i].count(node) : 0;
       }
-      countsByNode[idx] = counts;
     };
     if (parallelizer == null) {
       for (int idx = 0; idx < allNodes.size(); idx++) {
@@ -122,13 +121,10 @@ final class PreScoreState implements StateData {
       parallelizer.until(allNodes.size(), perNode);
     }
     for (int idx = 0; idx < allNodes.size(); idx++) {
-      int[] counts = countsByNode[idx];
-      if (counts == null) {
-        continue;
-      }
       for (int i = 0; i < n; i++) {
-        if (counts[i] != 0) {
-          podCounts.get(i).get(valueOf(allNodes.get(idx), constraints.get(i)))[0] += counts[i];
+        int count = countsByNode[idx * n + i];
+        if (count != 0) {
+          podCounts.get(i).get(valueOf(allNodes.get(idx), constraints.get(i)))[0] += count;
         }
       }
     }
