@@ -184,7 +184,17 @@ public final class EmbeddedCluster implements ClusterSource {
 
   @Override
   public PodNominator nominator() {
-    return node -> nominated.getOrDefault(node, List.of());
+    return new PodNominator() {
+      @Override
+      public List<PodInfo> nominatedPodsForNode(String node) {
+        return nominated.getOrDefault(node, List.of());
+      }
+
+      @Override
+      public boolean isEmpty() {
+        return nominated.isEmpty();
+      }
+    };
   }
 
   @Override

@@ -183,9 +183,17 @@ public final class KubernetesCluster implements ClusterSource {
 
   @Override
   public PodNominator nominator() {
-    return node -> {
-      Map<String, PodInfo> m = nominated.get(node);
-      return m == null ? List.of() : List.copyOf(m.values());
+    return new PodNominator() {
+      @Override
+      public List<PodInfo> nominatedPodsForNode(String node) {
+        Map<String, PodInfo> m = nominated.get(node);
+        return m == null ? List.of() : List.copyOf(m.values());
+      }
+
+      @Override
+      public boolean isEmpty() {
+        return nominated.isEmpty();
+      }
     };
   }
 
@@ -477,7 +485,12 @@ public final class KubernetesCluster implements ClusterSource {
       String node = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
       if (node != null && !node.isEmpty()) {
         try {
-          nominated.computeIfAbsent(node, k -> new ConcurrentHashMap<>()).put(uid, PodInfo.of(pod));
+          PodInfo info = PodInfo.of(pod);
+          nominated.compute(node, (k, m) -> {
+            Map<String, PodInfo> pods = m == null ? new ConcurrentHashMap<>() : m;
+            pods.put(uid, info);
+            return pods;
+          });
         } catch (IllegalArgumentException e) {
           failed("nominated pod " + key(pod), e);
         }
@@ -494,10 +507,11 @@ public final class KubernetesCluster implements ClusterSource {
     private void unnominate(Pod pod) {
       String node = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
       if (node != null) {
-        Map<String, PodInfo> m = nominated.get(node);
-        if (m != null) {
+        // Drop a node's entry with its last pod, so "nothing nominated" stays a cheap check for filters.
+        nominated.computeIfPresent(node, (k, m) -> {
           m.remove(pod.getMetadata().getUid());
-        }
+          return m.isEmpty() ? null : m;
+        });
       }
     }
 

@@ -467,8 +467,12 @@ public final class Framework {
   }
 
   private Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
+    PodNominator nominator = services.nominator();
+    if (nominator.isEmpty()) {
+      return runFilterPlugins(state, pod, node, sample);
+    }
     List<PodInfo> relevant = null;
-    for (PodInfo np : services.nominator().nominatedPodsForNode(node.name())) {
+    for (PodInfo np : nominator.nominatedPodsForNode(node.name())) {
       if (np.priority() >= pod.priority() && !np.uid().equals(pod.uid())) {
         if (relevant == null) {
           relevant = new ArrayList<>();

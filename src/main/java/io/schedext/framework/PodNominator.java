@@ -6,8 +6,26 @@ import java.util.List;
 public interface PodNominator {
 
   /** A nominator that knows of no nominated pods. */
-  PodNominator NONE = nodeName -> List.of();
+  PodNominator NONE = new PodNominator() {
+    @Override
+    public List<PodInfo> nominatedPodsForNode(String nodeName) {
+      return List.of();
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return true;
+    }
+  };
 
   /** The pods nominated to {@code nodeName}. */
   List<PodInfo> nominatedPodsForNode(String nodeName);
+
+  /**
+   * True only when no pod is nominated to any node, so per-node loops can skip the lookup; false when unsure
+   * (the default).
+   */
+  default boolean isEmpty() {
+    return false;
+  }
 }

@@ -38,8 +38,8 @@ public final class Taints {
     if (tolerations == null) {
       return false;
     }
-    for (Toleration t : tolerations) {
-      if (tolerates(t, taint)) {
+    for (int i = 0; i < tolerations.size(); i++) {
+      if (tolerates(tolerations.get(i), taint)) {
         return true;
       }
     }

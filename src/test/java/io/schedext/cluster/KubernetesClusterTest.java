@@ -168,6 +168,26 @@ class KubernetesClusterTest {
   }
 
   @Test
+  void aPendingPodNominatedToANodeIsKnownUntilItGoes() {
+    client.nodes().resource(node("n1", "4")).create();
+    startSource();
+    assertThat(source.nominator().isEmpty()).isTrue();
+    Pod nominated = pod("waiting", null, "1");
+    nominated.getStatus().setPhase("Pending");
+    nominated.getStatus().setNominatedNodeName("n1");
+    Pod created = create(nominated);
+    await().until(() -> !source.nominator().nominatedPodsForNode("n1").isEmpty());
+    assertThat(source.nominator().isEmpty()).isFalse();
+    assertThat(source.nominator().nominatedPodsForNode("n1")).extracting(PodInfo::uid)
+        .containsExactly(created.getMetadata().getUid());
+    assertThat(source.nominator().nominatedPodsForNode("n2")).isEmpty();
+
+    client.pods().inNamespace("default").withName("waiting").delete();
+    await().until(() -> source.nominator().nominatedPodsForNode("n1").isEmpty());
+    assertThat(source.nominator().isEmpty()).as("the node's entry goes with its last nominated pod").isTrue();
+  }
+
+  @Test
   void aPodTurningTerminalFreesItsResources() {
     client.nodes().resource(node("n1", "4")).create();
     Pod p = create(pod("job", "n1", "2"));

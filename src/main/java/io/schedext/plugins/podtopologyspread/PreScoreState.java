@@ -149,7 +149,7 @@ final class PreScoreState implements StateData {
 
   /** True when node {@code name} is not scored (it misses a topology key). */
   boolean ignored(String name) {
-    return ignoredNodes.contains(name);
+    return !ignoredNodes.isEmpty() && ignoredNodes.contains(name);
   }
 
   /** The matching pods in domain {@code value} of non-hostname constraint {@code i}, or -1 for an unknown domain. */

@@ -81,8 +81,10 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     List<Toleration> tolerations = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class).tolerationsPreferNoSchedule();
+    List<Taint> taints = node.taints();
     long intolerable = 0;
-    for (Taint taint : node.taints()) {
+    for (int i = 0; i < taints.size(); i++) {
+      Taint taint = taints.get(i);
       if (Taints.EFFECT_PREFER_NO_SCHEDULE.equals(taint.getEffect()) && !Taints.anyTolerates(tolerations, taint)) {
         intolerable++;
       }
