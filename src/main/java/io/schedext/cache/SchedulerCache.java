@@ -64,7 +64,8 @@ public final class SchedulerCache {
 
   private final Clock clock;
   private final Duration ttl;
-  private final ReentrantLock lock = new ReentrantLock();
+  // Fair: a request building a snapshot during a burst of watch events waits for one update, not for the burst.
+  private final ReentrantLock lock = new ReentrantLock(true);
   private final Map<String, PodState> podStates = new HashMap<>();
   private final Set<String> assumedPods = new HashSet<>();
   private final Map<String, Item> nodes = new HashMap<>();
