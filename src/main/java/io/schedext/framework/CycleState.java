@@ -12,7 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CycleState {
 
-  private final ConcurrentHashMap<String, StateData> data;
+  /**
+   * The values, as a copy-on-write array of alternating keys and values: written a handful of times per cycle
+   * (PreFilter, PreScore), read once per plugin per node from the parallel Filter and Score loops, where a linear
+   * scan of a few entries that usually ends on an identical key instance beats a concurrent hash map lookup.
+   */
+  private volatile Object[] data;
   private final NodeInfoLister snapshot;
   private final Set<String> skipFilterPlugins;
   private final Set<String> skipScorePlugins;
@@ -20,12 +25,12 @@ public final class CycleState {
 
   /** A new empty state over {@code snapshot}. */
   public CycleState(NodeInfoLister snapshot) {
-    this(snapshot, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet());
+    this(snapshot, new Object[0], ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet());
   }
 
   private CycleState(
       NodeInfoLister snapshot,
-      ConcurrentHashMap<String, StateData> data,
+      Object[] data,
       Set<String> skipFilter,
       Set<String> skipScore) {
     this.snapshot = snapshot;
@@ -44,7 +49,7 @@ public final class CycleState {
    * the framework reports as an Error status.
    */
   public <T extends StateData> T read(String key, Class<T> type) {
-    StateData d = data.get(key);
+    StateData d = find(key);
     if (d == null) {
       throw new FrameworkException("reading \"" + key + "\" from cycleState: not found");
     }
@@ -58,23 +63,70 @@ public final class CycleState {
 
   /** Returns the value under {@code key}, or null. */
   public StateData readOrNull(String key) {
-    return data.get(key);
+    return find(key);
   }
 
-  /** Stores {@code value} under {@code key}, replacing any previous value. */
-  public void write(String key, StateData value) {
-    data.put(key, value);
+  private StateData find(String key) {
+    Object[] d = data;
+    for (int i = 0; i < d.length; i += 2) {
+      if (d[i] == key) {
+        return (StateData) d[i + 1];
+      }
+    }
+    for (int i = 0; i < d.length; i += 2) {
+      if (key.equals(d[i])) {
+        return (StateData) d[i + 1];
+      }
+    }
+    return null;
+  }
+
+  private int indexOf(Object[] d, String key) {
+    for (int i = 0; i < d.length; i += 2) {
+      if (key.equals(d[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Stores {@code value} (not null) under {@code key}, replacing any previous value. */
+  public synchronized void write(String key, StateData value) {
+    java.util.Objects.requireNonNull(key, "key");
+    java.util.Objects.requireNonNull(value, "value");
+    Object[] d = data;
+    int i = indexOf(d, key);
+    Object[] next;
+    if (i >= 0) {
+      next = d.clone();
+      next[i + 1] = value;
+    } else {
+      next = java.util.Arrays.copyOf(d, d.length + 2);
+      next[d.length] = key;
+      next[d.length + 1] = value;
+    }
+    data = next;
   }
 
   /** Removes the value under {@code key}. */
-  public void delete(String key) {
-    data.remove(key);
+  public synchronized void delete(String key) {
+    Object[] d = data;
+    int i = indexOf(d, key);
+    if (i < 0) {
+      return;
+    }
+    Object[] next = new Object[d.length - 2];
+    System.arraycopy(d, 0, next, 0, i);
+    System.arraycopy(d, i + 2, next, i, d.length - i - 2);
+    data = next;
   }
 
   /** A copy whose values are the {@link StateData#copy()} of these. */
   public CycleState copy() {
-    ConcurrentHashMap<String, StateData> d = new ConcurrentHashMap<>(Math.max(16, data.size() * 2));
-    data.forEach((k, v) -> d.put(k, v.copy()));
+    Object[] d = data.clone();
+    for (int i = 1; i < d.length; i += 2) {
+      d[i] = ((StateData) d[i]).copy();
+    }
     Set<String> sf = ConcurrentHashMap.newKeySet();
     sf.addAll(skipFilterPlugins);
     Set<String> ss = ConcurrentHashMap.newKeySet();
@@ -106,6 +158,11 @@ public final class CycleState {
 
   /** The keys currently stored, for diagnostics. */
   public Set<String> keys() {
-    return Collections.unmodifiableSet(new HashSet<>(data.keySet()));
+    Object[] d = data;
+    Set<String> keys = new HashSet<>();
+    for (int i = 0; i < d.length; i += 2) {
+      keys.add((String) d[i]);
+    }
+    return Collections.unmodifiableSet(keys);
   }
 }
