@@ -388,6 +388,29 @@ class SchedulerCacheTest {
     assertThat(agg(cache, "node-1")).isEqualTo(new Agg(List.of(), res(0, 0), res(0, 0), Map.of()));
   }
 
+  @Test
+  void watchUpdatesPublishASnapshotEverySoManyNodeChanges() {
+    SchedulerCache cache = cache(TTL);
+    int nodes = SchedulerCache.PUBLISH_EVERY * 2;
+    for (int i = 0; i < nodes; i++) {
+      cache.addNode(MakeNode.node().name("node-" + i).obj());
+    }
+    Snapshot first = cache.snapshot();
+    assertThat(first.size()).isEqualTo(nodes);
+
+    for (int i = 0; i < SchedulerCache.PUBLISH_EVERY - 1; i++) {
+      cache.addPod(basePod("node-" + i, "p" + i, "100m", "500", 0));
+    }
+    assertThat(cache.lastPublished()).as("fewer changes than the threshold wait for a request").isSameAs(first);
+
+    cache.addPod(basePod("node-" + (nodes - 1), "last", "100m", "500", 0));
+    Snapshot published = cache.lastPublished();
+    assertThat(published).as("the update that reached the threshold published").isNotSameAs(first);
+    assertThat(published.get("node-0").pods()).extracting(PodInfo::name).containsExactly("p0");
+    assertThat(published.get("node-" + (nodes - 1)).pods()).extracting(PodInfo::name).containsExactly("last");
+    assertThat(cache.snapshot()).as("nothing left to copy").isSameAs(published);
+  }
+
   static Stream<String> addedOrAssumed() {
     return Stream.of("added", "assumed");
   }
