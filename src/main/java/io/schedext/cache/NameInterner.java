@@ -12,6 +12,11 @@ public final class NameInterner {
 
   private final String[] table;
   private final int[] hashes;
+  // Each slot's characters, packed one after another, so a lookup compares against a dense array rather than
+  // following a pointer per candidate into strings spread over the heap.
+  private final char[] chars;
+  private final int[] starts;
+  private final int[] lengths;
   private final int mask;
   private final int size;
 
@@ -19,8 +24,11 @@ public final class NameInterner {
     int capacity = Integer.highestOneBit(Math.max(4, names.length * 2) - 1) << 1;
     this.table = new String[capacity];
     this.hashes = new int[capacity];
+    this.starts = new int[capacity];
+    this.lengths = new int[capacity];
     this.mask = capacity - 1;
     int n = 0;
+    int total = 0;
     for (String name : names) {
       if (name == null) {
         continue;
@@ -31,6 +39,7 @@ public final class NameInterner {
           table[i] = name;
           hashes[i] = h;
           n++;
+          total += name.length();
           break;
         }
         if (hashes[i] == h && table[i].equals(name)) {
@@ -39,6 +48,17 @@ public final class NameInterner {
       }
     }
     this.size = n;
+    this.chars = new char[total];
+    int at = 0;
+    for (int i = 0; i < capacity; i++) {
+      if (table[i] != null) {
+        String name = table[i];
+        name.getChars(0, name.length(), chars, at);
+        starts[i] = at;
+        lengths[i] = name.length();
+        at += name.length();
+      }
+    }
   }
 
   /** An interner of {@code names} (nulls and repeats ignored). */
@@ -65,22 +85,14 @@ public final class NameInterner {
       if (s == null) {
         return null;
       }
-      if (hashes[i] == h && sameChars(s, buf, off, len)) {
+      if (hashes[i] == h && lengths[i] == len && sameChars(starts[i], buf, off, len)) {
         return s;
       }
     }
   }
 
-  private static boolean sameChars(String s, char[] buf, int off, int len) {
-    if (s.length() != len) {
-      return false;
-    }
-    for (int k = 0; k < len; k++) {
-      if (s.charAt(k) != buf[off + k]) {
-        return false;
-      }
-    }
-    return true;
+  private boolean sameChars(int start, char[] buf, int off, int len) {
+    return java.util.Arrays.equals(chars, start, start + len, buf, off, off + len);
   }
 
   private static int spread(int h) {

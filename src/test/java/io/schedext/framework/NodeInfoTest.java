@@ -193,4 +193,24 @@ class NodeInfoTest {
     n.setImageStates(null);
     assertThat(n.imageStates()).isEmpty();
   }
+
+  @Test
+  void labelReadsTheSameValuesAsTheLabelMap() {
+    NodeInfo n = MakeNode.node().name("n1").label(NodeInfo.LABEL_ZONE, new String("zone-a"))
+        .label(NodeInfo.LABEL_HOSTNAME, "host-1").label("disktype", "ssd").info();
+    NodeInfo other = MakeNode.node().name("n2").label(NodeInfo.LABEL_ZONE, new String("zone-a")).info();
+
+    for (String key : List.of(NodeInfo.LABEL_ZONE, NodeInfo.LABEL_HOSTNAME, "disktype", "missing",
+        new String(NodeInfo.LABEL_ZONE))) {
+      assertThat(n.label(key)).as(key).isEqualTo(n.labels().get(key));
+      assertThat(n.snapshotCopy().label(key)).as("copy, " + key).isEqualTo(n.labels().get(key));
+    }
+    assertThat(n.label(NodeInfo.LABEL_ZONE)).as("zone values are shared instances")
+        .isSameAs(other.label(NodeInfo.LABEL_ZONE));
+    assertThat(other.label(NodeInfo.LABEL_HOSTNAME)).isNull();
+
+    n.setNode(MakeNode.node().name("n1").label(NodeInfo.LABEL_ZONE, "zone-b").obj());
+    assertThat(n.label(NodeInfo.LABEL_ZONE)).as("a new node object replaces them").isEqualTo("zone-b");
+    assertThat(n.label(NodeInfo.LABEL_HOSTNAME)).isNull();
+  }
 }

@@ -170,7 +170,7 @@ public final class PodTopologySpread
     List<SpreadConstraint> constraints = s.constraints();
     for (int i = 0; i < constraints.size(); i++) {
       SpreadConstraint c = constraints.get(i);
-      String value = node.labels().get(c.topologyKey());
+      String value = node.label(c.topologyKey());
       if (value == null) {
         continue;
       }

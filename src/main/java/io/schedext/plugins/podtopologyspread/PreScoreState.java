@@ -133,7 +133,7 @@ final class PreScoreState implements StateData {
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {
-    String v = node.labels().get(c.topologyKey());
+    String v = node.label(c.topologyKey());
     return v == null ? "" : v;
   }
 
