@@ -17,6 +17,7 @@ public final class NameInterner {
   private final char[] chars;
   private final int[] starts;
   private final int[] lengths;
+  private final int[] positions;
   private final int mask;
   private final int size;
 
@@ -26,10 +27,12 @@ public final class NameInterner {
     this.hashes = new int[capacity];
     this.starts = new int[capacity];
     this.lengths = new int[capacity];
+    this.positions = new int[capacity];
     this.mask = capacity - 1;
     int n = 0;
     int total = 0;
-    for (String name : names) {
+    for (int p = 0; p < names.length; p++) {
+      String name = names[p];
       if (name == null) {
         continue;
       }
@@ -38,6 +41,7 @@ public final class NameInterner {
         if (table[i] == null) {
           table[i] = name;
           hashes[i] = h;
+          positions[i] = p;
           n++;
           total += name.length();
           break;
@@ -87,6 +91,23 @@ public final class NameInterner {
       }
       if (hashes[i] == h && lengths[i] == len && sameChars(starts[i], buf, off, len)) {
         return s;
+      }
+    }
+  }
+
+  /**
+   * The position in the array given to {@link #of} of {@code name} (its first occurrence), or -1 when it is not one
+   * of the names. The canonical instance is found by identity, others by equality.
+   */
+  public int position(String name) {
+    int h = name.hashCode();
+    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+      String s = table[i];
+      if (s == null) {
+        return -1;
+      }
+      if (s == name || (hashes[i] == h && s.equals(name))) {
+        return positions[i];
       }
     }
   }

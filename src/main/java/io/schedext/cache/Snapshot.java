@@ -120,6 +120,12 @@ public final class Snapshot implements NodeInfoLister {
 
   @Override
   public NodeInfo get(String name) {
+    NameInterner n = names;
+    if (n != null && name != null) {
+      // Built from exactly these nodes in this order: positions are indexes, a miss is definitive.
+      int i = n.position(name);
+      return i < 0 ? null : nodes[i];
+    }
     Integer i = indexByName.get(name);
     return i == null ? null : nodes[i];
   }

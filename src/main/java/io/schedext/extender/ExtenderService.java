@@ -168,8 +168,16 @@ public final class ExtenderService {
     }
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
-        c.namesMode() ? feasible.stream().map(NodeInfo::name).toList() : null,
+        c.namesMode() ? names(feasible) : null,
         failed, unresolvable, error);
+  }
+
+  private static List<String> names(List<NodeInfo> nodes) {
+    String[] out = new String[nodes.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = nodes.get(i).name();
+    }
+    return java.util.Arrays.asList(out);
   }
 
   private static NodeItems nodeList(List<NodeInfo> feasible, Map<String, Node> given) {

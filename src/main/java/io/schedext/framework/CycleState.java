@@ -13,11 +13,16 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CycleState {
 
   /**
-   * The values, as a copy-on-write array of alternating keys and values: written a handful of times per cycle
-   * (PreFilter, PreScore), read once per plugin per node from the parallel Filter and Score loops, where a linear
-   * scan of a few entries that usually ends on an identical key instance beats a concurrent hash map lookup.
+   * The values, as copy-on-write parallel arrays: written a handful of times per cycle (PreFilter, PreScore), read
+   * once per plugin per node from the parallel Filter and Score loops, where a linear scan of a few entries that
+   * usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a {@code StateData[]}
+   * so reading one needs no cast to the interface (a shared type-check cache that two threads thrash on JDK 17).
    */
-  private volatile Object[] data;
+  private volatile Entries data;
+
+  private record Entries(String[] keys, StateData[] values) {
+    static final Entries EMPTY = new Entries(new String[0], new StateData[0]);
+  }
   private final NodeInfoLister snapshot;
   private final Set<String> skipFilterPlugins;
   private final Set<String> skipScorePlugins;
@@ -25,12 +30,12 @@ public final class CycleState {
 
   /** A new empty state over {@code snapshot}. */
   public CycleState(NodeInfoLister snapshot) {
-    this(snapshot, new Object[0], ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet());
+    this(snapshot, Entries.EMPTY, ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet());
   }
 
   private CycleState(
       NodeInfoLister snapshot,
-      Object[] data,
+      Entries data,
       Set<String> skipFilter,
       Set<String> skipScore) {
     this.snapshot = snapshot;
@@ -67,23 +72,24 @@ public final class CycleState {
   }
 
   private StateData find(String key) {
-    Object[] d = data;
-    for (int i = 0; i < d.length; i += 2) {
-      if (d[i] == key) {
-        return (StateData) d[i + 1];
+    Entries d = data;
+    String[] keys = d.keys;
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == key) {
+        return d.values[i];
       }
     }
-    for (int i = 0; i < d.length; i += 2) {
-      if (key.equals(d[i])) {
-        return (StateData) d[i + 1];
+    for (int i = 0; i < keys.length; i++) {
+      if (key.equals(keys[i])) {
+        return d.values[i];
       }
     }
     return null;
   }
 
-  private int indexOf(Object[] d, String key) {
-    for (int i = 0; i < d.length; i += 2) {
-      if (key.equals(d[i])) {
+  private static int indexOf(String[] keys, String key) {
+    for (int i = 0; i < keys.length; i++) {
+      if (key.equals(keys[i])) {
         return i;
       }
     }
@@ -94,39 +100,46 @@ public final class CycleState {
   public synchronized void write(String key, StateData value) {
     java.util.Objects.requireNonNull(key, "key");
     java.util.Objects.requireNonNull(value, "value");
-    Object[] d = data;
-    int i = indexOf(d, key);
-    Object[] next;
+    Entries d = data;
+    int i = indexOf(d.keys, key);
     if (i >= 0) {
-      next = d.clone();
-      next[i + 1] = value;
+      StateData[] values = d.values.clone();
+      values[i] = value;
+      data = new Entries(d.keys, values);
     } else {
-      next = java.util.Arrays.copyOf(d, d.length + 2);
-      next[d.length] = key;
-      next[d.length + 1] = value;
+      String[] keys = java.util.Arrays.copyOf(d.keys, d.keys.length + 1);
+      StateData[] values = java.util.Arrays.copyOf(d.values, d.values.length + 1);
+      keys[d.keys.length] = key;
+      values[d.values.length] = value;
+      data = new Entries(keys, values);
     }
-    data = next;
   }
 
   /** Removes the value under {@code key}. */
   public synchronized void delete(String key) {
-    Object[] d = data;
-    int i = indexOf(d, key);
+    Entries d = data;
+    int i = indexOf(d.keys, key);
     if (i < 0) {
       return;
     }
-    Object[] next = new Object[d.length - 2];
-    System.arraycopy(d, 0, next, 0, i);
-    System.arraycopy(d, i + 2, next, i, d.length - i - 2);
-    data = next;
+    int n = d.keys.length;
+    String[] keys = new String[n - 1];
+    StateData[] values = new StateData[n - 1];
+    System.arraycopy(d.keys, 0, keys, 0, i);
+    System.arraycopy(d.keys, i + 1, keys, i, n - i - 1);
+    System.arraycopy(d.values, 0, values, 0, i);
+    System.arraycopy(d.values, i + 1, values, i, n - i - 1);
+    data = new Entries(keys, values);
   }
 
   /** A copy whose values are the {@link StateData#copy()} of these. */
   public CycleState copy() {
-    Object[] d = data.clone();
-    for (int i = 1; i < d.length; i += 2) {
-      d[i] = ((StateData) d[i]).copy();
+    Entries e = data;
+    StateData[] values = new StateData[e.values.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = e.values[i].copy();
     }
+    Entries d = new Entries(e.keys, values);
     Set<String> sf = ConcurrentHashMap.newKeySet();
     sf.addAll(skipFilterPlugins);
     Set<String> ss = ConcurrentHashMap.newKeySet();
@@ -158,11 +171,6 @@ public final class CycleState {
 
   /** The keys currently stored, for diagnostics. */
   public Set<String> keys() {
-    Object[] d = data;
-    Set<String> keys = new HashSet<>();
-    for (int i = 0; i < d.length; i += 2) {
-      keys.add((String) d[i]);
-    }
-    return Collections.unmodifiableSet(keys);
+    return Collections.unmodifiableSet(new HashSet<>(java.util.Arrays.asList(data.keys)));
   }
 }

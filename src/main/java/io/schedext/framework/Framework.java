@@ -358,10 +358,26 @@ public final class Framework {
   }
 
   private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
+    return runFilterPlugins(state, pod, node, sample, skippedFilters(state));
+  }
+
+  /** Which filter plugins (by position) this cycle's PreFilter told to skip; null when none. */
+  private boolean[] skippedFilters(CycleState state) {
     Set<String> skip = state.skipFilterPlugins();
-    boolean anySkip = !skip.isEmpty();
-    for (FilterPlugin pl : filterPlugins) {
-      if (anySkip && skip.contains(pl.name())) {
+    if (skip.isEmpty()) {
+      return null;
+    }
+    boolean[] out = new boolean[filterPlugins.length];
+    for (int i = 0; i < filterPlugins.length; i++) {
+      out[i] = skip.contains(filterPlugins[i].name());
+    }
+    return out;
+  }
+
+  private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample, boolean[] skipped) {
+    for (int i = 0; i < filterPlugins.length; i++) {
+      FilterPlugin pl = filterPlugins[i];
+      if (skipped != null && skipped[i]) {
         continue;
       }
       Status s = sample ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
@@ -429,8 +445,9 @@ public final class Framework {
     long start = System.nanoTime();
     Status[] out = new Status[nodes.size()];
     int stride = metricsStride(state, nodes.size());
+    boolean[] skipped = skippedFilters(state);
     services.parallelizer().until(nodes.size(), i ->
-        out[i] = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), timedNode(stride, i)));
+        out[i] = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), timedNode(stride, i), skipped));
     Code code = Code.SUCCESS;
     for (Status s : out) {
       if (s.isError()) {
@@ -467,9 +484,14 @@ public final class Framework {
   }
 
   private Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
+    return runFilterPluginsWithNominatedPods(state, pod, node, sample, skippedFilters(state));
+  }
+
+  private Status runFilterPluginsWithNominatedPods(
+      CycleState state, PodInfo pod, NodeInfo node, boolean sample, boolean[] skipped) {
     PodNominator nominator = services.nominator();
     if (nominator.isEmpty()) {
-      return runFilterPlugins(state, pod, node, sample);
+      return runFilterPlugins(state, pod, node, sample, skipped);
     }
     List<PodInfo> relevant = null;
     for (PodInfo np : nominator.nominatedPodsForNode(node.name())) {
@@ -481,7 +503,7 @@ public final class Framework {
       }
     }
     if (relevant == null) {
-      return runFilterPlugins(state, pod, node, sample);
+      return runFilterPlugins(state, pod, node, sample, skipped);
     }
     CycleState withNominated = state.copy();
     NodeInfo nodeWithNominated = node.snapshotCopy();
@@ -492,11 +514,11 @@ public final class Framework {
         return s;
       }
     }
-    Status first = runFilterPlugins(withNominated, pod, nodeWithNominated, sample);
+    Status first = runFilterPlugins(withNominated, pod, nodeWithNominated, sample, skipped);
     if (!first.isSuccess()) {
       return first;
     }
-    return runFilterPlugins(state, pod, node, sample);
+    return runFilterPlugins(state, pod, node, sample, skipped);
   }
 
   // --------------------------------------------------------------------------------------------------- PostFilter

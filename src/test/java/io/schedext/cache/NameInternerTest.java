@@ -26,6 +26,18 @@ class NameInternerTest {
   }
 
   @Test
+  void positionIsTheIndexOfTheFirstOccurrence() {
+    String a = "node-a";
+    NameInterner in = NameInterner.of(a, null, "node-b", "node-a");
+
+    assertThat(in.position(a)).isZero();
+    assertThat(in.position(new String("node-a"))).as("an equal, other instance").isZero();
+    assertThat(in.position("node-b")).isEqualTo(2);
+    assertThat(in.position("node-c")).isEqualTo(-1);
+    assertThat(NameInterner.of().position("x")).isEqualTo(-1);
+  }
+
+  @Test
   void namesWithTheSameHashAreToldApart() {
     // "Aa" and "BB" share String.hashCode, so they probe the same slot.
     assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());

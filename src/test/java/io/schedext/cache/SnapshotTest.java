@@ -123,6 +123,12 @@ class SnapshotTest {
     return new Op("snapshot", c -> {
       c.snapshot = c.cache.snapshot();
       assertMatchesCache(c.cache, c.snapshot);
+      // Lookups by name go through the name interner once it is built (and carried to the next snapshot while the
+      // node set stays the same): the same answers either way.
+      c.snapshot.nameInterner();
+      assertMatchesCache(c.cache, c.snapshot);
+      assertThat(c.snapshot.get("no-such-node")).isNull();
+      assertThat(c.snapshot.get(null)).isNull();
     });
   }
 
