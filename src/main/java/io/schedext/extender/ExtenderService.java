@@ -138,6 +138,16 @@ public final class ExtenderService {
         }
       }
       Status[] statuses = fw.runFilterPluginsOnNodes(state, pod, toFilter);
+      int rejected = 0;
+      for (Status st : statuses) {
+        if (!st.isSuccess()) {
+          rejected++;
+        }
+      }
+      if (failed.isEmpty() && rejected > 12) {
+        // Most nodes often fail for one reason (affinity, taints): size the map once instead of growing it.
+        failed = new LinkedHashMap<>(rejected * 4 / 3 + 1);
+      }
       for (int i = 0; i < statuses.length; i++) {
         Status s = statuses[i];
         NodeInfo n = toFilter.get(i);

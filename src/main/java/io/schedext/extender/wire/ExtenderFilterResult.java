@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +23,7 @@ import java.util.Map;
 public record ExtenderFilterResult(
     @JsonProperty("Nodes") NodeItems nodes,
     @JsonProperty("NodeNames") List<String> nodeNames,
-    @JsonProperty("FailedNodes") Map<String, String> failedNodes,
-    @JsonProperty("FailedAndUnresolvableNodes") Map<String, String> failedAndUnresolvableNodes,
+    @JsonProperty("FailedNodes") @JsonSerialize(using = ReasonMapSerializer.class) Map<String, String> failedNodes,
+    @JsonProperty("FailedAndUnresolvableNodes") @JsonSerialize(using = ReasonMapSerializer.class)
+        Map<String, String> failedAndUnresolvableNodes,
     @JsonProperty("Error") String error) {}
