@@ -184,17 +184,7 @@ public final class EmbeddedCluster implements ClusterSource {
 
   @Override
   public PodNominator nominator() {
-    return new PodNominator() {
-      @Override
-      public List<PodInfo> nominatedPodsForNode(String node) {
-        return nominated.getOrDefault(node, List.of());
-      }
-
-      @Override
-      public boolean isEmpty() {
-        return nominated.isEmpty();
-      }
-    };
+    return PodNominator.of(node -> nominated.getOrDefault(node, List.of()), nominated::isEmpty);
   }
 
   @Override

@@ -183,18 +183,10 @@ public final class KubernetesCluster implements ClusterSource {
 
   @Override
   public PodNominator nominator() {
-    return new PodNominator() {
-      @Override
-      public List<PodInfo> nominatedPodsForNode(String node) {
-        Map<String, PodInfo> m = nominated.get(node);
-        return m == null ? List.of() : List.copyOf(m.values());
-      }
-
-      @Override
-      public boolean isEmpty() {
-        return nominated.isEmpty();
-      }
-    };
+    return PodNominator.of(node -> {
+      Map<String, PodInfo> m = nominated.get(node);
+      return m == null ? List.of() : List.copyOf(m.values());
+    }, nominated::isEmpty);
   }
 
   @Override

@@ -6,17 +6,23 @@ import java.util.List;
 public interface PodNominator {
 
   /** A nominator that knows of no nominated pods. */
-  PodNominator NONE = new PodNominator() {
-    @Override
-    public List<PodInfo> nominatedPodsForNode(String nodeName) {
-      return List.of();
-    }
+  PodNominator NONE = of(nodeName -> List.of(), () -> true);
 
-    @Override
-    public boolean isEmpty() {
-      return true;
-    }
-  };
+  /** A nominator answering with {@code byNode}, reporting "nothing nominated" with {@code isEmpty}. */
+  static PodNominator of(
+      java.util.function.Function<String, List<PodInfo>> byNode, java.util.function.BooleanSupplier isEmpty) {
+    return new PodNominator() {
+      @Override
+      public List<PodInfo> nominatedPodsForNode(String nodeName) {
+        return byNode.apply(nodeName);
+      }
+
+      @Override
+      public boolean isEmpty() {
+        return isEmpty.getAsBoolean();
+      }
+    };
+  }
 
   /** The pods nominated to {@code nodeName}. */
   List<PodInfo> nominatedPodsForNode(String nodeName);
