@@ -358,14 +358,19 @@ public final class Framework {
   }
 
   private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
-    return runFilterPlugins(state, pod, node, sample, skippedFilters(state));
+    return runFilterPlugins(state, pod, node, sample, null);
   }
 
-  /** Which filter plugins (by position) this cycle's PreFilter told to skip; null when none. */
+  private static final boolean[] NONE_SKIPPED = new boolean[0];
+
+  /**
+   * Which filter plugins (by position) this cycle's PreFilter told to skip, computed once for a loop over many nodes;
+   * an empty array when none.
+   */
   private boolean[] skippedFilters(CycleState state) {
     Set<String> skip = state.skipFilterPlugins();
     if (skip.isEmpty()) {
-      return null;
+      return NONE_SKIPPED;
     }
     boolean[] out = new boolean[filterPlugins.length];
     for (int i = 0; i < filterPlugins.length; i++) {
@@ -374,10 +379,13 @@ public final class Framework {
     return out;
   }
 
+  /** {@code skipped}: from {@link #skippedFilters}, or null to consult the state's set (single-node calls). */
   private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample, boolean[] skipped) {
+    Set<String> skip = skipped == null ? state.skipFilterPlugins() : null;
+    boolean anySkip = skip != null && !skip.isEmpty();
     for (int i = 0; i < filterPlugins.length; i++) {
       FilterPlugin pl = filterPlugins[i];
-      if (skipped != null && skipped[i]) {
+      if (skipped != null ? skipped.length > 0 && skipped[i] : anySkip && skip.contains(pl.name())) {
         continue;
       }
       Status s = sample ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
@@ -484,7 +492,7 @@ public final class Framework {
   }
 
   private Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
-    return runFilterPluginsWithNominatedPods(state, pod, node, sample, skippedFilters(state));
+    return runFilterPluginsWithNominatedPods(state, pod, node, sample, null);
   }
 
   private Status runFilterPluginsWithNominatedPods(

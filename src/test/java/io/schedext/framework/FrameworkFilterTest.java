@@ -287,6 +287,10 @@ class FrameworkFilterTest {
     assertThat(fw.runFilterPlugins(state, POD, NODE)).isEqualTo(Status.success());
     assertThat(calls).containsExactly("other:Filter");
     assertThat(fw.runAllFilterPlugins(state, POD, NODE)).containsExactly(null, Status.success().withPlugin("other"));
+    calls.clear();
+    assertThat(fw.runFilterPluginsOnNodes(state, POD, List.of(NODE))).as("the many-node loop skips it too")
+        .containsExactly(Status.success());
+    assertThat(calls).containsExactly("other:Filter");
   }
 
   @Test
