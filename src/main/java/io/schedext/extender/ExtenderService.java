@@ -176,6 +176,7 @@ public final class ExtenderService {
           pod.key(), fw.profileName(), c.nodes().size() + c.unknown().size(), feasible.size(), failed.size(),
           unresolvable.size(), error.isEmpty() ? "-" : error, topReasons(rejected));
     }
+    lastPreFiltered.set(new PreFiltered(fw, c.snapshot(), pod.pod(), state));
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
         c.namesMode() ? names(feasible) : null,
@@ -252,14 +253,52 @@ public final class ExtenderService {
   }
 
   private ScoreResult score(Framework fw, Candidates c, PodInfo pod, Explainer explainer) {
-    CycleState state = fw.newCycleState(c.snapshot());
-    fw.runPreFilterPlugins(state, pod);
+    CycleState state = explainer == null ? preFilteredByFilter(fw, c.snapshot(), pod) : null;
+    if (state == null) {
+      state = fw.newCycleState(c.snapshot());
+      fw.runPreFilterPlugins(state, pod);
+    }
     Status pre = fw.runPreScorePlugins(state, pod, c.nodes(), explainer == null ? null : explainer::preScore);
     if (!pre.isSuccess()) {
       return new ScoreResult(pre, new NodeInfo[0], new String[0], new int[0], new long[0][], new long[0][],
           new long[0]);
     }
     return fw.runScorePlugins(state, pod, c.nodes(), explainer != null);
+  }
+
+  /**
+   * The PreFilter outcome of the last filter call. kube-scheduler calls filter and then prioritize for a pod in one
+   * scheduling cycle, and upstream runs PreFilter once per cycle; so a prioritize for the same pod, profile and
+   * snapshot (no cache change in between) scores on that state instead of running PreFilter again.
+   */
+  private record PreFiltered(Framework fw, Snapshot snapshot, Pod pod, CycleState state) {}
+
+  private final java.util.concurrent.atomic.AtomicReference<PreFiltered> lastPreFiltered =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** A state to score {@code pod} on, sharing the last filter call's PreFilter state, or null when there is none. */
+  private CycleState preFilteredByFilter(Framework fw, Snapshot snapshot, PodInfo pod) {
+    PreFiltered last = lastPreFiltered.get();
+    if (last == null || last.fw() != fw || last.snapshot() != snapshot || !samePod(last.pod(), pod.pod())) {
+      return null;
+    }
+    return last.state().sharedCopy();
+  }
+
+  private static boolean samePod(Pod a, Pod b) {
+    if (a == b) {
+      return true;
+    }
+    String uidA = a.getMetadata().getUid();
+    if (uidA == null || !uidA.equals(b.getMetadata().getUid())) {
+      return false;
+    }
+    String rvA = a.getMetadata().getResourceVersion();
+    String rvB = b.getMetadata().getResourceVersion();
+    if (rvA != null && !rvA.isEmpty() && rvA.equals(rvB)) {
+      return true;
+    }
+    return a.equals(b);
   }
 
   // ------------------------------------------------------------------------------------------------------ preempt

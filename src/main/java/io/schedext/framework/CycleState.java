@@ -149,6 +149,19 @@ public final class CycleState {
     return c;
   }
 
+  /**
+   * A new state over the same snapshot holding the same values — shared, not copied, as values are read-only once
+   * PreFilter is over — with the same skipped filter plugins, no skipped score plugins and the same metrics sampling.
+   * Writes to either state do not show in the other. For the Score phase of a cycle whose PreFilter ran already.
+   */
+  public CycleState sharedCopy() {
+    Set<String> sf = ConcurrentHashMap.newKeySet();
+    sf.addAll(skipFilterPlugins);
+    CycleState c = new CycleState(snapshot, data, sf, ConcurrentHashMap.newKeySet());
+    c.recordPluginMetrics = recordPluginMetrics;
+    return c;
+  }
+
   /** Plugins whose Filter and PreFilter extensions are skipped in this cycle (their PreFilter returned Skip). */
   public Set<String> skipFilterPlugins() {
     return skipFilterPlugins;

@@ -105,4 +105,28 @@ class CycleStateTest {
     assertThat(s.keys()).isEmpty();
     assertThat(s.snapshot()).isSameAs(Snapshot.empty());
   }
+
+  @Test
+  void aSharedCopySharesValuesButNotWrites() {
+    CycleState s = new CycleState(Snapshot.empty());
+    Fixed pre = new Fixed("prefilter");
+    s.write("PreFilterX", pre);
+    s.skipFilterPlugins().add("skipped");
+    s.skipScorePlugins().add("not-carried");
+    s.setRecordPluginMetrics(true);
+
+    CycleState c = s.sharedCopy();
+    c.write("PreScoreX", new Fixed("prescore"));
+    s.write("Other", new Fixed("other"));
+
+    assertThat(c.read("PreFilterX", Fixed.class)).isSameAs(pre);
+    assertThat(c.snapshot()).isSameAs(s.snapshot());
+    assertThat(c.keys()).containsExactlyInAnyOrder("PreFilterX", "PreScoreX");
+    assertThat(s.keys()).containsExactlyInAnyOrder("PreFilterX", "Other");
+    assertThat(c.skipFilterPlugins()).containsExactly("skipped");
+    assertThat(c.skipScorePlugins()).isEmpty();
+    assertThat(c.recordPluginMetrics()).isTrue();
+    c.skipFilterPlugins().add("later");
+    assertThat(s.skipFilterPlugins()).containsExactly("skipped");
+  }
 }
