@@ -36,8 +36,8 @@ record SpreadConstraint(
 
   static final String DO_NOT_SCHEDULE = "DoNotSchedule";
   static final String SCHEDULE_ANYWAY = "ScheduleAnyway";
-  static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
-  static final String LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone";
+  static final String LABEL_HOSTNAME = NodeInfo.LABEL_HOSTNAME;
+  static final String LABEL_TOPOLOGY_ZONE = NodeInfo.LABEL_ZONE;
   private static final String HONOR = "Honor";
 
   /**
