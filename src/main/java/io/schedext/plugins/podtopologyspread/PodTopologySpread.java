@@ -10,6 +10,7 @@ import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeScores;
 import io.schedext.framework.Parallelizer;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterExtensions;
@@ -57,6 +58,9 @@ public final class PodTopologySpread
   private final boolean systemDefaulted;
   private final ClusterObjects cluster;
   private final Parallelizer parallelizer;
+  // Matching pods per domain over the whole cluster for soft constraints, carried from pod to pod.
+  private final RunningTotals<PreScoreState.DomainCount, java.util.Map<String, long[]>> preScoreTotals =
+      PreScoreState.newTotals();
 
   private PodTopologySpread(
       List<TopologySpreadConstraint> defaultConstraints,
@@ -155,7 +159,7 @@ public final class PodTopologySpread
       return Status.skip();
     }
     state.write(PRE_SCORE_STATE_KEY,
-        PreScoreState.compute(constraints, pod, nodes, allNodes, requireAllTopologies, parallelizer));
+        PreScoreState.compute(constraints, pod, nodes, allNodes, requireAllTopologies, parallelizer, preScoreTotals));
     return Status.success();
   }
 

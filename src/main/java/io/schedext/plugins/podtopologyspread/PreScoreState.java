@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.Parallelizer;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;
 import io.schedext.kube.RequiredNodeAffinity;
 import java.util.ArrayList;
@@ -11,8 +12,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.function.IntConsumer;
 
 /**
  * What PreScore computes for Score, as upstream's {@code preScoreState}: the pod's soft constraints, the feasible
@@ -52,10 +53,22 @@ final class PreScoreState implements StateData {
     return counters[i];
   }
 
+  /** A node's matching pods and the domain it was in, as carried in the cluster-wide totals. */
+  record DomainCount(String domain, int count) {}
+
+  /** Matching pods per domain of one constraint over the whole cluster, carried from one pod to the next. */
+  static RunningTotals<DomainCount, Map<String, long[]>> newTotals() {
+    return new RunningTotals<>(TOTALS_KEYS);
+  }
+
+  /** How many (constraint, selector, node inclusion) combinations keep their cluster-wide totals. */
+  static final int TOTALS_KEYS = 64;
+
   /**
    * Registers the domains of the feasible {@code filtered} nodes (ignoring those that miss a key when
    * {@code requireAllTopologies}), weights each constraint by ln(domains + 2) (hostname: the scored nodes), then
-   * counts the matching pods of those domains over every eligible node of {@code allNodes}.
+   * counts the matching pods of those domains over every eligible node of {@code allNodes}: from {@code totals},
+   * adjusted for the nodes changed since the last pod counted the same way.
    */
   static PreScoreState compute(
       List<SpreadConstraint> constraints,
@@ -63,7 +76,8 @@ final class PreScoreState implements StateData {
       List<NodeInfo> filtered,
       List<NodeInfo> allNodes,
       boolean requireAllTopologies,
-      Parallelizer parallelizer) {
+      Parallelizer parallelizer,
+      RunningTotals<DomainCount, Map<String, long[]>> totals) {
     int n = constraints.size();
     boolean[] hostname = new boolean[n];
     List<Map<String, long[]>> podCounts = new ArrayList<>(n);
@@ -97,39 +111,79 @@ final class PreScoreState implements StateData {
     for (int i = 0; i < n; i++) {
       counters[i] = constraints.get(i).counter(pod.namespace());
     }
-    // Per node, one count per constraint, in one flat array (row idx * n); nodes left out keep zeros.
-    int[] countsByNode = new int[allNodes.size() * n];
-    IntConsumer perNode = idx -> {
-      NodeInfo node = allNodes.get(idx);
-      if (node.node() == null
-          || (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))) {
-        return;
+    List<String> requiredKeys = requireAllTopologies ? topologyKeys(constraints) : null;
+    for (int i = 0; i < n; i++) {
+      Map<String, long[]> registered = podCounts.get(i);
+      if (hostname[i] || registered.isEmpty()) {
+        continue;
       }
-      for (int i = 0; i < n; i++) {
-        SpreadConstraint c = constraints.get(i);
-        boolean counted = !hostname[i]
-            && c.includesNode(node, affinity, tolerations)
-            && podCounts.get(i).containsKey(valueOf(node, c));
-        countsByNode[idx * n + i] = counted ? counters[i].count(node) : 0;
-      }
-    };
-    if (parallelizer == null) {
-      for (int idx = 0; idx < allNodes.size(); idx++) {
-        perNode.accept(idx);
-      }
-    } else {
-      parallelizer.until(allNodes.size(), perNode);
-    }
-    for (int idx = 0; idx < allNodes.size(); idx++) {
-      for (int i = 0; i < n; i++) {
-        int count = countsByNode[idx * n + i];
-        if (count != 0) {
-          podCounts.get(i).get(valueOf(allNodes.get(idx), constraints.get(i)))[0] += count;
+      SpreadConstraint c = constraints.get(i);
+      SpreadConstraint.Counter counter = counters[i];
+      RunningTotals.Sum<DomainCount, Map<String, long[]>> sum = new RunningTotals.Sum<>() {
+        @Override
+        public Map<String, long[]> empty() {
+          return new HashMap<>();
         }
-      }
+
+        @Override
+        public DomainCount contribution(NodeInfo node) {
+          if (node.node() == null
+              || (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))
+              || !c.includesNode(node, affinity, tolerations)) {
+            return null;
+          }
+          int count = counter.count(node);
+          return count == 0 ? null : new DomainCount(valueOf(node, c), count);
+        }
+
+        @Override
+        public void add(Map<String, long[]> total, DomainCount d) {
+          total.computeIfAbsent(d.domain(), k -> new long[1])[0] += d.count();
+        }
+
+        @Override
+        public void subtract(Map<String, long[]> total, DomainCount d) {
+          long[] cell = total.get(d.domain());
+          cell[0] -= d.count();
+          if (cell[0] == 0) {
+            total.remove(d.domain());
+          }
+        }
+      };
+      Object key = List.of(counter.memoKey(), c.topologyKey(), Optional.ofNullable(requiredKeys),
+          c.honorNodeAffinity() ? affinityKey(pod) : List.of(),
+          c.honorNodeTaints() && tolerations != null ? tolerations : List.of());
+      totals.total(key, allNodes, sum, parallelizer, total -> {
+        for (Map.Entry<String, long[]> e : registered.entrySet()) {
+          long[] cell = total.get(e.getKey());
+          e.getValue()[0] = cell == null ? 0 : cell[0];
+        }
+        return null;
+      });
     }
     return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
         counters);
+  }
+
+  private static List<String> topologyKeys(List<SpreadConstraint> constraints) {
+    List<String> keys = new ArrayList<>(constraints.size());
+    for (SpreadConstraint c : constraints) {
+      keys.add(c.topologyKey());
+    }
+    return keys;
+  }
+
+  /** What decides which nodes the pod's node selector and required node affinity admit, for totals keys. */
+  private static Object affinityKey(PodInfo pod) {
+    io.fabric8.kubernetes.api.model.PodSpec spec = pod.pod().getSpec();
+    if (spec == null) {
+      return List.of();
+    }
+    Map<String, String> selector = spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
+    Object required = spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null
+        ? Optional.empty()
+        : Optional.ofNullable(spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+    return List.of(selector, required);
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {
