@@ -10,19 +10,20 @@ import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeScores;
 import io.schedext.framework.Parallelizer;
-import io.schedext.framework.RunningTotals;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterExtensions;
 import io.schedext.framework.PreFilterPlugin;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.PreScorePlugin;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.ScoreExtensions;
 import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.Status;
 import io.schedext.kube.Selector;
 import io.schedext.plugins.Names;
 import io.schedext.plugins.helper.DefaultSelector;
+import io.schedext.plugins.helper.Normalize;
 import java.util.List;
 
 /**
@@ -218,14 +219,16 @@ public final class PodTopologySpread
     PreScoreState s = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class);
     long min = Long.MAX_VALUE;
     long max = 0;
+    boolean anyIgnored = s.anyIgnored();
     for (int i = 0; i < scores.size(); i++) {
-      if (s.ignored(scores.name(i))) {
+      if (anyIgnored && s.ignored(scores.name(i))) {
         scores.set(i, INVALID_SCORE);
         continue;
       }
       min = Math.min(min, scores.get(i));
       max = Math.max(max, scores.get(i));
     }
+    Normalize.Divider byMax = max == 0 ? null : new Normalize.Divider(max);
     for (int i = 0; i < scores.size(); i++) {
       long v = scores.get(i);
       if (v == INVALID_SCORE) {
@@ -233,7 +236,7 @@ public final class PodTopologySpread
       } else if (max == 0) {
         scores.set(i, MAX_NODE_SCORE);
       } else {
-        scores.set(i, MAX_NODE_SCORE * (max + min - v) / max);
+        scores.set(i, byMax.quotient(MAX_NODE_SCORE * (max + min - v)));
       }
     }
     return Status.success();

@@ -201,6 +201,11 @@ final class PreScoreState implements StateData {
     return hostname[i];
   }
 
+  /** True when some feasible node is not scored. */
+  boolean anyIgnored() {
+    return !ignoredNodes.isEmpty();
+  }
+
   /** True when node {@code name} is not scored (it misses a topology key). */
   boolean ignored(String name) {
     return !ignoredNodes.isEmpty() && ignoredNodes.contains(name);
