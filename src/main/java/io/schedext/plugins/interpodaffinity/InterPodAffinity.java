@@ -16,6 +16,7 @@ import io.schedext.framework.PreFilterExtensions;
 import io.schedext.framework.PreFilterPlugin;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.PreScorePlugin;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.ScoreExtensions;
 import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.Status;
@@ -53,6 +54,9 @@ public final class InterPodAffinity
 
   private final InterPodAffinityArgs args;
   private final Handle handle;
+  // PreScore's topology scores summed over the cluster, per incoming workload, carried from pod to pod.
+  private final RunningTotals<TopologyScores, java.util.Map<String, java.util.Map<String, long[]>>> scoreTotals =
+      new RunningTotals<>(64);
 
   private InterPodAffinity(InterPodAffinityArgs args, Handle handle) {
     this.args = args;
@@ -142,8 +146,6 @@ public final class InterPodAffinity
     if (args.ignorePreferredTermsOfExistingPods() && !hasConstraints) {
       return Status.skip();
     }
-    NodeInfoLister snapshot = state.snapshot();
-    List<NodeInfo> candidates = hasConstraints ? snapshot.list() : snapshot.havePodsWithAffinityList();
     if (pod.parseError() != null) {
       return Status.error("failed to parse pod: " + pod.parseError()).withPlugin(NAME);
     }
@@ -152,28 +154,21 @@ public final class InterPodAffinity
         TermNamespaces.mergeWeighted(pod.preferredAffinityTerms(), objects),
         TermNamespaces.mergeWeighted(pod.preferredAntiAffinityTerms(), objects),
         TermNamespaces.labelsOf(pod.namespace(), objects), args.hardPodAffinityWeight());
-    TopologyScores[] perNode = new TopologyScores[candidates.size()];
     // What a node contributes depends only on its pods and labels and on what is matched against them: the incoming
     // pod's namespace, labels and namespace labels, and its own preferred terms (as a canonical text). It is
-    // remembered on the snapshot node info, so the next pod of the same workload reads it back.
+    // remembered on the snapshot node info, so the next pod of the same workload reads it back, and the cluster-wide
+    // sum is carried from pod to pod under the same key, adjusted for the nodes that changed.
     String memoKey = "InterPodAffinity/score\u0000" + args.hardPodAffinityWeight() + "\u0000"
         + PreFilterState.incomingKey(pod, in.namespaceLabels())
         + (hasConstraints ? "\u0000" + termsKey(in.preferredAffinityTerms()) + "\u0000"
             + termsKey(in.preferredAntiAffinityTerms()) : "");
-    handle.parallelizer().until(candidates.size(), i -> perNode[i] = candidates.get(i).memoizeObject(memoKey, in,
-        hasConstraints ? ALL_PODS : PODS_WITH_AFFINITY));
-    TopologyScores total = new TopologyScores();
-    boolean any = false;
-    for (TopologyScores s : perNode) {
-      if (!s.isEmpty()) {
-        total.merge(s);
-        any = true;
-      }
-    }
-    if (!any) {
+    PreScoreState total = scoreTotals.total(memoKey, state.snapshot().list(),
+        new ScoreTotals(memoKey, in, hasConstraints, hasConstraints ? ALL_PODS : PODS_WITH_AFFINITY),
+        handle.parallelizer(), ScoreTotals::freeze);
+    if (total == null) {
       return Status.skip();
     }
-    state.write(PRE_SCORE_STATE_KEY, total.freeze());
+    state.write(PRE_SCORE_STATE_KEY, total);
     return Status.success();
   }
 

@@ -74,6 +74,16 @@ final class TopologyScores {
   }
 
   /** Adds every contribution of {@code other} to this. */
+  /** A visitor of topology pairs and their scores. */
+  interface PairVisitor {
+    void visit(String key, String value, long score);
+  }
+
+  /** Visits every topology pair with its score. */
+  void forEach(PairVisitor visitor) {
+    byKey.forEach((k, values) -> values.forEach((v, n) -> visitor.visit(k, v, n)));
+  }
+
   void merge(TopologyScores other) {
     other.byKey.forEach((k, values) -> {
       HashMap<String, Long> mine = byKey.computeIfAbsent(k, x -> new HashMap<>());
