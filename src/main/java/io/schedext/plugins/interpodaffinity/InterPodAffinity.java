@@ -212,7 +212,7 @@ public final class InterPodAffinity
   /** The sum of the pre-computed scores of the topology pairs this node belongs to (negative means avoid). */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    return PreScoreState.read(state, PRE_SCORE_STATE_KEY).score(node.labels());
+    return PreScoreState.read(state, PRE_SCORE_STATE_KEY).score(node);
   }
 
   @Override

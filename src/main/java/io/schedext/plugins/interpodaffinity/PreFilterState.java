@@ -169,10 +169,9 @@ final class PreFilterState implements StateData {
    * its topology; or when no pod matches anywhere yet and the pod matches its own terms (the first of a group).
    */
   boolean satisfiesPodAffinity(NodeInfo node) {
-    Map<String, String> labels = node.labels();
     boolean podsExist = true;
     for (AffinityTerm t : affinityTerms) {
-      String value = TopologyPairCounts.topologyValue(labels, t.topologyKey());
+      String value = TopologyPairCounts.topologyValue(node, t.topologyKey());
       if (value == null) {
         return false;
       }
@@ -188,9 +187,8 @@ final class PreFilterState implements StateData {
     if (antiAffinityCounts.isEmpty()) {
       return true;
     }
-    Map<String, String> labels = node.labels();
     for (AffinityTerm t : antiAffinityTerms) {
-      String value = TopologyPairCounts.topologyValue(labels, t.topologyKey());
+      String value = TopologyPairCounts.topologyValue(node, t.topologyKey());
       if (value != null && antiAffinityCounts.get(t.topologyKey(), value) > 0) {
         return false;
       }
@@ -200,7 +198,7 @@ final class PreFilterState implements StateData {
 
   /** True when no existing pod's required anti-affinity term matching the pod covers this node's topology. */
   boolean satisfiesExistingPodsAntiAffinity(NodeInfo node) {
-    return existingAntiAffinityCounts.isEmpty() || !existingAntiAffinityCounts.anyPositive(node.labels());
+    return existingAntiAffinityCounts.isEmpty() || !existingAntiAffinityCounts.anyPositive(node);
   }
 
   TopologyPairCounts existingAntiAffinityCounts() {

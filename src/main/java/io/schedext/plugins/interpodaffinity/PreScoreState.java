@@ -2,6 +2,7 @@ package io.schedext.plugins.interpodaffinity;
 
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.StateData;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,10 +30,10 @@ final class PreScoreState implements StateData {
   }
 
   /** The sum, over the topology keys the node carries, of the score at the node's value. */
-  long score(Map<String, String> nodeLabels) {
+  long score(NodeInfo node) {
     long score = 0;
     for (int i = 0; i < keys.length; i++) {
-      String value = TopologyPairCounts.topologyValue(nodeLabels, keys[i]);
+      String value = TopologyPairCounts.topologyValue(node, keys[i]);
       if (value != null) {
         Long s = values[i].get(value);
         if (s != null) {

@@ -1,6 +1,7 @@
 package io.schedext.plugins.interpodaffinity;
 
 import io.schedext.framework.AffinityTerm;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import java.util.HashMap;
 import java.util.List;
@@ -63,10 +64,10 @@ final class TopologyPairCounts {
     return new TopologyPairCounts(this);
   }
 
-  /** True when some label of {@code nodeLabels} forms a pair with a positive count. */
-  boolean anyPositive(Map<String, String> nodeLabels) {
+  /** True when some label of {@code node} forms a pair with a positive count. */
+  boolean anyPositive(NodeInfo node) {
     for (Map.Entry<String, HashMap<String, Long>> e : byKey.entrySet()) {
-      String value = TopologyPairCounts.topologyValue(nodeLabels, e.getKey());
+      String value = TopologyPairCounts.topologyValue(node, e.getKey());
       if (value != null) {
         Long n = e.getValue().get(value);
         if (n != null && n > 0) {
@@ -121,6 +122,18 @@ final class TopologyPairCounts {
       }
     }
     return true;
+  }
+
+  /**
+   * As {@link #topologyValue(Map, String)} for a node info: the zone and hostname values are read from the fields
+   * it keeps them in, without a lookup into its label map.
+   */
+  static String topologyValue(NodeInfo node, String key) {
+    String v = node.label(key);
+    if (v == null && node.labels().containsKey(key)) {
+      return "";
+    }
+    return v;
   }
 
   /** The node's value for label {@code key}, or null when the node lacks the label (a null value counts as ""). */
