@@ -18,6 +18,7 @@ public final class NameInterner {
   private final int[] starts;
   private final int[] lengths;
   private final int[] positions;
+  private final String[] byPosition;
   private final int mask;
   private final int size;
 
@@ -29,6 +30,7 @@ public final class NameInterner {
     this.lengths = new int[capacity];
     this.positions = new int[capacity];
     this.mask = capacity - 1;
+    this.byPosition = names.clone();
     int n = 0;
     int total = 0;
     for (int p = 0; p < names.length; p++) {
@@ -80,6 +82,25 @@ public final class NameInterner {
    * it is not one of this interner's names.
    */
   public String find(char[] buf, int off, int len) {
+    int slot = slot(buf, off, len);
+    return slot < 0 ? null : table[slot];
+  }
+
+  /**
+   * The position in the array given to {@link #of} of the name made of {@code len} characters of {@code buf} from
+   * {@code off} (its first occurrence), or -1 when it is not one of this interner's names.
+   */
+  public int findPosition(char[] buf, int off, int len) {
+    int slot = slot(buf, off, len);
+    return slot < 0 ? -1 : positions[slot];
+  }
+
+  /** The name at {@code position} of the array given to {@link #of}, as given (null for a null there). */
+  public String name(int position) {
+    return byPosition[position];
+  }
+
+  private int slot(char[] buf, int off, int len) {
     int h = 0;
     for (int k = off, end = off + len; k < end; k++) {
       h = 31 * h + buf[k];
@@ -87,10 +108,10 @@ public final class NameInterner {
     for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
       String s = table[i];
       if (s == null) {
-        return null;
+        return -1;
       }
       if (hashes[i] == h && lengths[i] == len && sameChars(starts[i], buf, off, len)) {
-        return s;
+        return i;
       }
     }
   }

@@ -171,6 +171,17 @@ public final class Snapshot implements NodeInfoLister {
     return n;
   }
 
+  /**
+   * The node info at {@code position} of {@code interner}, when {@code interner} is this snapshot's own (so its
+   * positions are this snapshot's node order); null when it is another's or the position is -1.
+   */
+  public NodeInfo atPosition(NameInterner interner, int position) {
+    if (position < 0 || interner == null || interner != names) {
+      return null;
+    }
+    return nodes[position];
+  }
+
   /** The interner if one was built, else null (never builds one). */
   NameInterner builtNameInterner() {
     return names;

@@ -16,6 +16,7 @@ import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeItems;
+import io.schedext.extender.wire.NodeNameList;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
@@ -664,13 +665,21 @@ public final class ExtenderService {
   private Candidates candidates(ExtenderArgs args, boolean allWhenNone) {
     Snapshot base = cache.snapshot();
     if (args.nodeNames() != null) {
-      List<NodeInfo> nodes = new ArrayList<>(args.nodeNames().size());
+      List<String> names = args.nodeNames();
+      List<NodeInfo> nodes = new ArrayList<>(names.size());
       Map<String, String> unknown = new LinkedHashMap<>();
-      for (String name : args.nodeNames()) {
+      // Names decoded against this snapshot's interner carry their index into its node order (another snapshot's
+      // positions are ignored: atPosition answers null and the name is looked up).
+      NodeNameList interned = names instanceof NodeNameList l ? l : null;
+      for (int i = 0; i < names.size(); i++) {
+        String name = names.get(i);
         if (name == null) {
           throw new BadRequestException("field \"NodeNames\": contains null");
         }
-        NodeInfo n = base.get(name);
+        NodeInfo n = interned == null ? null : base.atPosition(interned.interner(), interned.position(i));
+        if (n == null) {
+          n = base.get(name);
+        }
         if (n == null) {
           unknown.put(name, String.format(UNKNOWN_NODE, name));
         } else {

@@ -125,8 +125,14 @@ class SnapshotTest {
       assertMatchesCache(c.cache, c.snapshot);
       // Lookups by name go through the name interner once it is built (and carried to the next snapshot while the
       // node set stays the same): the same answers either way.
-      c.snapshot.nameInterner();
+      NameInterner names = c.snapshot.nameInterner();
       assertMatchesCache(c.cache, c.snapshot);
+      // Positions in the snapshot's own interner index its node order; another interner's positions find nothing.
+      for (NodeInfo n : c.snapshot.list()) {
+        assertThat(c.snapshot.atPosition(names, names.position(n.name()))).isSameAs(n);
+        assertThat(c.snapshot.atPosition(NameInterner.of(n.name()), 0)).isNull();
+      }
+      assertThat(c.snapshot.atPosition(names, -1)).isNull();
       assertThat(c.snapshot.get("no-such-node")).isNull();
       assertThat(c.snapshot.get(null)).isNull();
     });

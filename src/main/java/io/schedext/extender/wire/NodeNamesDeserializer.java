@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes {@code NodeNames}. A name found in the {@link NameInterner} given as the {@code NameInterner.class}
- * attribute of the read is returned as its canonical instance, straight from the parser's character buffer: no string
- * is built for the thousands of names kube-scheduler sends per call. Otherwise as Jackson's own list of strings: nulls
- * kept, scalars taken as text, anything else a mismatch naming the field.
+ * Decodes {@code NodeNames}. With a {@link NameInterner} given as the {@code NameInterner.class} attribute of the read,
+ * into a {@link NodeNameList}: a name the interner holds is found straight from the parser's character buffer and
+ * kept as its canonical instance with its position, so no string is built (or hashed again later) for the thousands
+ * of names kube-scheduler sends per call. Otherwise as Jackson's own list of strings. Either way nulls are kept,
+ * scalars taken as text, anything else a mismatch naming the field.
  */
 public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
 
@@ -30,24 +31,48 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
       return (List<String>) ctxt.handleUnexpectedToken(ctxt.constructType(List.class), p);
     }
     NameInterner names = (NameInterner) ctxt.getAttribute(NameInterner.class);
-    List<String> out = new ArrayList<>(names == null ? 16 : Math.max(16, names.size()));
+    if (names != null) {
+      return decodeInterned(p, ctxt, names);
+    }
+    List<String> out = new ArrayList<>();
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-      if (t == JsonToken.VALUE_STRING) {
-        String known = names == null ? null
-            : names.find(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-        out.add(known != null ? known : p.getText());
-      } else if (t == JsonToken.VALUE_NULL) {
-        out.add(null);
-      } else if (t != null && t.isScalarValue()) {
-        out.add(p.getText());
+      out.add(element(p, ctxt, t, out));
+    }
+    return out;
+  }
+
+  private static NodeNameList decodeInterned(JsonParser p, DeserializationContext ctxt, NameInterner names)
+      throws IOException {
+    NodeNameList out = new NodeNameList(names, names.size());
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+      int at = t == JsonToken.VALUE_STRING
+          ? names.findPosition(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())
+          : -1;
+      if (at >= 0) {
+        out.append(names.name(at), at);
       } else {
-        try {
-          out.add((String) ctxt.handleUnexpectedToken(String.class, p));
-        } catch (JsonMappingException e) {
-          throw JsonMappingException.wrapWithPath(e, out, out.size());
-        }
+        out.append(element(p, ctxt, t, out), -1);
       }
     }
     return out;
+  }
+
+  /** One element as Jackson's list of strings takes it: nulls kept, scalars as text, else a mismatch. */
+  private static String element(JsonParser p, DeserializationContext ctxt, JsonToken t, List<String> sofar)
+      throws IOException {
+    if (t == JsonToken.VALUE_STRING) {
+      return p.getText();
+    }
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t != null && t.isScalarValue()) {
+      return p.getText();
+    }
+    try {
+      return (String) ctxt.handleUnexpectedToken(String.class, p);
+    } catch (JsonMappingException e) {
+      throw JsonMappingException.wrapWithPath(e, sofar, sofar.size());
+    }
   }
 }

@@ -32,6 +32,14 @@ class NodeNamesDecodingTest {
     assertThat(args.nodeNames()).containsExactly("node-a", "elsewhere", null, "node-b", "7", "node-a");
     assertThat(args.nodeNames().get(0)).isSameAs(a);
     assertThat(args.nodeNames().get(5)).as("an escaped spelling of a known name").isSameAs(a);
+    NodeNameList list = (NodeNameList) args.nodeNames();
+    assertThat(list.interner()).isSameAs(names);
+    int[] positions = new int[list.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = list.position(i);
+    }
+    assertThat(positions).as("positions in the interner, -1 for names it does not hold").containsExactly(
+        0, -1, -1, 1, -1, 0);
   }
 
   @Test
@@ -54,6 +62,7 @@ class NodeNamesDecodingTest {
     assertThat(args.nodeNames()).containsExactly(all);
     for (int i = 0; i < all.length; i++) {
       assertThat(args.nodeNames().get(i)).isSameAs(all[i]);
+      assertThat(((NodeNameList) args.nodeNames()).position(i)).isEqualTo(i);
     }
   }
 
