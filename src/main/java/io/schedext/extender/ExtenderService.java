@@ -7,6 +7,7 @@ import io.schedext.cache.NameInterner;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.wire.EncodedNames;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
@@ -186,10 +187,13 @@ public final class ExtenderService {
 
   private static List<String> names(List<NodeInfo> nodes) {
     String[] out = new String[nodes.size()];
+    byte[][] encoded = new byte[out.length][];
     for (int i = 0; i < out.length; i++) {
-      out[i] = nodes.get(i).name();
+      NodeInfo n = nodes.get(i);
+      out[i] = n.name();
+      encoded[i] = n.nameJson();
     }
-    return java.util.Arrays.asList(out);
+    return new EncodedNames(out, encoded);
   }
 
   private static NodeItems nodeList(List<NodeInfo> feasible, Map<String, Node> given) {
@@ -219,17 +223,20 @@ public final class ExtenderService {
     // Scored nodes are the known candidates, in order, then the unknown ones.
     int n = r.nodes().length + c.unknown().size();
     String[] hosts = new String[n];
+    byte[][] encodedHosts = new byte[n][];
     long[] scores = new long[n];
     int k = 0;
     for (; k < r.nodes().length; k++) {
-      hosts[k] = r.nodes()[k].name();
+      NodeInfo node = r.nodes()[k];
+      hosts[k] = node.name();
+      encodedHosts[k] = node.nameJson();
       scores[k] = toExtenderScore(r.totals()[k], weightSum);
     }
     for (String unknown : c.unknown().keySet()) {
       hosts[k] = unknown;
       scores[k++] = HostPriority.MIN_EXTENDER_PRIORITY;
     }
-    List<HostPriority> out = new HostPriorityList(hosts, scores, n);
+    List<HostPriority> out = new HostPriorityList(hosts, encodedHosts, scores, n);
     if (log.isDebugEnabled()) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());
