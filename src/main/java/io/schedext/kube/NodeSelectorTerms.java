@@ -110,16 +110,17 @@ public final class NodeSelectorTerms {
       if (labelRequirements == null && fieldRequirements == null) {
         return false;
       }
+      // Index loops: run per node per term, where an iterator (not always scalar-replaced) would be garbage.
       if (labelRequirements != null) {
-        for (Requirement r : labelRequirements) {
-          if (!r.matches(labels)) {
+        for (int i = 0, n = labelRequirements.size(); i < n; i++) {
+          if (!labelRequirements.get(i).matches(labels)) {
             return false;
           }
         }
       }
       if (fieldRequirements != null && nodeName != null && !nodeName.isEmpty()) {
-        for (FieldRequirement f : fieldRequirements) {
-          if (!f.matches(nodeName)) {
+        for (int i = 0, n = fieldRequirements.size(); i < n; i++) {
+          if (!fieldRequirements.get(i).matches(nodeName)) {
             return false;
           }
         }

@@ -51,7 +51,8 @@ public final class Taints {
     if (taints == null) {
       return null;
     }
-    for (Taint taint : taints) {
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint taint = taints.get(i);
       if (filter.test(taint) && !anyTolerates(tolerations, taint)) {
         return taint;
       }
