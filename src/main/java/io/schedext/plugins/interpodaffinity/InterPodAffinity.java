@@ -54,6 +54,10 @@ public final class InterPodAffinity
 
   private final InterPodAffinityArgs args;
   private final Handle handle;
+  // PreFilter's pair counts summed over the cluster (existing pods' anti-affinity per incoming workload, and the
+  // pod's own terms per set of terms), carried from pod to pod.
+  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> existingTotals = new RunningTotals<>(64);
+  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> incomingTotals = new RunningTotals<>(64);
   // PreScore's topology scores summed over the cluster, per incoming workload, carried from pod to pod.
   private final RunningTotals<TopologyScores, java.util.Map<String, java.util.Map<String, long[]>>> scoreTotals =
       new RunningTotals<>(64);
@@ -88,9 +92,9 @@ public final class InterPodAffinity
     Map<String, String> namespaceLabels = TermNamespaces.labelsOf(pod.namespace(), objects);
     NodeInfoLister snapshot = state.snapshot();
     TopologyPairCounts existing = PreFilterState.existingAntiAffinityCounts(
-        pod, namespaceLabels, snapshot.havePodsWithRequiredAntiAffinityList(), handle.parallelizer());
+        pod, namespaceLabels, snapshot.list(), handle.parallelizer(), existingTotals);
     TopologyPairCounts[] incoming = PreFilterState.incomingCounts(
-        affinityTerms, antiAffinityTerms, snapshot.list(), handle.parallelizer());
+        affinityTerms, antiAffinityTerms, snapshot.list(), handle.parallelizer(), incomingTotals);
     PreFilterState s = new PreFilterState(
         existing, incoming[0], incoming[1], pod, affinityTerms, antiAffinityTerms, namespaceLabels);
     if (s.nothingToFilter()) {

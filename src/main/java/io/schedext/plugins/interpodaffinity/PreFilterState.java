@@ -6,6 +6,7 @@ import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.Parallelizer;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;
 import java.util.List;
 import java.util.Map;
@@ -56,19 +57,20 @@ final class PreFilterState implements StateData {
   }
 
   /**
-   * Counts, over {@code nodes} (those holding pods with required anti-affinity), the existing pods' required
-   * anti-affinity terms that match {@code pod}, whose namespace carries {@code namespaceLabels}.
+   * Counts, over {@code nodes}, the existing pods' required anti-affinity terms that match {@code pod}, whose
+   * namespace carries {@code namespaceLabels}: from {@code totals}, adjusted for the nodes changed since the last pod
+   * of the same workload.
    */
   static TopologyPairCounts existingAntiAffinityCounts(
-      PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer) {
+      PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer,
+      RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
     // A node's count depends only on its pods and labels and on the incoming pod's namespace, labels and namespace
-    // labels: it is remembered on the (immutable) snapshot node info for the next pod of the same workload.
+    // labels: it is remembered on the (immutable) snapshot node info, and the sum is carried under the same key.
     String memoKey = "InterPodAffinity/existingAntiAffinity\u0000" + incomingKey(pod, namespaceLabels);
-    TopologyPairCounts[] perNode = new TopologyPairCounts[nodes.size()];
     Incoming incoming = new Incoming(pod, namespaceLabels);
-    parallelizer.until(nodes.size(), i -> perNode[i] = nodes.get(i).memoizeObject(memoKey, incoming,
-        PreFilterState::existingAntiAffinityCountsOn));
-    return mergeAll(perNode);
+    return totals.total(memoKey, nodes,
+        new PairCountTotals<>(1, memoKey, incoming, PreFilterState::existingAntiAffinityCountsOn, true),
+        parallelizer, PairCountTotals::copies)[0];
   }
 
   /** The incoming pod's required terms, passed to the per-node count without a capturing lambda. */
@@ -98,13 +100,13 @@ final class PreFilterState implements StateData {
   /** The incoming pod and its namespace's labels, passed to the per-node count without a capturing lambda. */
   private record Incoming(PodInfo pod, Map<String, String> namespaceLabels) {}
 
-  private static TopologyPairCounts existingAntiAffinityCountsOn(NodeInfo node, Incoming in) {
+  private static TopologyPairCounts[] existingAntiAffinityCountsOn(NodeInfo node, Incoming in) {
     TopologyPairCounts counts = new TopologyPairCounts();
     for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
       counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), in.pod(), in.namespaceLabels(), node.labels(),
           1);
     }
-    return counts;
+    return new TopologyPairCounts[] {counts};
   }
 
   /**
@@ -122,32 +124,17 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts[] incomingCounts(
       List<AffinityTerm> affinityTerms, List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes,
-      Parallelizer parallelizer) {
+      Parallelizer parallelizer, RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
     }
     // A node's counts depend only on its pods and labels and on the incoming terms: remembered on the snapshot node
-    // info under the terms' canonical text, so the next pod of the same workload reads them back.
+    // info under the terms' canonical text, and summed over the cluster under the same key, carried from pod to pod.
     String memoKey = "InterPodAffinity/incoming\u0000" + termsKey(affinityTerms) + "\u0000" + termsKey(antiAffinityTerms);
     IncomingTerms terms = new IncomingTerms(affinityTerms, antiAffinityTerms);
-    TopologyPairCounts[] affinity = new TopologyPairCounts[nodes.size()];
-    TopologyPairCounts[] antiAffinity = new TopologyPairCounts[nodes.size()];
-    parallelizer.until(nodes.size(), i -> {
-      TopologyPairCounts[] both = nodes.get(i).memoizeObject(memoKey, terms, PreFilterState::incomingCountsOn);
-      affinity[i] = both[0];
-      antiAffinity[i] = both[1];
-    });
-    return new TopologyPairCounts[] {mergeAll(affinity), mergeAll(antiAffinity)};
-  }
-
-  private static TopologyPairCounts mergeAll(TopologyPairCounts[] perNode) {
-    TopologyPairCounts out = new TopologyPairCounts();
-    for (TopologyPairCounts c : perNode) {
-      if (!c.isEmpty()) {
-        out.merge(c);
-      }
-    }
-    return out;
+    return totals.total(memoKey, nodes,
+        new PairCountTotals<>(2, memoKey, terms, PreFilterState::incomingCountsOn, false),
+        parallelizer, PairCountTotals::copies);
   }
 
   /** True when nothing needs filtering: no existing anti-affinity matches and the pod has no required terms. */

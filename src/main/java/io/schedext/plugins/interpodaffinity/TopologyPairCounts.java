@@ -59,6 +59,11 @@ final class TopologyPairCounts {
     other.byKey.forEach((k, values) -> values.forEach((v, n) -> add(k, v, n)));
   }
 
+  /** Takes every count of {@code other} (merged before) back out of this. */
+  void unmerge(TopologyPairCounts other) {
+    other.byKey.forEach((k, values) -> values.forEach((v, n) -> add(k, v, -n)));
+  }
+
   /** A deep copy. */
   TopologyPairCounts copy() {
     return new TopologyPairCounts(this);

@@ -271,7 +271,8 @@ class PreFilterStateTest {
     List<NodeInfo> nodes = Fixtures.nodeInfos(c.existing(), List.of(node("nodeA", Map.of("hostname", "nodeA"))));
 
     TopologyPairCounts[] got = PreFilterState.incomingCounts(c.pod().requiredAffinityTerms(),
-        c.pod().requiredAntiAffinityTerms(), nodes, TestFrameworks.handle(new ObjectStore()).parallelizer());
+        c.pod().requiredAntiAffinityTerms(), nodes, TestFrameworks.handle(new ObjectStore()).parallelizer(),
+        new io.schedext.framework.RunningTotals<>(1));
 
     assertThat(List.of(got[0].asMap(), got[1].asMap())).isEqualTo(List.of(c.wantAffinity(), c.wantAntiAffinity()));
   }
