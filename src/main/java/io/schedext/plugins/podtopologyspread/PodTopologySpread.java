@@ -59,9 +59,11 @@ public final class PodTopologySpread
   private final boolean systemDefaulted;
   private final ClusterObjects cluster;
   private final Parallelizer parallelizer;
-  // Matching pods per domain over the whole cluster for soft constraints, carried from pod to pod.
-  private final RunningTotals<PreScoreState.DomainCount, java.util.Map<String, long[]>> preScoreTotals =
-      PreScoreState.newTotals();
+  // Matching pods per domain over the whole cluster for hard and for soft constraints, carried from pod to pod.
+  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preFilterTotals =
+      DomainTotals.newTotals();
+  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preScoreTotals =
+      DomainTotals.newTotals();
 
   private PodTopologySpread(
       List<TopologySpreadConstraint> defaultConstraints,
@@ -93,7 +95,8 @@ public final class PodTopologySpread
     if (constraints.isEmpty()) {
       return PreFilterResult.of(Status.skip());
     }
-    state.write(PRE_FILTER_STATE_KEY, PreFilterState.compute(constraints, pod, state.snapshot().list(), parallelizer));
+    state.write(PRE_FILTER_STATE_KEY,
+        PreFilterState.compute(constraints, pod, state.snapshot().list(), parallelizer, preFilterTotals));
     return PreFilterResult.success();
   }
 

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.Parallelizer;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;
 import io.schedext.kube.RequiredNodeAffinity;
 import java.util.ArrayList;
@@ -49,17 +50,70 @@ final class PreFilterState implements StateData {
   /**
    * Counts, for each constraint, the pods it selects in the pod's namespace on every eligible node of {@code nodes}
    * (a node is eligible when it has every constraint's topology key and passes the constraint's inclusion
-   * policies), and records the two least loaded domains.
+   * policies), and records the two least loaded domains. Constraints over other keys than the hostname take their
+   * counts from {@code totals} (when given), adjusted for the nodes changed since the last pod counted the same way;
+   * hostname constraints have a domain per node and are counted node by node.
    */
   static PreFilterState compute(
-      List<SpreadConstraint> constraints, PodInfo pod, List<NodeInfo> nodes, Parallelizer parallelizer) {
+      List<SpreadConstraint> constraints, PodInfo pod, List<NodeInfo> nodes, Parallelizer parallelizer,
+      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
     int n = constraints.size();
     SpreadConstraint.Counter[] counters = new SpreadConstraint.Counter[n];
+    boolean[] scanned = new boolean[n];
+    boolean anyScanned = false;
     for (int i = 0; i < n; i++) {
       counters[i] = constraints.get(i).counter(pod.namespace());
+      scanned[i] = totals == null || SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
+      anyScanned |= scanned[i];
     }
+    List<Map<String, Integer>> matchNum = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      boolean hostname = SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
+      matchNum.add(new HashMap<>(hostname ? Math.max(16, nodes.size() * 2) : 16));
+    }
+    List<String> keys = new ArrayList<>(n);
+    for (SpreadConstraint c : constraints) {
+      keys.add(c.topologyKey());
+    }
+    for (int i = 0; i < n; i++) {
+      if (scanned[i]) {
+        continue;
+      }
+      SpreadConstraint c = constraints.get(i);
+      Map<String, Integer> into = matchNum.get(i);
+      DomainTotals sum = new DomainTotals(counters[i],
+          node -> node.node() != null && SpreadConstraint.nodeHasAllKeys(node.labels(), constraints)
+              && c.includesNode(node, affinity, tolerations),
+          node -> node.labels().get(c.topologyKey()), true);
+      totals.total(DomainTotals.key("PreFilter", c, counters[i], keys, pod), nodes, sum, parallelizer, total -> {
+        total.forEach((domain, cell) -> into.put(domain, (int) cell[0]));
+        return null;
+      });
+    }
+    if (anyScanned) {
+      countNodeByNode(constraints, scanned, counters, affinity, tolerations, nodes, parallelizer, matchNum);
+    }
+    CriticalPaths[] paths = new CriticalPaths[n];
+    boolean[] selfMatch = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      paths[i] = new CriticalPaths();
+      for (Map.Entry<String, Integer> e : matchNum.get(i).entrySet()) {
+        paths[i].update(e.getKey(), e.getValue());
+      }
+      selfMatch[i] = constraints.get(i).selector().matches(pod.labels());
+    }
+    return new PreFilterState(
+        List.copyOf(constraints), selfMatch, pod.namespace(), affinity, tolerations, matchNum, paths);
+  }
+
+  /** Counts the constraints marked in {@code scanned} over every eligible node of {@code nodes} into matchNum. */
+  private static void countNodeByNode(
+      List<SpreadConstraint> constraints, boolean[] scanned, SpreadConstraint.Counter[] counters,
+      RequiredNodeAffinity affinity, List<Toleration> tolerations, List<NodeInfo> nodes, Parallelizer parallelizer,
+      List<Map<String, Integer>> matchNum) {
+    int n = constraints.size();
     int[][] countsByNode = new int[nodes.size()][];
     IntConsumer perNode = idx -> {
       NodeInfo node = nodes.get(idx);
@@ -69,7 +123,7 @@ final class PreFilterState implements StateData {
       int[] counts = new int[n];
       for (int i = 0; i < n; i++) {
         SpreadConstraint c = constraints.get(i);
-        counts[i] = c.includesNode(node, affinity, tolerations) ? counters[i].count(node) : -1;
+        counts[i] = scanned[i] && c.includesNode(node, affinity, tolerations) ? counters[i].count(node) : -1;
       }
       countsByNode[idx] = counts;
     };
@@ -79,11 +133,6 @@ final class PreFilterState implements StateData {
       }
     } else {
       parallelizer.until(nodes.size(), perNode);
-    }
-    List<Map<String, Integer>> matchNum = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      boolean hostname = SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
-      matchNum.add(new HashMap<>(hostname ? Math.max(16, nodes.size() * 2) : 16));
     }
     for (int idx = 0; idx < nodes.size(); idx++) {
       int[] counts = countsByNode[idx];
@@ -97,17 +146,6 @@ final class PreFilterState implements StateData {
         }
       }
     }
-    CriticalPaths[] paths = new CriticalPaths[n];
-    boolean[] selfMatch = new boolean[n];
-    for (int i = 0; i < n; i++) {
-      paths[i] = new CriticalPaths();
-      for (Map.Entry<String, Integer> e : matchNum.get(i).entrySet()) {
-        paths[i].update(e.getKey(), e.getValue());
-      }
-      selfMatch[i] = constraints.get(i).selector().matches(pod.labels());
-    }
-    return new PreFilterState(
-        List.copyOf(constraints), selfMatch, pod.namespace(), affinity, tolerations, matchNum, paths);
   }
 
   /**

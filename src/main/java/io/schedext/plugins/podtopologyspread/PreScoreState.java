@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -53,17 +52,6 @@ final class PreScoreState implements StateData {
     return counters[i];
   }
 
-  /** A node's matching pods and the domain it was in, as carried in the cluster-wide totals. */
-  record DomainCount(String domain, int count) {}
-
-  /** Matching pods per domain of one constraint over the whole cluster, carried from one pod to the next. */
-  static RunningTotals<DomainCount, Map<String, long[]>> newTotals() {
-    return new RunningTotals<>(TOTALS_KEYS);
-  }
-
-  /** How many (constraint, selector, node inclusion) combinations keep their cluster-wide totals. */
-  static final int TOTALS_KEYS = 64;
-
   /**
    * Registers the domains of the feasible {@code filtered} nodes (ignoring those that miss a key when
    * {@code requireAllTopologies}), weights each constraint by ln(domains + 2) (hostname: the scored nodes), then
@@ -77,7 +65,7 @@ final class PreScoreState implements StateData {
       List<NodeInfo> allNodes,
       boolean requireAllTopologies,
       Parallelizer parallelizer,
-      RunningTotals<DomainCount, Map<String, long[]>> totals) {
+      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
     int n = constraints.size();
     boolean[] hostname = new boolean[n];
     List<Map<String, long[]>> podCounts = new ArrayList<>(n);
@@ -119,40 +107,12 @@ final class PreScoreState implements StateData {
       }
       SpreadConstraint c = constraints.get(i);
       SpreadConstraint.Counter counter = counters[i];
-      RunningTotals.Sum<DomainCount, Map<String, long[]>> sum = new RunningTotals.Sum<>() {
-        @Override
-        public Map<String, long[]> empty() {
-          return new HashMap<>();
-        }
-
-        @Override
-        public DomainCount contribution(NodeInfo node) {
-          if (node.node() == null
-              || (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))
-              || !c.includesNode(node, affinity, tolerations)) {
-            return null;
-          }
-          int count = counter.count(node);
-          return count == 0 ? null : new DomainCount(valueOf(node, c), count);
-        }
-
-        @Override
-        public void add(Map<String, long[]> total, DomainCount d) {
-          total.computeIfAbsent(d.domain(), k -> new long[1])[0] += d.count();
-        }
-
-        @Override
-        public void subtract(Map<String, long[]> total, DomainCount d) {
-          long[] cell = total.get(d.domain());
-          cell[0] -= d.count();
-          if (cell[0] == 0) {
-            total.remove(d.domain());
-          }
-        }
-      };
-      Object key = List.of(counter.memoKey(), c.topologyKey(), Optional.ofNullable(requiredKeys),
-          c.honorNodeAffinity() ? affinityKey(pod) : List.of(),
-          c.honorNodeTaints() && tolerations != null ? tolerations : List.of());
+      DomainTotals sum = new DomainTotals(counter,
+          node -> node.node() != null
+              && (!requireAllTopologies || SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))
+              && c.includesNode(node, affinity, tolerations),
+          node -> valueOf(node, c), false);
+      Object key = DomainTotals.key("PreScore", c, counter, requiredKeys, pod);
       totals.total(key, allNodes, sum, parallelizer, total -> {
         for (Map.Entry<String, long[]> e : registered.entrySet()) {
           long[] cell = total.get(e.getKey());
@@ -171,19 +131,6 @@ final class PreScoreState implements StateData {
       keys.add(c.topologyKey());
     }
     return keys;
-  }
-
-  /** What decides which nodes the pod's node selector and required node affinity admit, for totals keys. */
-  private static Object affinityKey(PodInfo pod) {
-    io.fabric8.kubernetes.api.model.PodSpec spec = pod.pod().getSpec();
-    if (spec == null) {
-      return List.of();
-    }
-    Map<String, String> selector = spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
-    Object required = spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null
-        ? Optional.empty()
-        : Optional.ofNullable(spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
-    return List.of(selector, required);
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {

@@ -1,5 +1,6 @@
 package io.schedext.plugins.podtopologyspread;
 
+import static io.schedext.plugins.podtopologyspread.Fixtures.DNS;
 import static io.schedext.plugins.podtopologyspread.Fixtures.FOO;
 import static io.schedext.plugins.podtopologyspread.Fixtures.HONOR;
 import static io.schedext.plugins.podtopologyspread.Fixtures.SA;
@@ -22,11 +23,13 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * PreScore counts the matching pods per domain from cluster-wide totals carried from pod to pod: after any change to
- * the cluster (pods added, node labels and taints changed, nodes added and removed) the counts must equal those of a
- * plugin that has never seen the cluster before — for every node inclusion policy.
+ * PreScore (soft constraints) and PreFilter (hard ones) count the matching pods per domain from cluster-wide totals
+ * carried from pod to pod: after any change to the cluster (pods added, node labels and taints changed, nodes added and
+ * removed) the counts — and for PreFilter the domains without matching pods and the global minimum — must equal those
+ * of a plugin that has never seen the cluster before, for every node inclusion policy, and a cycle that changes its
+ * own counts (AddPod) must leave the totals alone.
  */
-class PreScoreCarriedTotalsTest {
+class CarriedTotalsTest {
 
   private static final String RACK = "example.com/rack";
   private static final String DISK = "example.com/disk";
@@ -55,6 +58,45 @@ class PreScoreCarriedTotalsTest {
       p.toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule");
     }
     return p.obj();
+  }
+
+  /** As {@link #incoming} with the constraints hard (DoNotSchedule), for PreFilter. */
+  private static Pod hard(int variant) {
+    PodWrapper p = Fixtures.pod("incoming", "foo", "")
+        .nodeSelector(Map.of(DISK, variant < 2 ? "ssd" : "hdd"))
+        .spreadConstraint(spread(1, ZONE, DNS, FOO))
+        .spreadConstraint(spread(1, RACK, DNS, FOO, null, HONOR, HONOR, null));
+    if (variant == 0) {
+      p.toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule");
+    }
+    return p.obj();
+  }
+
+  /**
+   * PreFilter's domains with their counts and each constraint's global minimum; then a pod is added to the cycle's
+   * own state, which must not reach the carried totals.
+   */
+  private static List<Object> preFilter(PodTopologySpread plugin, List<NodeInfo> nodes, int variant, Pod added) {
+    CycleState state = Fixtures.state(nodes);
+    PodInfo pod = PodInfo.of(hard(variant));
+    assertThat(plugin.preFilter(state, pod).status()).isEqualTo(Status.success());
+    PreFilterState s = state.read(PodTopologySpread.PRE_FILTER_STATE_KEY, PreFilterState.class);
+    List<Object> out = summary(s);
+    // The same counts node by node, without totals.
+    assertThat(out).isEqualTo(summary(PreFilterState.compute(s.constraints(), pod, nodes, null, null)));
+    if (added != null) {
+      plugin.addPod(state, pod, PodInfo.of(added), nodes.get(0));
+    }
+    return out;
+  }
+
+  private static List<Object> summary(PreFilterState s) {
+    List<Object> out = new ArrayList<>();
+    for (int i = 0; i < s.constraints().size(); i++) {
+      out.add(s.domainCounts(i));
+      out.add(s.minMatchNum(i));
+    }
+    return out;
   }
 
   private static List<Map<String, Long>> counts(PodTopologySpread plugin, List<NodeInfo> nodes, int variant) {
@@ -111,6 +153,9 @@ class PreScoreCarriedTotalsTest {
           List<Map<String, Long>> fresh = counts(Fixtures.listPlugin(store, List.of()), nodes, variant);
           assertThat(counts(carried, nodes, variant)).as("seed %d step %d pod %d", seed, step, variant)
               .isEqualTo(fresh);
+          List<Object> freshFilter = preFilter(Fixtures.listPlugin(store, List.of()), nodes, variant, null);
+          assertThat(preFilter(carried, nodes, variant, existing(nodes.get(0).name(), pods++, rnd)))
+              .as("PreFilter, seed %d step %d pod %d", seed, step, variant).isEqualTo(freshFilter);
         }
       }
     }
