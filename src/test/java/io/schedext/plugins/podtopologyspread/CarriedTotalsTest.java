@@ -45,27 +45,16 @@ class CarriedTotalsTest {
   }
 
   /**
-   * The pods scheduled, in turn: soft spread on zone (affinity honoured) and on rack (taints honoured as well); for
-   * SSD nodes tolerating the taint, for SSD nodes not tolerating it, for HDD nodes. All count the same pods, so only
-   * what decides the eligible nodes tells their totals apart.
+   * The pods scheduled, in turn: spread on zone (affinity honoured) and on rack (taints honoured as well), soft
+   * ({@code when} ScheduleAnyway) or hard (DoNotSchedule); for SSD nodes tolerating the taint, for SSD nodes not
+   * tolerating it, for HDD nodes. All count the same pods, so only what decides the eligible nodes tells their totals
+   * apart.
    */
-  private static Pod incoming(int variant) {
+  private static Pod incoming(int variant, String when) {
     PodWrapper p = Fixtures.pod("incoming", "foo", "")
         .nodeSelector(Map.of(DISK, variant < 2 ? "ssd" : "hdd"))
-        .spreadConstraint(spread(1, ZONE, SA, FOO))
-        .spreadConstraint(spread(1, RACK, SA, FOO, null, HONOR, HONOR, null));
-    if (variant == 0) {
-      p.toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule");
-    }
-    return p.obj();
-  }
-
-  /** As {@link #incoming} with the constraints hard (DoNotSchedule), for PreFilter. */
-  private static Pod hard(int variant) {
-    PodWrapper p = Fixtures.pod("incoming", "foo", "")
-        .nodeSelector(Map.of(DISK, variant < 2 ? "ssd" : "hdd"))
-        .spreadConstraint(spread(1, ZONE, DNS, FOO))
-        .spreadConstraint(spread(1, RACK, DNS, FOO, null, HONOR, HONOR, null));
+        .spreadConstraint(spread(1, ZONE, when, FOO))
+        .spreadConstraint(spread(1, RACK, when, FOO, null, HONOR, HONOR, null));
     if (variant == 0) {
       p.toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule");
     }
@@ -78,7 +67,7 @@ class CarriedTotalsTest {
    */
   private static List<Object> preFilter(PodTopologySpread plugin, List<NodeInfo> nodes, int variant, Pod added) {
     CycleState state = Fixtures.state(nodes);
-    PodInfo pod = PodInfo.of(hard(variant));
+    PodInfo pod = PodInfo.of(incoming(variant, DNS));
     assertThat(plugin.preFilter(state, pod).status()).isEqualTo(Status.success());
     PreFilterState s = state.read(PodTopologySpread.PRE_FILTER_STATE_KEY, PreFilterState.class);
     List<Object> out = summary(s);
@@ -101,7 +90,7 @@ class CarriedTotalsTest {
 
   private static List<Map<String, Long>> counts(PodTopologySpread plugin, List<NodeInfo> nodes, int variant) {
     CycleState state = Fixtures.state(nodes);
-    assertThat(plugin.preScore(state, PodInfo.of(incoming(variant)), nodes)).isEqualTo(Status.success());
+    assertThat(plugin.preScore(state, PodInfo.of(incoming(variant, SA)), nodes)).isEqualTo(Status.success());
     PreScoreState s = state.read(PodTopologySpread.PRE_SCORE_STATE_KEY, PreScoreState.class);
     List<Map<String, Long>> out = new ArrayList<>();
     for (int i = 0; i < s.constraints().size(); i++) {

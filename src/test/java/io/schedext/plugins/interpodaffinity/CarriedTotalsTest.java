@@ -5,6 +5,7 @@ import static io.schedext.plugins.interpodaffinity.Fixtures.preferredAffinity;
 import static io.schedext.plugins.interpodaffinity.Fixtures.preferredAntiAffinity;
 import static io.schedext.plugins.interpodaffinity.Fixtures.req;
 import static io.schedext.plugins.interpodaffinity.Fixtures.requiredAffinity;
+import static io.schedext.plugins.interpodaffinity.Fixtures.requiredAntiAffinity;
 import static io.schedext.plugins.interpodaffinity.Fixtures.selector;
 import static io.schedext.plugins.interpodaffinity.Fixtures.term;
 import static io.schedext.plugins.interpodaffinity.Fixtures.weighted;
@@ -15,6 +16,7 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.TestFrameworks;
@@ -25,42 +27,66 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * PreScore sums the topology scores of the cluster's nodes from totals carried from pod to pod: after any change
- * (pods with and without terms added and removed, node labels changed, nodes added and removed) its state and its
- * Skip decision must equal those of a plugin that has never seen the cluster — including a pair whose weights cancel
- * out, which upstream keeps (at 0) for as long as some node contributes it.
+ * PreFilter (existing pods' anti-affinity, the pod's own required terms) and PreScore (topology scores) sum over the
+ * cluster from totals carried from pod to pod: after any change (pods with and without terms added and removed, node
+ * labels changed, nodes added and removed) their states and Skip decisions must equal those of a plugin that has
+ * never seen the cluster; a cycle that changes its own PreFilter counts (AddPod, as preemption and nominated pods do)
+ * must leave the totals alone; and a topology pair whose weights cancel out stays (at 0) while some node contributes
+ * it, as upstream's merged map keeps it.
  */
-class PreScoreCarriedTotalsTest {
+class CarriedTotalsTest {
 
   private static final String ZONE = "zone";
   private static final String HOST = "host";
+  private static final ObjectStore STORE = Fixtures.teamNamespaces();
 
   private static Map<String, String> nodeLabels(String name, Random rnd) {
     return rnd.nextInt(6) == 0 ? Map.of(HOST, name) : Map.of(ZONE, "z" + rnd.nextInt(3), HOST, name);
   }
 
-  /** Existing pods: app a or b; some prefer (or avoid) app a per zone or host, some require app a per zone. */
+  /** Existing pods of app a or b, with every kind of term on app a or b, per zone or host, or none. */
   private static PodInfo existing(String node, Random rnd) {
-    Map<String, String> labels = Map.of("app", rnd.nextBoolean() ? "a" : "b");
-    Affinity affinity = switch (rnd.nextInt(5)) {
-      case 0 -> preferredAffinity(weighted(5, term(ZONE, selector(req("app", "In", "a")))));
-      case 1 -> preferredAntiAffinity(weighted(5, term(HOST, selector(req("app", "In", "a")))));
-      case 2 -> requiredAffinity(term(ZONE, selector(req("app", "In", "a"))));
-      case 3 -> both(preferredAffinity(weighted(3, term(ZONE, selector(req("app", "In", "a"))))),
+    Affinity affinity = switch (rnd.nextInt(8)) {
+      case 0 -> requiredAntiAffinity(term(HOST, selector(req("app", "In", "a"))));
+      case 1 -> requiredAntiAffinity(term(ZONE, selector(req("app", "In", "a"))));
+      case 2 -> requiredAffinity(term(ZONE, selector(req("app", "In", "b"))));
+      case 3 -> preferredAffinity(weighted(5, term(ZONE, selector(req("app", "In", "a")))));
+      case 4 -> preferredAntiAffinity(weighted(5, term(HOST, selector(req("app", "In", "a")))));
+      case 5 -> both(preferredAffinity(weighted(3, term(ZONE, selector(req("app", "In", "a"))))),
           preferredAntiAffinity(weighted(3, term(ZONE, selector(req("app", "In", "a"))))));
       default -> null;
     };
-    return Fixtures.pod(node, labels, affinity);
+    return Fixtures.pod(node, Map.of("app", rnd.nextBoolean() ? "a" : "b"), affinity);
   }
 
-  /** The pods scheduled, in turn: app a without terms, app b without terms, app a preferring app b per zone. */
-  private static PodInfo incoming(int variant) {
-    return switch (variant) {
-      case 0 -> Fixtures.pod("", Map.of("app", "a"), null);
-      case 1 -> Fixtures.pod("", Map.of("app", "b"), null);
-      default -> Fixtures.pod("", Map.of("app", "a"),
-          preferredAffinity(weighted(7, term(ZONE, selector(req("app", "In", "b"))))));
-    };
+  /**
+   * The pods scheduled, in turn: app a without terms; app b without terms; app b with required affinity and
+   * anti-affinity; app a preferring app b per zone.
+   */
+  private static List<PodInfo> incoming() {
+    return List.of(
+        Fixtures.pod("", Map.of("app", "a"), null),
+        Fixtures.pod("", Map.of("app", "b"), null),
+        Fixtures.pod("", Map.of("app", "b"), both(requiredAffinity(term(ZONE, selector(req("app", "In", "a")))),
+            requiredAntiAffinity(term(HOST, selector(req("app", "In", "b")))))),
+        Fixtures.pod("", Map.of("app", "a"),
+            preferredAffinity(weighted(7, term(ZONE, selector(req("app", "In", "b")))))));
+  }
+
+  /** What one plugin answers for one pod on one cluster: PreFilter's counts (or status), PreScore's (or status). */
+  private static List<Object> answers(InterPodAffinity plugin, List<NodeInfo> nodes, PodInfo pod, PodInfo addAfter) {
+    CycleState state = TestFrameworks.cycleState(nodes);
+    PreFilterResult r = plugin.preFilter(state, pod);
+    Object preFilter = r.status();
+    if (r.status().isSuccess()) {
+      PreFilterState s = PreFilterState.read(state, InterPodAffinity.PRE_FILTER_STATE_KEY);
+      preFilter = List.of(s.existingAntiAffinityCounts().asMap(), s.affinityCounts().asMap(),
+          s.antiAffinityCounts().asMap());
+      if (addAfter != null) {
+        plugin.addPod(state, pod, addAfter, nodes.get(0));
+      }
+    }
+    return List.of(preFilter, preScore(plugin, nodes, pod));
   }
 
   /** PreScore's scores per topology key and value, or its status when it did not succeed. */
@@ -75,10 +101,9 @@ class PreScoreCarriedTotalsTest {
 
   @Test
   void carriedTotalsEqualTotalsFromScratchAfterEveryChange() {
-    ObjectStore store = Fixtures.teamNamespaces();
     for (long seed = 1; seed <= 4; seed++) {
       Random rnd = new Random(seed);
-      InterPodAffinity carried = Fixtures.plugin("{}", store);
+      InterPodAffinity carried = Fixtures.plugin("{}", STORE);
       List<NodeInfo> nodes = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
         String name = "n" + i;
@@ -113,10 +138,11 @@ class PreScoreCarriedTotalsTest {
         if (copy != null) {
           nodes.set(i, copy);
         }
-        for (int variant = 0; variant < 3; variant++) {
-          PodInfo pod = incoming(variant);
-          Object fresh = preScore(Fixtures.plugin("{}", store), nodes, pod);
-          assertThat(preScore(carried, nodes, pod)).as("seed %d step %d pod %d", seed, step, variant)
+        List<PodInfo> pods = incoming();
+        for (int p = 0; p < pods.size(); p++) {
+          List<Object> fresh = answers(Fixtures.plugin("{}", STORE), nodes, pods.get(p), null);
+          PodInfo nominated = existing(nodes.get(0).name(), rnd);
+          assertThat(answers(carried, nodes, pods.get(p), nominated)).as("seed %d step %d pod %d", seed, step, p)
               .isEqualTo(fresh);
         }
       }
@@ -125,8 +151,7 @@ class PreScoreCarriedTotalsTest {
 
   @Test
   void aPairWhoseWeightsCancelStaysUntilItsLastContributorGoes() {
-    ObjectStore store = Fixtures.teamNamespaces();
-    InterPodAffinity plugin = Fixtures.plugin("{}", store);
+    InterPodAffinity plugin = Fixtures.plugin("{}", STORE);
     // Existing pods in zone z1 that prefer app a (+3, twice) and avoid it (-3), each on its own node.
     PodInfo likes1 = Fixtures.pod("n1", Map.of("app", "b"),
         preferredAffinity(weighted(3, term(ZONE, selector(req("app", "In", "a"))))));
@@ -137,14 +162,14 @@ class PreScoreCarriedTotalsTest {
     NodeInfo n1 = NodeInfo.of(MakeNode.node().name("n1").labels(Map.of(ZONE, "z1")).obj(), likes1);
     NodeInfo n2 = NodeInfo.of(MakeNode.node().name("n2").labels(Map.of(ZONE, "z1")).obj(), avoids);
     NodeInfo n3 = NodeInfo.of(MakeNode.node().name("n3").labels(Map.of(ZONE, "z1")).obj(), likes3);
-    PodInfo pod = incoming(0);
+    PodInfo pod = incoming().get(0);
     assertThat(preScore(plugin, List.of(n1, n2, n3), pod)).isEqualTo(Map.of(ZONE, Map.of("z1", 3L)));
 
     // n3's pod goes: the sum is 0 but n1 and n2 still contribute the pair, so it stays (and PreScore succeeds).
     NodeInfo n3Empty = n3.snapshotCopy();
     n3Empty.removePod(likes3.uid());
     assertThat(preScore(plugin, List.of(n1, n2, n3Empty), pod)).isEqualTo(Map.of(ZONE, Map.of("z1", 0L)));
-    assertThat(preScore(Fixtures.plugin("{}", store), List.of(n1, n2, n3Empty), pod))
+    assertThat(preScore(Fixtures.plugin("{}", STORE), List.of(n1, n2, n3Empty), pod))
         .as("from scratch").isEqualTo(Map.of(ZONE, Map.of("z1", 0L)));
 
     // Then the other two go: nothing is left, PreScore skips.
