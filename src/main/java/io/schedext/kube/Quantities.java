@@ -20,11 +20,58 @@ public final class Quantities {
     if (q == null) {
       return BigDecimal.ZERO;
     }
+    BigDecimal common = plainDecimal(q.getAmount(), q.getFormat());
+    if (common != null) {
+      return common;
+    }
     try {
       return q.getNumericalAmount();
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("invalid quantity \"" + q + "\"", e);
     }
+  }
+
+  /**
+   * The value of the common spellings — an unsigned integer amount with no suffix or one of the suffixes m, u, n, k,
+   * M, G, T, Ki, Mi, Gi, Ti — computed directly; null for anything else (signs, fractions, exponents, larger
+   * suffixes, or values that would not fit a long), which goes through the general parser. Every pod the cache takes
+   * in has its requests parsed, and the general parser's powers of BigDecimal made that a visible share of an update.
+   */
+  static BigDecimal plainDecimal(String amount, String format) {
+    if (amount == null || amount.isEmpty() || amount.length() > 15) {
+      return null;
+    }
+    long v = 0;
+    for (int i = 0; i < amount.length(); i++) {
+      char c = amount.charAt(i);
+      if (c < '0' || c > '9') {
+        return null;
+      }
+      v = v * 10 + (c - '0');
+    }
+    if (format == null || format.isEmpty()) {
+      return BigDecimal.valueOf(v);
+    }
+    return switch (format) {
+      case "m" -> BigDecimal.valueOf(v, 3);
+      case "u" -> BigDecimal.valueOf(v, 6);
+      case "n" -> BigDecimal.valueOf(v, 9);
+      case "k" -> times(v, 1_000L);
+      case "M" -> times(v, 1_000_000L);
+      case "G" -> times(v, 1_000_000_000L);
+      case "T" -> times(v, 1_000_000_000_000L);
+      case "Ki" -> times(v, 1L << 10);
+      case "Mi" -> times(v, 1L << 20);
+      case "Gi" -> times(v, 1L << 30);
+      case "Ti" -> times(v, 1L << 40);
+      default -> null;
+    };
+  }
+
+  private static BigDecimal times(long v, long unit) {
+    long hi = Math.multiplyHigh(v, unit);
+    long lo = v * unit;
+    return hi != 0 || lo < 0 ? null : BigDecimal.valueOf(lo);
   }
 
   /**

@@ -52,6 +52,41 @@ class QuantitiesTest {
   }
 
   @Test
+  void commonSpellingsAreValuedAsTheGeneralParserValuesThem() {
+    java.util.Random rnd = new java.util.Random(3);
+    String[] suffixes = {"", "m", "u", "n", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3",
+        "E-2"};
+    String[] amounts = {"0", "1", "007", "999999999999999", "1234567890123456", "1.5", "-2", "+3", "", "x"};
+    for (String suffix : suffixes) {
+      java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(amounts));
+      for (int i = 0; i < 200; i++) {
+        all.add(Long.toString(rnd.nextLong(1, 1L << (1 + rnd.nextInt(50)))));
+      }
+      for (String amount : all) {
+        Quantity q = new Quantity(amount, suffix);
+        BigDecimal general;
+        try {
+          general = q.getNumericalAmount();
+        } catch (RuntimeException e) {
+          assertThat(Quantities.plainDecimal(q.getAmount(), q.getFormat())).as(amount + suffix).isNull();
+          continue;
+        }
+        BigDecimal plain = Quantities.plainDecimal(q.getAmount(), q.getFormat());
+        if (plain != null) {
+          assertThat(plain).as(amount + suffix).isEqualByComparingTo(general);
+        }
+        assertThat(Quantities.decimal(q)).as(amount + suffix).isEqualByComparingTo(general);
+      }
+    }
+    Quantity parsed = new Quantity("128Mi");
+    assertThat(Quantities.plainDecimal(parsed.getAmount(), parsed.getFormat()))
+        .as("a parsed quantity keeps amount and suffix apart").isEqualByComparingTo("134217728");
+    assertThat(Quantities.plainDecimal("250", "m")).isEqualByComparingTo("0.25");
+    assertThat(Quantities.plainDecimal("1", "Ei")).as("larger suffixes take the general parser").isNull();
+    assertThat(Quantities.plainDecimal("999999999999999", "Ti")).as("beyond a long").isNull();
+  }
+
+  @Test
   void aMissingQuantityIsZero() {
     assertThat(Quantities.decimal(null)).isEqualByComparingTo(BigDecimal.ZERO);
     assertThat(Quantities.value(null)).isZero();
