@@ -23,8 +23,10 @@ public final class Snapshot implements NodeInfoLister {
   private final Map<String, Integer> indexByName;
   private final long generation;
   private final List<NodeInfo> list;
-  private final List<NodeInfo> withAffinity;
-  private final List<NodeInfo> withRequiredAntiAffinity;
+  // Built on first use: the watch side publishes a snapshot every few dozen node changes, and walking every node info
+  // for these lists made each publish O(nodes) in cache misses; the plugins sum over list() instead.
+  private volatile List<NodeInfo> withAffinity;
+  private volatile List<NodeInfo> withRequiredAntiAffinity;
   private volatile Set<String> usedPvcs;
   private volatile NameInterner names;
 
@@ -39,18 +41,6 @@ public final class Snapshot implements NodeInfoLister {
     this.indexByName = indexByName;
     this.generation = generation;
     this.list = Collections.unmodifiableList(Arrays.asList(nodes));
-    List<NodeInfo> a = new ArrayList<>();
-    List<NodeInfo> r = new ArrayList<>();
-    for (NodeInfo n : nodes) {
-      if (!n.podsWithAffinity().isEmpty()) {
-        a.add(n);
-      }
-      if (!n.podsWithRequiredAntiAffinity().isEmpty()) {
-        r.add(n);
-      }
-    }
-    this.withAffinity = Collections.unmodifiableList(a);
-    this.withRequiredAntiAffinity = Collections.unmodifiableList(r);
   }
 
   /** The snapshot of an empty cache. */
@@ -110,12 +100,32 @@ public final class Snapshot implements NodeInfoLister {
 
   @Override
   public List<NodeInfo> havePodsWithAffinityList() {
-    return withAffinity;
+    List<NodeInfo> l = withAffinity;
+    if (l == null) {
+      l = nodesWhere(n -> !n.podsWithAffinity().isEmpty());
+      withAffinity = l;
+    }
+    return l;
   }
 
   @Override
   public List<NodeInfo> havePodsWithRequiredAntiAffinityList() {
-    return withRequiredAntiAffinity;
+    List<NodeInfo> l = withRequiredAntiAffinity;
+    if (l == null) {
+      l = nodesWhere(n -> !n.podsWithRequiredAntiAffinity().isEmpty());
+      withRequiredAntiAffinity = l;
+    }
+    return l;
+  }
+
+  private List<NodeInfo> nodesWhere(java.util.function.Predicate<NodeInfo> p) {
+    List<NodeInfo> out = new ArrayList<>();
+    for (NodeInfo n : nodes) {
+      if (p.test(n)) {
+        out.add(n);
+      }
+    }
+    return Collections.unmodifiableList(out);
   }
 
   @Override
