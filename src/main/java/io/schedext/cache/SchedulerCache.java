@@ -574,10 +574,17 @@ public final class SchedulerCache {
         next = new Snapshot(arr, idx, Math.max(target, current.generation()));
       } else {
         NodeInfo[] arr = current.nodesArray().clone();
+        // The generations array follows along when the predecessor has one: a copy plus the changed entries.
+        long[] known = current.knownNodeGenerations();
+        long[] generations = known == null ? null : known.clone();
         for (NodeInfo ni : changed.values()) {
-          arr[current.indexByName().get(ni.name())] = ni;
+          int at = current.indexByName().get(ni.name());
+          arr[at] = ni;
+          if (generations != null) {
+            generations[at] = ni.generation();
+          }
         }
-        next = new Snapshot(arr, current.indexByName(), target, current.builtNameInterner());
+        next = new Snapshot(arr, current.indexByName(), target, current.builtNameInterner(), generations);
       }
       published = next;
       unpublishedChanges = 0;

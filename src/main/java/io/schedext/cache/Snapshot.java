@@ -1,6 +1,7 @@
 package io.schedext.cache;
 
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeInfoList;
 import io.schedext.framework.NodeInfoLister;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ public final class Snapshot implements NodeInfoLister {
   private final NodeInfo[] nodes;
   private final Map<String, Integer> indexByName;
   private final long generation;
-  private final List<NodeInfo> list;
+  private final NodeInfoList list;
   // Built on first use: the watch side publishes a snapshot every few dozen node changes, and walking every node info
   // for these lists made each publish O(nodes) in cache misses; the plugins sum over list() instead.
   private volatile List<NodeInfo> withAffinity;
@@ -36,11 +37,20 @@ public final class Snapshot implements NodeInfoLister {
 
   /** {@code names}, when not null, must intern exactly the names of {@code nodes} (a predecessor's, same node set). */
   Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, NameInterner names) {
+    this(nodes, indexByName, generation, names, null);
+  }
+
+  /**
+   * As {@link #Snapshot(NodeInfo[], Map, long, NameInterner)}; {@code nodeGenerations}, when not null, are the
+   * generations of {@code nodes}, index-aligned.
+   */
+  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, NameInterner names,
+      long[] nodeGenerations) {
     this.names = names;
     this.nodes = nodes;
     this.indexByName = indexByName;
     this.generation = generation;
-    this.list = Collections.unmodifiableList(Arrays.asList(nodes));
+    this.list = new NodeInfoList(nodes, nodeGenerations);
   }
 
   /** The snapshot of an empty cache. */
@@ -195,6 +205,11 @@ public final class Snapshot implements NodeInfoLister {
   /** The interner if one was built, else null (never builds one). */
   NameInterner builtNameInterner() {
     return names;
+  }
+
+  /** The generations of the node infos if already known (see {@link NodeInfoList}), else null. */
+  long[] knownNodeGenerations() {
+    return list.knownGenerations();
   }
 
   NodeInfo[] nodesArray() {

@@ -111,9 +111,11 @@ public final class RunningTotals<C, T> {
       java.util.Arrays.fill(e.generations, old, n, -1);
     }
     long[] generations = e.generations;
+    // A snapshot's list keeps its node infos' generations in one array: no visit to each node info.
+    long[] current = nodes instanceof NodeInfoList l ? l.generations() : null;
     int changed = 0;
     for (int i = 0; i < n; i++) {
-      if (nodes.get(i).generation() != generations[i]) {
+      if ((current != null ? current[i] : nodes.get(i).generation()) != generations[i]) {
         changed++;
       }
     }
@@ -124,7 +126,7 @@ public final class RunningTotals<C, T> {
     if (parallelizer != null && changed >= PARALLEL_FROM) {
       int[] at = new int[changed];
       for (int i = 0, k = 0; i < n; i++) {
-        if (nodes.get(i).generation() != generations[i]) {
+        if ((current != null ? current[i] : nodes.get(i).generation()) != generations[i]) {
           at[k++] = i;
         }
       }
@@ -136,8 +138,8 @@ public final class RunningTotals<C, T> {
       return;
     }
     for (int i = 0; i < n; i++) {
-      NodeInfo node = nodes.get(i);
-      if (node.generation() != generations[i]) {
+      if ((current != null ? current[i] : nodes.get(i).generation()) != generations[i]) {
+        NodeInfo node = nodes.get(i);
         replace(e, i, node, sum.contribution(node), sum);
       }
     }

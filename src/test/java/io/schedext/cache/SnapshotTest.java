@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.CacheFixtures.Content;
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeInfoList;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -133,6 +134,11 @@ class SnapshotTest {
         assertThat(c.snapshot.atPosition(NameInterner.of(n.name()), 0)).isNull();
       }
       assertThat(c.snapshot.atPosition(names, -1)).isNull();
+      // The node order's generations (carried from the previous snapshot when it had them) are the node infos' own.
+      long[] generations = ((NodeInfoList) c.snapshot.list()).generations();
+      for (int i = 0; i < generations.length; i++) {
+        assertThat(generations[i]).isEqualTo(c.snapshot.list().get(i).generation());
+      }
       assertThat(c.snapshot.get("no-such-node")).isNull();
       assertThat(c.snapshot.get(null)).isNull();
     });

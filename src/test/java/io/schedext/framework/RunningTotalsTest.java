@@ -157,10 +157,24 @@ class RunningTotalsTest {
             // nothing changes
           }
         }
-        assertThat(total(totals, nodes, new PodsPerZone())).as("seed %d step %d", seed, step)
+        // Every other step as a snapshot's list, which keeps the generations in an array.
+        List<NodeInfo> given = step % 2 == 0 ? nodes : new NodeInfoList(nodes.toArray(new NodeInfo[0]));
+        assertThat(total(totals, given, new PodsPerZone())).as("seed %d step %d", seed, step)
             .isEqualTo(fromScratch(nodes));
       }
     }
+  }
+
+  @Test
+  void aListWithGenerationsIsComparedByThem() {
+    RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    NodeInfo[] nodes = {node("a", "z1", 2), node("b", "z2", 1)};
+    total(totals, new NodeInfoList(nodes), new PodsPerZone());
+    nodes[1] = withPod(nodes[1], "new");
+    PodsPerZone sum = new PodsPerZone();
+    assertThat(total(totals, new NodeInfoList(nodes), sum)).isEqualTo(Map.of("z1", 2L, "z2", 2L));
+    assertThat(sum.computed).isEqualTo(1);
+    assertThatThrownBy(() -> new NodeInfoList(nodes, new long[1])).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
