@@ -454,7 +454,7 @@ public final class Framework {
     Status[] out = new Status[nodes.size()];
     int stride = metricsStride(state, nodes.size());
     boolean[] skipped = skippedFilters(state);
-    services.parallelizer().until(nodes.size(), i ->
+    services.parallelizer().untilLight(nodes.size(), i ->
         out[i] = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), timedNode(stride, i), skipped));
     Code code = Code.SUCCESS;
     for (Status s : out) {
@@ -662,7 +662,7 @@ public final class Framework {
     }
     int stride = metricsStride(state, nodes.length);
     try {
-      services.parallelizer().until(nodes.length, i -> {
+      services.parallelizer().untilLight(nodes.length, i -> {
         boolean sample = timedNode(stride, i);
         for (int p = 0; p < np; p++) {
           ScorePlugin pl = active.get(p);

@@ -36,6 +36,29 @@ public final class Parallelizer implements AutoCloseable {
   }
 
   /**
+   * Below this many pieces, {@link #untilLight} runs on the calling thread. Measured at 5,000 nodes on two CPUs: a
+   * filter or prioritize call over 500 candidate nodes took half the time on one thread (median 0.42 against 0.81 ms
+   * for the pair, p99 1.0 against 3.5 ms), while over 5,000 nodes two threads still win at the median.
+   */
+  public static final int LIGHT_SERIAL_BELOW = 1000;
+
+  /**
+   * As {@link #until} for light pieces — a node's filters or scores, a microsecond or less each — that run on the
+   * calling thread when there are fewer than {@link #LIGHT_SERIAL_BELOW}: waking a helper and waiting for its last
+   * chunk then costs more than the helper saves, and a helper that loses its CPU mid-chunk holds the caller for a
+   * scheduler time slice.
+   */
+  public void untilLight(int pieces, IntConsumer work) {
+    if (pieces < LIGHT_SERIAL_BELOW) {
+      for (int i = 0; i < pieces; i++) {
+        work.accept(i);
+      }
+      return;
+    }
+    until(pieces, work);
+  }
+
+  /**
    * Calls {@code work} once for each index in [0, pieces). A runtime exception thrown by {@code work} stops the
    * handing out of further chunks and is rethrown to the caller.
    */

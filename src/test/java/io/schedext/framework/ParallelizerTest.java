@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link Parallelizer#until}: every index exactly once, failures rethrown to the caller. */
+/** {@link Parallelizer#until} and {@code untilLight}: every index exactly once, failures rethrown to the caller. */
 class ParallelizerTest {
 
   record Case(int parallelism, int pieces) {
@@ -35,6 +35,34 @@ class ParallelizerTest {
         assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
       }
       assertThat(p.parallelism()).isEqualTo(c.parallelism());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, light")
+  @MethodSource("cases")
+  void everyIndexRunsOnceWhenLight(Case c) {
+    try (Parallelizer p = new Parallelizer(c.parallelism())) {
+      AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
+      p.untilLight(c.pieces(), hits::incrementAndGet);
+      for (int i = 0; i < c.pieces(); i++) {
+        assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void lightWorkBelowTheThresholdStaysOnTheCallingThread() {
+    try (Parallelizer p = new Parallelizer(4)) {
+      Thread caller = Thread.currentThread();
+      java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      p.untilLight(Parallelizer.LIGHT_SERIAL_BELOW - 1, i -> threads.add(Thread.currentThread()));
+      assertThat(threads).containsExactly(caller);
+      IllegalStateException boom = new IllegalStateException("boom");
+      assertThatThrownBy(() -> p.untilLight(10, i -> {
+        if (i == 3) {
+          throw boom;
+        }
+      })).isSameAs(boom);
     }
   }
 
