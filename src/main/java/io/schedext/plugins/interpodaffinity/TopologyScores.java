@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * Score contributions per topology key and value while PreScore collects them, as upstream's {@code scoreMap}:
- * unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per node during the parallel pass,
- * merged afterwards; not thread-safe.
+ * unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per node, remembered on the node info
+ * and summed over the cluster by {@link ScoreTotals}; not thread-safe while being filled, read-only afterwards.
  */
 final class TopologyScores {
 
@@ -73,7 +73,6 @@ final class TopologyScores {
     processTerms(existing.preferredAntiAffinityTerms(), in.pod(), in.namespaceLabels(), labels, -1);
   }
 
-  /** Adds every contribution of {@code other} to this. */
   /** A visitor of topology pairs and their scores. */
   interface PairVisitor {
     void visit(String key, String value, long score);
@@ -82,26 +81,5 @@ final class TopologyScores {
   /** Visits every topology pair with its score. */
   void forEach(PairVisitor visitor) {
     byKey.forEach((k, values) -> values.forEach((v, n) -> visitor.visit(k, v, n)));
-  }
-
-  void merge(TopologyScores other) {
-    other.byKey.forEach((k, values) -> {
-      HashMap<String, Long> mine = byKey.computeIfAbsent(k, x -> new HashMap<>());
-      values.forEach((v, n) -> mine.merge(v, n, Long::sum));
-    });
-  }
-
-  /** The collected scores, frozen for Score. */
-  PreScoreState freeze() {
-    String[] keys = new String[byKey.size()];
-    @SuppressWarnings("unchecked")
-    Map<String, Long>[] values = new Map[byKey.size()];
-    int i = 0;
-    for (Map.Entry<String, HashMap<String, Long>> e : byKey.entrySet()) {
-      keys[i] = e.getKey();
-      values[i] = Map.copyOf(e.getValue());
-      i++;
-    }
-    return new PreScoreState(keys, values);
   }
 }

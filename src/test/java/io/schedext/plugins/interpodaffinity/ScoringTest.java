@@ -294,7 +294,7 @@ class ScoringTest {
   void normalizeLeavesScoresAloneWhenNothingWasScored() {
     InterPodAffinity plugin = Fixtures.plugin("{}", new ObjectStore());
     CycleState state = TestFrameworks.cycleState(List.of());
-    state.write(InterPodAffinity.PRE_SCORE_STATE_KEY, new TopologyScores().freeze());
+    state.write(InterPodAffinity.PRE_SCORE_STATE_KEY, new PreScoreState(new String[0], new Map[0]));
     NodeInfo n = MakeNode.node().name("n").info();
     NodeScores scores = new NodeScores(new NodeInfo[] {n, n}, new long[] {3, 9});
 
