@@ -3,8 +3,11 @@ package io.schedext.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,24 +32,15 @@ class ParallelizerTest {
   @MethodSource("cases")
   void everyIndexRunsOnce(Case c) {
     try (Parallelizer p = new Parallelizer(c.parallelism())) {
-      AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
-      p.until(c.pieces(), hits::incrementAndGet);
-      for (int i = 0; i < c.pieces(); i++) {
-        assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
+      List<BiConsumer<Integer, IntConsumer>> loops = List.of(p::until, p::untilLight);
+      for (BiConsumer<Integer, IntConsumer> loop : loops) {
+        AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
+        loop.accept(c.pieces(), hits::incrementAndGet);
+        for (int i = 0; i < c.pieces(); i++) {
+          assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
+        }
       }
       assertThat(p.parallelism()).isEqualTo(c.parallelism());
-    }
-  }
-
-  @ParameterizedTest(name = "{0}, light")
-  @MethodSource("cases")
-  void everyIndexRunsOnceWhenLight(Case c) {
-    try (Parallelizer p = new Parallelizer(c.parallelism())) {
-      AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
-      p.untilLight(c.pieces(), hits::incrementAndGet);
-      for (int i = 0; i < c.pieces(); i++) {
-        assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
-      }
     }
   }
 
