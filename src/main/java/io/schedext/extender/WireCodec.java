@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.ReplyBuffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.stream.Collectors;
@@ -22,8 +23,16 @@ import java.util.stream.Collectors;
  */
 public final class WireCodec {
 
+  /** Reply buffers kept for reuse. */
+  static final int POOLED_BUFFERS = 8;
+
+  /** Reply buffers that grew larger than this are dropped after use. */
+  static final int POOLED_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
+
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
+  private final java.util.concurrent.ArrayBlockingQueue<ReplyBuffer> buffers =
+      new java.util.concurrent.ArrayBlockingQueue<>(POOLED_BUFFERS);
 
   /** A codec refusing bodies longer than {@code maxBodyBytes}. */
   public WireCodec(long maxBodyBytes) {
@@ -141,23 +150,47 @@ public final class WireCodec {
   }
 
   /**
-   * Encodes a reply into {@code out} and closes it. An {@link IOException} is the stream's (the peer went away);
-   * a value that cannot be encoded is an {@link IllegalStateException}.
+   * Encodes a reply into {@code buf} (cleared first). A value that cannot be encoded is an
+   * {@link IllegalStateException}, and {@code buf} then holds no complete reply.
    */
-  public void encode(Object value, java.io.OutputStream out) throws IOException {
+  public void encode(Object value, ReplyBuffer buf) {
+    buf.reset();
     try {
-      mapper.writeValue(out, value);
+      mapper.writeValue(buf, value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot encode reply: " + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      // A ReplyBuffer does no I/O.
+      throw new IllegalStateException("cannot encode reply: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A reply buffer to encode into, reused when one is free; hand it back with {@link #release(ReplyBuffer)}. At most
+   * {@value #POOLED_BUFFERS} buffers of up to {@value #POOLED_BUFFER_MAX_BYTES} bytes are kept, so concurrent callers
+   * never share one and an occasional huge reply does not stay in memory.
+   */
+  public ReplyBuffer borrowBuffer() {
+    ReplyBuffer b = buffers.poll();
+    return b != null ? b : new ReplyBuffer(64 * 1024);
+  }
+
+  /** Takes back a buffer from {@link #borrowBuffer()} (it must no longer be used). */
+  public void release(ReplyBuffer buf) {
+    if (buf.capacity() <= POOLED_BUFFER_MAX_BYTES) {
+      buf.reset();
+      buffers.offer(buf);
     }
   }
 
   /** Encodes a reply. */
   public byte[] encode(Object value) {
+    ReplyBuffer buf = borrowBuffer();
     try {
-      return mapper.writeValueAsBytes(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot encode reply: " + e.getOriginalMessage(), e);
+      encode(value, buf);
+      return buf.toByteArray();
+    } finally {
+      release(buf);
     }
   }
 

@@ -3,6 +3,9 @@ package io.schedext.extender;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.schedext.testing.Http;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +47,27 @@ class RecordedFixturesTest {
     assertThat(j.get("FailedNodes").size()).isZero();
     assertThat(j.get("FailedAndUnresolvableNodes").size()).isZero();
     assertThat(j.get("Error").asText()).isEmpty();
+  }
+
+  @Test
+  void repliesGoOutWithTheirLengthRatherThanChunked() throws Exception {
+    // A reply far larger than the connector's buffer: the recorded filter call with 5,000 more (unknown) names.
+    ObjectNode body = (ObjectNode) new ObjectMapper().readTree(Http.resource(DIR + "filter.ncc-true.json"));
+    ArrayNode names = (ArrayNode) body.get("NodeNames");
+    for (int i = 0; i < 5000; i++) {
+      names.add("unknown-node-" + i);
+    }
+    Http.Reply large = http().post("/scheduler/filter", body.toString());
+    assertThat(large.json().get("FailedAndUnresolvableNodes").size()).isEqualTo(5000);
+    assertThat(large.body().length()).isGreaterThan(100_000);
+
+    for (Http.Reply r : List.of(large, http().post("/scheduler/prioritize",
+        Http.resource(DIR + "prioritize.ncc-true.json")))) {
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.header("Transfer-Encoding")).isNull();
+      assertThat(r.header("Content-Length"))
+          .isEqualTo(Integer.toString(r.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+    }
   }
 
   @Test

@@ -21,8 +21,14 @@ public final class Http {
    *
    * @param status the HTTP status
    * @param body the raw body
+   * @param headers the response headers
    */
-  public record Reply(int status, String body) {
+  public record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+
+    /** The first value of header {@code name} (case-insensitive), or null. */
+    public String header(String name) {
+      return headers.firstValue(name).orElse(null);
+    }
 
     /** The body parsed as JSON. */
     public JsonNode json() {
@@ -59,7 +65,7 @@ public final class Http {
   private Reply send(HttpRequest req) {
     try {
       HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
-      return new Reply(r.statusCode(), r.body());
+      return new Reply(r.statusCode(), r.body(), r.headers());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

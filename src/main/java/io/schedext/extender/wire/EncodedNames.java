@@ -58,6 +58,18 @@ public final class EncodedNames extends AbstractList<String> implements RandomAc
 
     @Override
     public void serialize(EncodedNames value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      ReplyBuffer rb = ReplyBuffer.beginRawValue(gen);
+      if (rb != null) {
+        rb.ascii('[');
+        for (int i = 0; i < value.names.length; i++) {
+          if (i > 0) {
+            rb.ascii(',');
+          }
+          rb.string(value.names[i], value.encoded[i]);
+        }
+        rb.ascii(']');
+        return;
+      }
       gen.writeStartArray(value, value.names.length);
       for (int i = 0; i < value.names.length; i++) {
         writeName(gen, value.names[i], value.encoded[i]);

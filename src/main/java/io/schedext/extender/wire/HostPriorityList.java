@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
 import java.util.RandomAccess;
 
@@ -58,6 +59,8 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
   static final class Json extends StdSerializer<HostPriorityList> {
     private static final SerializedString HOST = new SerializedString("Host");
     private static final SerializedString SCORE = new SerializedString("Score");
+    private static final byte[] OPEN_HOST = "{\"Host\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SCORE_FIELD = ",\"Score\":".getBytes(StandardCharsets.US_ASCII);
 
     Json() {
       super(HostPriorityList.class);
@@ -66,6 +69,22 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
     @Override
     public void serialize(HostPriorityList value, JsonGenerator gen, SerializerProvider provider)
         throws IOException {
+      ReplyBuffer rb = ReplyBuffer.beginRawValue(gen);
+      if (rb != null) {
+        rb.ascii('[');
+        for (int i = 0; i < value.size; i++) {
+          if (i > 0) {
+            rb.ascii(',');
+          }
+          rb.ascii(OPEN_HOST);
+          rb.string(value.hosts[i], value.encodedHosts == null ? null : value.encodedHosts[i]);
+          rb.ascii(SCORE_FIELD);
+          rb.number(value.scores[i]);
+          rb.ascii('}');
+        }
+        rb.ascii(']');
+        return;
+      }
       gen.writeStartArray(value, value.size);
       for (int i = 0; i < value.size; i++) {
         gen.writeStartObject();
