@@ -17,4 +17,10 @@ public class ServerAccessConfiguration {
   LoopbackByDefault loopbackByDefault(ServerProperties server) {
     return new LoopbackByDefault(server);
   }
+
+  /** Connector socket buffers sized for replies of thousands of nodes (see {@link SocketBuffers}). */
+  @Bean
+  SocketBuffers socketBuffers() {
+    return new SocketBuffers();
+  }
 }

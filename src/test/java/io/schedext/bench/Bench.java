@@ -102,8 +102,10 @@ public final class Bench {
           ? java.util.Arrays.stream(o.get("kinds").split(",")).map(SyntheticCluster.Kind::valueOf).toList()
           : List.of(SyntheticCluster.Kind.values());
       System.out.println();
-      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms | server p50 ≤ | server p99 ≤ |");
-      System.out.println("|---|---|---|---|---|---|---|---|---|");
+      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms | server p50 ≤ | server p99 ≤ "
+          + "| service CPU ms/call |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+      cpu = new ServiceCpu(service.pid());
       int warm = Math.max(20, requests / 5);
       java.util.Set<String> scenarios = java.util.Set.of(
           o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
@@ -116,17 +118,19 @@ public final class Bench {
         byte[] names = HttpLoadDriver.namesBody(pod, all);
         if (scenarios.contains("floor")) {
           // The cost of the round trip itself: a filter with no candidates does no scheduling work.
-          row(d, kind, "names", "filter (no nodes)", 0,
+          row(d, kind, "names", "filter (no nodes)", 0, warm + requests,
               () -> d.serial("/scheduler/filter", HttpLoadDriver.namesBody(pod, List.of()), warm, requests));
         }
         if (scenarios.contains("names")) {
-          row(d, kind, "names", "filter", all.size(), () -> d.serial("/scheduler/filter", names, warm, requests));
-          row(d, kind, "names", "prioritize", all.size(),
+          row(d, kind, "names", "filter", all.size(), warm + requests,
+              () -> d.serial("/scheduler/filter", names, warm, requests));
+          row(d, kind, "names", "prioritize", all.size(), warm + requests,
               () -> d.serial("/scheduler/prioritize", names, warm, requests));
         }
         if (scenarios.contains("subset")) {
           byte[] subset = HttpLoadDriver.namesBody(pod, some);
           long[] pair = new long[requests];
+          long cpu0 = cpu.nanos();
           for (int i = 0; i < warm; i++) {
             d.post("/scheduler/filter", subset);
             d.post("/scheduler/prioritize", subset);
@@ -134,18 +138,20 @@ public final class Bench {
           for (int i = 0; i < requests; i++) {
             pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
           }
-          row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair), "", "");
+          row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair), "", "",
+              (cpu.nanos() - cpu0) / 1e6 / (warm + requests));
         }
         if (scenarios.contains("explain")) {
-          row(d, kind, "names", "explain", all.size(), () -> d.serial("/scheduler/explain", names, 5, Math.max(10,
-              requests / 10)));
+          int explained = Math.max(10, requests / 10);
+          row(d, kind, "names", "explain", all.size(), 5 + explained,
+              () -> d.serial("/scheduler/explain", names, 5, explained));
         }
         if (scenarios.contains("full")) {
           List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));
           byte[] nodesBody = HttpLoadDriver.nodesBody(pod, full);
-          row(d, kind, "full nodes", "filter", full.size(),
+          row(d, kind, "full nodes", "filter", full.size(), warm + requests,
               () -> d.serial("/scheduler/filter", nodesBody, warm, requests));
-          row(d, kind, "full nodes", "prioritize", full.size(),
+          row(d, kind, "full nodes", "prioritize", full.size(), warm + requests,
               () -> d.serial("/scheduler/prioritize", nodesBody, warm, requests));
         }
       }
@@ -157,24 +163,51 @@ public final class Bench {
     }
   }
 
+  /** The service process, for CPU time per row. */
+  private static ServiceCpu cpu;
+
   /**
-   * Runs one measured row and prints it with the service's own view of the same requests (its request-duration
-   * histogram read before and after, so warm-up requests count there too; bucket bounds, not exact values).
+   * The CPU time the service process used (every thread: request handling, GC, JIT), from {@code /proc}; -1 where
+   * that is not available. Read before and after a row, it gives the row's CPU per call, a figure less disturbed by
+   * the scheduling of two shared CPUs than latency is.
    */
-  private static void row(HttpLoadDriver d, SyntheticCluster.Kind kind, String mode, String verb, int n,
+  private record ServiceCpu(long pid) {
+    private static final double NANOS_PER_TICK = 1e9 / 100; // USER_HZ, 100 on Linux
+
+    long nanos() {
+      try {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // After the command: state(0) ... utime(11) stime(12), in clock ticks.
+        return (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK);
+      } catch (IOException | RuntimeException e) {
+        return -1;
+      }
+    }
+  }
+
+  /**
+   * Runs one measured row of {@code sent} calls (warm-up included) and prints it with the service's own view of the
+   * same calls: its request-duration histogram read before and after (warm-up requests count there too; bucket
+   * bounds, not exact values) and its CPU time per call.
+   */
+  private static void row(HttpLoadDriver d, SyntheticCluster.Kind kind, String mode, String verb, int n, int sent,
       java.util.function.Supplier<HttpLoadDriver.Stats> run) {
     String path = verb.startsWith("filter") ? "filter" : verb;
     var before = d.serverHistogram(path);
+    long cpu0 = cpu.nanos();
     HttpLoadDriver.Stats s = run.get();
+    double cpuPerCall = (cpu.nanos() - cpu0) / 1e6 / sent;
     var after = d.serverHistogram(path);
     row(kind, mode, verb, n, s, String.format(Locale.ROOT, "%.1f", HttpLoadDriver.serverQuantile(before, after, 0.5)),
-        String.format(Locale.ROOT, "%.1f", HttpLoadDriver.serverQuantile(before, after, 0.99)));
+        String.format(Locale.ROOT, "%.1f", HttpLoadDriver.serverQuantile(before, after, 0.99)), cpuPerCall);
   }
 
   private static void row(SyntheticCluster.Kind kind, String mode, String verb, int n, HttpLoadDriver.Stats s,
-      String serverP50, String serverP99) {
-    System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %.2f | %.2f | %s | %s |%n", kind, mode, verb, n,
-        s.p50(), s.p99(), s.max(), serverP50, serverP99);
+      String serverP50, String serverP99, double cpuPerCall) {
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %.2f | %.2f | %s | %s | %s |%n", kind, mode, verb, n,
+        s.p50(), s.p99(), s.max(), serverP50, serverP99,
+        cpuPerCall < 0 ? "" : String.format(Locale.ROOT, "%.2f", cpuPerCall));
   }
 
   private static void memory(HttpLoadDriver d, Process service) throws Exception {

@@ -28,6 +28,13 @@ class LoopbackByDefaultTest {
     assertThat(address).isEqualTo(LoopbackByDefault.LOOPBACK);
   }
 
+  @Test
+  void theConnectorMovesBodiesInSocketBufferSizedPieces() {
+    var connector = ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector();
+    assertThat(connector.getProperty("socket.appWriteBufSize")).isEqualTo(Integer.toString(SocketBuffers.BYTES));
+    assertThat(connector.getProperty("socket.appReadBufSize")).isEqualTo(Integer.toString(SocketBuffers.BYTES));
+  }
+
   record Case(String name, String address, Boolean sslEnabled, Ssl.ClientAuth clientAuth, String expected) {
     @Override
     public String toString() {
