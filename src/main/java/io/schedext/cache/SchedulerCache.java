@@ -47,6 +47,11 @@ public final class SchedulerCache {
     final NodeInfo info;
     Item prev;
     Item next;
+    // The image summaries last given to a snapshot copy of this node, with the node object and the image-state
+    // version they were computed for: a pod change leaves both alone, so the next copy reuses them.
+    Map<String, ImageStateSummary> summaries;
+    Node summariesOf;
+    long summariesVersion;
 
     Item(NodeInfo info) {
       this.info = info;
@@ -74,6 +79,8 @@ public final class SchedulerCache {
   private Item head;
   private final NodeTree nodeTree = new NodeTree();
   private final Map<String, ImageState> imageStates = new HashMap<>();
+  // Advanced whenever imageStates changes (a node's images were added or removed).
+  private long imageStatesVersion;
   private volatile Snapshot published = Snapshot.empty();
   private long treeVersion;
   private long publishedTreeVersion;
@@ -290,7 +297,7 @@ public final class SchedulerCache {
     if (n == null) {
       log.error("Node {} not found when trying to remove pod {}", pod.nodeName(), pod.key());
     } else {
-      if (n.info.removePod(pod.uid()) == null) {
+      if (n.info.removePod(pod) == null) {
         log.error("Pod {} not found on node {} in the cache", pod.key(), pod.nodeName());
       }
       if (n.info.pods().isEmpty() && n.info.node() == null) {
@@ -337,9 +344,12 @@ public final class SchedulerCache {
         nodes.put(name, n);
       } else {
         previous = n.info.node();
-        if (previous != null) {
-          removeImageStates(previous);
-        }
+      }
+      // Most node updates are status heartbeats with the same images: the cluster's image state then stays as it is
+      // (and so do the other nodes' image summaries).
+      boolean sameImages = previous != null && java.util.Objects.equals(images(previous), images(newNode));
+      if (previous != null && !sameImages) {
+        removeImageStates(previous);
       }
       if (previous == null) {
         nodeTree.addNode(newNode);
@@ -347,7 +357,9 @@ public final class SchedulerCache {
       } else if (nodeTree.updateNode(previous, newNode)) {
         treeVersion++;
       }
-      addImageStates(newNode);
+      if (!sameImages) {
+        addImageStates(newNode);
+      }
       n.info.setNode(newNode);
       // After setNode: moving to the head publishes the entry's new generation to the lock-free snapshot check.
       moveToHead(name);
@@ -392,6 +404,10 @@ public final class SchedulerCache {
     return s.replace("\u0000", "\\x00");
   }
 
+  private static List<ContainerImage> images(Node node) {
+    return node.getStatus() == null ? null : node.getStatus().getImages();
+  }
+
   private void addImageStates(Node node) {
     String name = node.getMetadata().getName();
     if (node.getStatus() == null || node.getStatus().getImages() == null) {
@@ -402,6 +418,7 @@ public final class SchedulerCache {
         continue;
       }
       long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
+      imageStatesVersion++;
       for (String imageName : image.getNames()) {
         imageStates.computeIfAbsent(imageName, k -> new ImageState(size)).nodes.add(name);
       }
@@ -417,6 +434,7 @@ public final class SchedulerCache {
       if (image.getNames() == null) {
         continue;
       }
+      imageStatesVersion++;
       for (String imageName : image.getNames()) {
         ImageState s = imageStates.get(imageName);
         if (s != null) {
@@ -427,6 +445,20 @@ public final class SchedulerCache {
         }
       }
     }
+  }
+
+  /**
+   * The image summaries for a snapshot copy of {@code item}'s node: those of its previous copy while neither the node
+   * object nor any node's images changed since (the same values, computed once), else computed afresh.
+   */
+  private Map<String, ImageStateSummary> imageSummaries(Item item) {
+    Node node = item.info.node();
+    if (item.summaries == null || item.summariesOf != node || item.summariesVersion != imageStatesVersion) {
+      item.summaries = imageSummaries(node);
+      item.summariesOf = node;
+      item.summariesVersion = imageStatesVersion;
+    }
+    return item.summaries;
   }
 
   private Map<String, ImageStateSummary> imageSummaries(Node node) {
@@ -445,7 +477,8 @@ public final class SchedulerCache {
         }
       }
     }
-    return out;
+    // Shared by every snapshot copy of the node until it changes, so it must not change either.
+    return java.util.Collections.unmodifiableMap(out);
   }
 
   private void moveToHead(String name) {
@@ -534,7 +567,7 @@ public final class SchedulerCache {
         Node node = n.info.node();
         if (node != null) {
           NodeInfo copy = n.info.snapshotCopy();
-          copy.setImageStates(imageSummaries(node));
+          copy.setImageStates(imageSummaries(n));
           changed.put(copy.name(), copy);
           if (!current.indexByName().containsKey(copy.name())) {
             structural = true;
@@ -562,7 +595,7 @@ public final class SchedulerCache {
               continue;
             }
             ni = it.info.snapshotCopy();
-            ni.setImageStates(imageSummaries(ni.node()));
+            ni.setImageStates(imageSummaries(it));
           }
           arr[k] = ni;
           idx.put(ni.name(), k);

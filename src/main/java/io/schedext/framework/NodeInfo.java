@@ -179,14 +179,57 @@ public final class NodeInfo {
     return removed;
   }
 
+  /**
+   * Removes {@code pod}, the very info this node holds (as the cache passes it): found by identity, so the lists are
+   * scanned without reading each pod's UID, and the affinity lists only when the pod is in them. Another info with
+   * the same UID is removed as {@link #removePod(String)} does. Returns the removed info, or null.
+   */
+  public PodInfo removePod(PodInfo pod) {
+    int at = indexOfSame(pods, pod);
+    if (at < 0) {
+      return removePod(pod.uid());
+    }
+    removeAt(pods, at);
+    if (pod.hasPodAffinityOrAntiAffinity()) {
+      removeSame(podsWithAffinity, pod);
+    }
+    if (pod.hasRequiredAntiAffinity()) {
+      removeSame(podsWithRequiredAntiAffinity, pod);
+    }
+    account(pod, -1);
+    return pod;
+  }
+
+  private static int indexOfSame(List<PodInfo> list, PodInfo pod) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == pod) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static void removeSame(List<PodInfo> list, PodInfo pod) {
+    int at = indexOfSame(list, pod);
+    if (at >= 0) {
+      removeAt(list, at);
+    } else {
+      removeByUid(list, pod.uid());
+    }
+  }
+
+  private static void removeAt(List<PodInfo> list, int i) {
+    int last = list.size() - 1;
+    list.set(i, list.get(last));
+    list.remove(last);
+  }
+
   /** Swap-with-last removal, as upstream does (so pod order after a removal matches upstream's). */
   private static PodInfo removeByUid(List<PodInfo> list, String uid) {
     for (int i = 0; i < list.size(); i++) {
       if (list.get(i).uid().equals(uid)) {
         PodInfo p = list.get(i);
-        int last = list.size() - 1;
-        list.set(i, list.get(last));
-        list.remove(last);
+        removeAt(list, i);
         return p;
       }
     }

@@ -680,6 +680,37 @@ class SchedulerCacheTest {
     assertThat(s.get("n1").imageStates().get("img").numNodes()).isEqualTo(1);
   }
 
+  @Test
+  void aNodeWhosePodsChangeKeepsItsImageSummariesUntilSomeNodesImagesChange() {
+    SchedulerCache cache = cache(TTL);
+    Node n1 = MakeNode.node().name("n1").image(10, "img").obj();
+    Node n2 = MakeNode.node().name("n2").image(10, "img").label("v", "1").obj();
+    cache.addNode(n1);
+    cache.addNode(n2);
+    Map<String, io.schedext.framework.ImageStateSummary> first = cache.snapshot().get("n1").imageStates();
+    assertThat(first.get("img").numNodes()).isEqualTo(2);
+
+    // A pod change copies n1 again: same summaries, not computed again.
+    cache.addPod(MakePod.pod().name("p1").uid("p1").node("n1").info());
+    assertThat(cache.snapshot().get("n1").imageStates()).isSameAs(first);
+    // Nor after a heartbeat of n2 that reports the same images.
+    Node n2Again = MakeNode.node().name("n2").image(10, "img").label("v", "2").obj();
+    cache.updateNode(n2, n2Again);
+    cache.addPod(MakePod.pod().name("p2").uid("p2").node("n1").info());
+    assertThat(cache.snapshot().get("n1").imageStates()).isSameAs(first);
+
+    // Once some node's images change, the next copy of n1 counts again.
+    cache.addNode(MakeNode.node().name("n3").image(10, "img").obj());
+    cache.addPod(MakePod.pod().name("p3").uid("p3").node("n1").info());
+    assertThat(cache.snapshot().get("n1").imageStates().get("img").numNodes()).isEqualTo(3);
+    cache.updateNode(n2Again, MakeNode.node().name("n2").image(10, "other").obj());
+    cache.addPod(MakePod.pod().name("p4").uid("p4").node("n1").info());
+    Snapshot s = cache.snapshot();
+    assertThat(s.get("n1").imageStates().get("img").numNodes()).isEqualTo(2);
+    assertThat(s.get("n2").imageStates()).containsOnlyKeys("other");
+    assertThat(cache.checkConsistency()).isEmpty();
+  }
+
   // ---------------------------------------------------------------------------------------------- counts, dumps
 
   @Test

@@ -106,6 +106,38 @@ class NodeInfoTest {
   }
 
   @Test
+  void removingAHeldInfoByIdentityEndsAsRemovingItsUidDoes() {
+    PodInfo preferred = pod("preferred").preferredPodAffinityIn(10, "zone", "app", "web").info();
+    PodInfo requiredAnti = pod("required-anti").podAntiAffinityIn("zone", "app", "web").info();
+    PodInfo plain = pod("plain").info();
+    PodInfo[] all = {P1, preferred, P2, requiredAnti, plain, P3};
+    for (PodInfo victim : all) {
+      NodeInfo byUid = MakeNode.node().name("n").info(all);
+      NodeInfo byInstance = MakeNode.node().name("n").info(all);
+      // An equal pod built again: another instance with the same UID.
+      NodeInfo byOtherInstance = MakeNode.node().name("n").info(all);
+      PodInfo again = PodInfo.of(victim.pod());
+
+      assertThat(byUid.removePod(victim.uid())).isSameAs(victim);
+      assertThat(byInstance.removePod(victim)).isSameAs(victim);
+      assertThat(byOtherInstance.removePod(again)).isSameAs(victim);
+      for (NodeInfo n : List.of(byInstance, byOtherInstance)) {
+        assertThat(n.pods()).as(victim.uid()).containsExactlyElementsOf(byUid.pods());
+        assertThat(n.podsWithAffinity()).containsExactlyElementsOf(byUid.podsWithAffinity());
+        assertThat(n.podsWithRequiredAntiAffinity()).containsExactlyElementsOf(byUid.podsWithRequiredAntiAffinity());
+        assertThat(n.requested()).isEqualTo(byUid.requested());
+        assertThat(n.nonZeroRequested()).isEqualTo(byUid.nonZeroRequested());
+        assertThat(n.usedPorts().entries()).isEqualTo(byUid.usedPorts().entries());
+        assertThat(n.pvcRefCounts()).isEqualTo(byUid.pvcRefCounts());
+      }
+    }
+    NodeInfo n = MakeNode.node().name("n").info(P1);
+    long generation = n.generation();
+    assertThat(n.removePod(P2)).isNull();
+    assertThat(n.generation()).isEqualTo(generation);
+  }
+
+  @Test
   void everyChangeTakesANewGeneration() {
     NodeInfo n = new NodeInfo();
     long g0 = n.generation();
