@@ -163,16 +163,42 @@ public final class SchedulerCache {
     lock.lock();
     try {
       PodState ps = podStates.get(key);
-      if (ps != null && assumedPods.contains(key)) {
-        if (!ps.pod.nodeName().equals(pod.nodeName())) {
-          log.info("Pod {} was added to node {}, not to {} where it was assumed", pod.key(), pod.nodeName(),
-              ps.pod.nodeName());
-        }
-        updatePodLocked(ps.pod, pod);
-      } else if (ps == null) {
-        addPodLocked(pod, false);
-      } else {
+      if (ps != null && !assumedPods.contains(key)) {
         throw new CacheException("pod " + key + "(" + pod.key() + ") was already in added state");
+      }
+      addUnderLock(ps, pod);
+    } finally {
+      lock.unlock();
+    }
+    publishIfBehind();
+  }
+
+  /** {@link #addPod} once it is known that the pod is assumed ({@code ps} its state) or unknown ({@code ps} null). */
+  private void addUnderLock(PodState ps, PodInfo pod) {
+    if (ps != null) {
+      if (!ps.pod.nodeName().equals(pod.nodeName())) {
+        log.info("Pod {} was added to node {}, not to {} where it was assumed", pod.key(), pod.nodeName(),
+            ps.pod.nodeName());
+      }
+      updatePodLocked(ps.pod, pod);
+    } else {
+      addPodLocked(pod, false);
+    }
+  }
+
+  /**
+   * What a watch event for an assigned pod means, in one step under one lock: an assumed or unknown pod is added
+   * ({@link #addPod}: confirmed, or added back), an added pod replaced by this version ({@link #updatePod}).
+   */
+  public void addOrUpdatePod(PodInfo pod) {
+    String key = key(pod);
+    lock.lock();
+    try {
+      PodState ps = podStates.get(key);
+      if (ps == null || assumedPods.contains(key)) {
+        addUnderLock(ps, pod);
+      } else {
+        updateUnderLock(ps, pod);
       }
     } finally {
       lock.unlock();
@@ -193,15 +219,20 @@ public final class SchedulerCache {
       if (assumedPods.contains(key)) {
         throw new CacheException("assumed pod " + key + "(" + oldPod.key() + ") should not be updated");
       }
-      if (!ps.pod.nodeName().equals(newPod.nodeName())) {
-        corrupted("pod " + oldPod.key() + " updated on node " + newPod.nodeName() + " but was added to "
-            + ps.pod.nodeName());
-      }
-      updatePodLocked(ps.pod, newPod);
+      updateUnderLock(ps, newPod);
     } finally {
       lock.unlock();
     }
     publishIfBehind();
+  }
+
+  /** {@link #updatePod} once it is known that the pod is added ({@code ps} its state) and not assumed. */
+  private void updateUnderLock(PodState ps, PodInfo newPod) {
+    if (!ps.pod.nodeName().equals(newPod.nodeName())) {
+      corrupted("pod " + ps.pod.key() + " updated on node " + newPod.nodeName() + " but was added to "
+          + ps.pod.nodeName());
+    }
+    updatePodLocked(ps.pod, newPod);
   }
 
   /** Removes a deleted pod (or one that turned terminal). Unknown pods are an error. */

@@ -386,7 +386,7 @@ public final class KubernetesCluster implements ClusterSource {
         return;
       }
       if (assigned(pod)) {
-        addAssigned(pod);
+        addOrUpdateAssigned(pod);
       } else {
         addPending(pod);
       }
@@ -408,11 +408,7 @@ public final class KubernetesCluster implements ClusterSource {
       boolean isAssigned = assigned(newPod);
       if (isAssigned) {
         removePending(oldPod);
-        if (wasAssigned || cache.getPod(oldUid) != null) {
-          updateAssigned(newPod);
-        } else {
-          addAssigned(newPod);
-        }
+        addOrUpdateAssigned(newPod);
       } else {
         if (wasAssigned) {
           removeAssigned(oldPod);
@@ -430,29 +426,12 @@ public final class KubernetesCluster implements ClusterSource {
       }
     }
 
-    private void addAssigned(Pod pod) {
+    /** An assigned pod's add or update event: added, confirmed when assumed, or replacing the cached version. */
+    private void addOrUpdateAssigned(Pod pod) {
       try {
-        PodInfo info = PodInfo.of(pod);
-        if (cache.getPod(info.uid()) != null && !cache.isAssumedPod(info.uid())) {
-          cache.updatePod(info, info);
-        } else {
-          cache.addPod(info);
-        }
+        cache.addOrUpdatePod(PodInfo.of(pod));
       } catch (FrameworkException | IllegalArgumentException e) {
-        failed("adding pod " + key(pod), e);
-      }
-    }
-
-    private void updateAssigned(Pod pod) {
-      try {
-        PodInfo info = PodInfo.of(pod);
-        if (cache.isAssumedPod(info.uid()) || cache.getPod(info.uid()) == null) {
-          cache.addPod(info);
-        } else {
-          cache.updatePod(info, info);
-        }
-      } catch (FrameworkException | IllegalArgumentException e) {
-        failed("updating pod " + key(pod), e);
+        failed("adding or updating pod " + key(pod), e);
       }
     }
 

@@ -273,8 +273,8 @@ public final class Bench {
                 java.util.concurrent.locks.LockSupport.parkNanos(wait);
               }
             }
-            PodInfo newer = PodInfo.of(updates.get(i)[1]);
-            cache.updatePod(cache.getPod(newer.uid()), newer);
+            // As the pod watch handler does for an assigned pod's update.
+            cache.addOrUpdatePod(PodInfo.of(updates.get(i)[1]));
           }
           done.set(true);
         }, "burst");

@@ -681,6 +681,33 @@ class SchedulerCacheTest {
   }
 
   @Test
+  void addOrUpdateAddsConfirmsOrReplacesAsTheEventMeans() {
+    SchedulerCache cache = cache(TTL);
+    cache.addNode(MakeNode.node().name("a").obj());
+    cache.addNode(MakeNode.node().name("b").obj());
+    PodInfo unknown = basePod("a", "unknown", "100m", "1", 0);
+    PodInfo assumed = basePod("a", "assumed", "200m", "1", 0);
+    PodInfo added = basePod("a", "added", "300m", "1", 0);
+    cache.assumePod(assumed);
+    cache.addPod(added);
+
+    cache.addOrUpdatePod(unknown);
+    cache.addOrUpdatePod(basePod("b", "assumed", "200m", "1", 0));
+    cache.addOrUpdatePod(basePod("a", "added", "500m", "1", 0));
+
+    assertThat(cache.isAssumedPod(assumed.uid())).as("confirmed").isFalse();
+    assertThat(cache.getPod(assumed.uid()).nodeName()).as("landed elsewhere than assumed").isEqualTo("b");
+    assertThat(cache.getPod(unknown.uid())).isSameAs(unknown);
+    assertThat(cache.nodeInfo("a").requested().milliCpu()).isEqualTo(100 + 500);
+    assertThat(cache.nodeInfo("b").requested().milliCpu()).isEqualTo(200);
+    // An added pod reported on another node is the inconsistency updatePod repairs, the same way.
+    cache.addOrUpdatePod(basePod("b", "added", "500m", "1", 0));
+    assertThat(cache.nodeInfo("b").requested().milliCpu()).isEqualTo(200 + 500);
+    assertThat(cache.nodeInfo("a").requested().milliCpu()).isEqualTo(100);
+    assertThat(cache.checkConsistency()).isEmpty();
+  }
+
+  @Test
   void aNodeWhosePodsChangeKeepsItsImageSummariesUntilSomeNodesImagesChange() {
     SchedulerCache cache = cache(TTL);
     Node n1 = MakeNode.node().name("n1").image(10, "img").obj();
