@@ -41,12 +41,16 @@ public final class NodeInfo {
   private Map<String, ImageStateSummary> imageStates;
   private final Map<String, Integer> pvcRefCounts;
   private long generation;
-  private volatile Memo[] memo = NO_MEMO;
+  private volatile Memo memo = NO_MEMO;
 
-  /** A remembered result of a pure function of this node's pods. */
-  private record Memo(String key, int hash, Object value) {}
+  /**
+   * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a lookup compares
+   * key references (callers pass one instance per request, usually an interned one) and hashes without following a
+   * pointer per entry into objects spread over the heap. Immutable; replaced as a whole.
+   */
+  private record Memo(String[] keys, int[] hashes, Object[] values) {}
 
-  private static final Memo[] NO_MEMO = new Memo[0];
+  private static final Memo NO_MEMO = new Memo(new String[0], new int[0], new Object[0]);
   private static final int MEMO_SIZE = 8;
 
   /** An empty node-less NodeInfo (a pod arrived before its node). */
@@ -304,29 +308,40 @@ public final class NodeInfo {
   }
 
   private Object lookup(String key) {
-    // Callers pass the same key instance for every node of a request, so its hash is computed once.
+    Memo m = memo;
+    String[] keys = m.keys;
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == key) {
+        return m.values[i];
+      }
+    }
     int h = key.hashCode();
-    for (Memo e : memo) {
-      if (e.hash == h && (e.key == key || e.key.equals(key))) {
-        return e.value;
+    int[] hashes = m.hashes;
+    for (int i = 0; i < hashes.length; i++) {
+      if (hashes[i] == h && key.equals(keys[i])) {
+        return m.values[i];
       }
     }
     return null;
   }
 
   private void remember(String key, Object value) {
-    Memo[] m = memo;
-    Memo[] next;
-    if (m.length < MEMO_SIZE) {
-      next = java.util.Arrays.copyOf(m, m.length + 1);
-      next[m.length] = new Memo(key, key.hashCode(), value);
-    } else {
-      next = new Memo[MEMO_SIZE];
-      System.arraycopy(m, 1, next, 0, MEMO_SIZE - 1);
-      next[MEMO_SIZE - 1] = new Memo(key, key.hashCode(), value);
-    }
+    Memo m = memo;
+    int n = m.keys.length;
+    // Keeps the newest MEMO_SIZE: a full table drops its oldest entry.
+    int from = n < MEMO_SIZE ? 0 : 1;
+    int size = n - from + 1;
+    String[] keys = new String[size];
+    int[] hashes = new int[size];
+    Object[] values = new Object[size];
+    System.arraycopy(m.keys, from, keys, 0, size - 1);
+    System.arraycopy(m.hashes, from, hashes, 0, size - 1);
+    System.arraycopy(m.values, from, values, 0, size - 1);
+    keys[size - 1] = key;
+    hashes[size - 1] = key.hashCode();
+    values[size - 1] = value;
     if (memo == m) {
-      memo = next;
+      memo = new Memo(keys, hashes, values);
     }
   }
 
@@ -380,6 +395,17 @@ public final class NodeInfo {
       return hostnameLabel;
     }
     return labels.get(key);
+  }
+
+  /** Whether the node has label {@code key} (the zone and hostname keys answered from their kept values). */
+  public boolean hasLabel(String key) {
+    if (LABEL_ZONE.equals(key)) {
+      return zoneLabel != null || labels.containsKey(key);
+    }
+    if (LABEL_HOSTNAME.equals(key)) {
+      return hostnameLabel != null || labels.containsKey(key);
+    }
+    return labels.containsKey(key);
   }
 
   /** The node's taints; never null. */

@@ -41,6 +41,26 @@ public final class NodeInfoList extends AbstractList<NodeInfo> implements Random
     return nodes.length;
   }
 
+  /** One array copy (the inherited version walks an iterator). */
+  @Override
+  public Object[] toArray() {
+    return nodes.clone();
+  }
+
+  /** One array copy (the inherited version walks an iterator). */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> T[] toArray(T[] a) {
+    if (a.length < nodes.length) {
+      return (T[]) java.util.Arrays.copyOf(nodes, nodes.length, a.getClass());
+    }
+    System.arraycopy(nodes, 0, a, 0, nodes.length);
+    if (a.length > nodes.length) {
+      a[nodes.length] = null;
+    }
+    return a;
+  }
+
   /** The generation of every node info, index-aligned. Shared: do not modify. */
   public long[] generations() {
     long[] g = generations;

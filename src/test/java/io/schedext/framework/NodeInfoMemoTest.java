@@ -41,4 +41,15 @@ class NodeInfoMemoTest {
     assertThat(n.memoize("k0", x -> -1)).as("the oldest key was dropped").isEqualTo(-1);
     assertThat(n.memoize("k8", x -> -1)).isEqualTo(8);
   }
+
+  @Test
+  void keysMatchByValueNotOnlyByReferenceOrHash() {
+    NodeInfo n = MakeNode.node().name("n").info();
+    assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+    n.memoize("Aa", x -> 1);
+    assertThat(n.memoize("BB", x -> 2)).as("same hash, another key").isEqualTo(2);
+    String equalInstance = new String("Aa");
+    assertThat(n.memoize(equalInstance, x -> -1)).as("an equal key of another instance").isEqualTo(1);
+    assertThat(n.memoize("BB", x -> -1)).isEqualTo(2);
+  }
 }

@@ -84,7 +84,7 @@ final class PreFilterState implements StateData {
       SpreadConstraint c = constraints.get(i);
       Map<String, Integer> into = matchNum.get(i);
       DomainTotals sum = new DomainTotals(counters[i],
-          node -> node.node() != null && SpreadConstraint.nodeHasAllKeys(node.labels(), constraints)
+          node -> node.node() != null && SpreadConstraint.nodeHasAllKeys(node, constraints)
               && c.includesNode(node, affinity, tolerations),
           node -> node.labels().get(c.topologyKey()), true);
       totals.total(DomainTotals.key("PreFilter", c, counters[i], keys, pod), nodes, sum, parallelizer, total -> {
@@ -117,7 +117,7 @@ final class PreFilterState implements StateData {
     int[][] countsByNode = new int[nodes.size()][];
     IntConsumer perNode = idx -> {
       NodeInfo node = nodes.get(idx);
-      if (node.node() == null || !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints)) {
+      if (node.node() == null || !SpreadConstraint.nodeHasAllKeys(node, constraints)) {
         return;
       }
       int[] counts = new int[n];
@@ -157,7 +157,7 @@ final class PreFilterState implements StateData {
     if (!updated.namespace().equals(namespace) || node.node() == null) {
       return;
     }
-    if (!SpreadConstraint.nodeHasAllKeys(node.labels(), constraints)) {
+    if (!SpreadConstraint.nodeHasAllKeys(node, constraints)) {
       return;
     }
     for (int i = 0; i < constraints.size(); i++) {

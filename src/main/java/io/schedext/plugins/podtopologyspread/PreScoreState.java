@@ -74,15 +74,20 @@ final class PreScoreState implements StateData {
       podCounts.add(new HashMap<>());
     }
     Set<String> ignored = new HashSet<>();
-    for (NodeInfo node : filtered) {
-      if (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node.labels(), constraints)) {
+    // Per constraint, the first few domains registered, compared by identity before the map is consulted: zone
+    // values are shared instances, so almost every node is settled by a reference comparison or two.
+    String[][] seen = new String[n][SEEN];
+    int[] seenCount = new int[n];
+    for (int k = 0; k < filtered.size(); k++) {
+      NodeInfo node = filtered.get(k);
+      if (requireAllTopologies && !SpreadConstraint.nodeHasAllKeys(node, constraints)) {
         ignored.add(node.name());
         continue;
       }
       for (int i = 0; i < n; i++) {
         if (!hostname[i]) {
           // A node without the key joins the "" domain: it only matters for the weight.
-          podCounts.get(i).computeIfAbsent(valueOf(node, constraints.get(i)), v -> new long[1]);
+          register(podCounts.get(i), valueOf(node, constraints.get(i)), seen[i], seenCount, i);
         }
       }
     }
@@ -109,7 +114,7 @@ final class PreScoreState implements StateData {
       SpreadConstraint.Counter counter = counters[i];
       DomainTotals sum = new DomainTotals(counter,
           node -> node.node() != null
-              && (!requireAllTopologies || SpreadConstraint.nodeHasAllKeys(node.labels(), constraints))
+              && (!requireAllTopologies || SpreadConstraint.nodeHasAllKeys(node, constraints))
               && c.includesNode(node, affinity, tolerations),
           node -> valueOf(node, c), false);
       Object key = DomainTotals.key("PreScore", c, counter, requiredKeys, pod);
@@ -123,6 +128,25 @@ final class PreScoreState implements StateData {
     }
     return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
         counters);
+  }
+
+  /** Domains per constraint remembered by identity in {@link #compute}. */
+  private static final int SEEN = 8;
+
+  private static void register(Map<String, long[]> domains, String value, String[] seen, int[] seenCount, int i) {
+    int count = seenCount[i];
+    for (int j = 0; j < count; j++) {
+      if (seen[j] == value) {
+        return;
+      }
+    }
+    if (!domains.containsKey(value)) {
+      domains.put(value, new long[1]);
+    }
+    if (count < SEEN) {
+      seen[count] = value;
+      seenCount[i] = count + 1;
+    }
   }
 
   private static List<String> topologyKeys(List<SpreadConstraint> constraints) {

@@ -40,6 +40,16 @@ record SpreadConstraint(
   static final String LABEL_TOPOLOGY_ZONE = NodeInfo.LABEL_ZONE;
   private static final String HONOR = "Honor";
 
+  SpreadConstraint {
+    // The zone and hostname keys as NodeInfo's own constants: its per-node label lookups for them then end at an
+    // identity comparison.
+    if (LABEL_HOSTNAME.equals(topologyKey)) {
+      topologyKey = LABEL_HOSTNAME;
+    } else if (LABEL_TOPOLOGY_ZONE.equals(topologyKey)) {
+      topologyKey = LABEL_TOPOLOGY_ZONE;
+    }
+  }
+
   /**
    * Compiles the constraints whose {@code whenUnsatisfiable} equals {@code action}, merging each one's
    * {@code matchLabelKeys} (the values the pod itself carries) into its selector. Throws
@@ -102,7 +112,8 @@ record SpreadConstraint(
 
   /** A counter of this constraint's pods in {@code namespace}; make one per request, use it for every node. */
   Counter counter(String namespace) {
-    return new Counter(namespace + "\u0000PodTopologySpread\u0000" + selector, selector, namespace);
+    // Interned: node memo lookups then match by reference, without comparing characters.
+    return new Counter((namespace + "\u0000PodTopologySpread\u0000" + selector).intern(), selector, namespace);
   }
 
   /**
@@ -135,9 +146,9 @@ record SpreadConstraint(
   }
 
   /** True when {@code nodeLabels} hold the topology key of every constraint. */
-  static boolean nodeHasAllKeys(Map<String, String> nodeLabels, List<SpreadConstraint> constraints) {
-    for (SpreadConstraint c : constraints) {
-      if (!nodeLabels.containsKey(c.topologyKey)) {
+  static boolean nodeHasAllKeys(NodeInfo node, List<SpreadConstraint> constraints) {
+    for (int i = 0; i < constraints.size(); i++) {
+      if (!node.hasLabel(constraints.get(i).topologyKey)) {
         return false;
       }
     }

@@ -159,7 +159,26 @@ class PreScoreStateTest {
             pod("p", "foo", "").nodeSelector(Map.of("foo", "")).spreadConstraint(spread(1, "zone", SA, FOO)).obj(),
             abxFoo())
             .pods(on("node-a", "p-a1", "foo", ""), on("node-b", "p-b1", "foo", ""), on("node-x", "p-x1", "foo", ""))
-            .want(c(1, "zone", FOO), Map.of("zone1", 2L, "zone2", 0L), 2));
+            .want(c(1, "zone", FOO), Map.of("zone1", 2L, "zone2", 0L), 2),
+        twelveZones());
+  }
+
+  /** More domains than PreScore compares by identity, each on two nodes (so every domain is seen twice). */
+  static Case twelveZones() {
+    List<Node> nodes = new ArrayList<>();
+    Map<String, Long> counts = new java.util.HashMap<>();
+    for (int i = 0; i < 24; i++) {
+      String zone = new String("z" + (i % 12));
+      nodes.add(node("node-" + i, ZONE, zone, "rack", new String("r" + (i % 12)), HOSTNAME, "node-" + i).obj());
+      counts.put(zone, i % 12 == 11 ? 2L : 0L);
+    }
+    return list("more domains than are remembered by identity are each registered once",
+        pod("p", "foo", "").spreadConstraint(spread(1, ZONE, SA, FOO)).spreadConstraint(spread(1, "rack", SA, FOO))
+            .obj(), nodes)
+        .pods(on("node-11", "p-1", "foo", ""), on("node-23", "p-2", "foo", ""))
+        .want(c(1, ZONE, FOO), counts, 12)
+        .want(c(1, "rack", FOO), counts.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+            e -> "r" + e.getKey().substring(1), Map.Entry::getValue)), 12);
   }
 
   @ParameterizedTest(name = "{0}")
