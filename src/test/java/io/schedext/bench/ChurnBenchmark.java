@@ -1,28 +1,14 @@
 package io.schedext.bench;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
-import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.Framework;
-import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Parallelizer;
-import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
-import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
-import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.Status;
-import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -67,8 +53,7 @@ public class ChurnBenchmark {
   private SchedulerCache cache;
   private Framework framework;
   private PodInfo pod;
-  private Parallelizer parallelizer;
-  private ScheduledTimers timers;
+  private InProcess setting;
   // Two versions of each updated pod (the second with one more label); updates alternate between them.
   private PodInfo[][] versions;
   private int next;
@@ -76,19 +61,10 @@ public class ChurnBenchmark {
   /** Loads the cluster into a cache, builds the default profile and the pod versions. */
   @Setup(Level.Trial)
   public void setUp() {
-    SyntheticCluster cluster = SyntheticCluster.build(nodes, 10, 42);
-    cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
-    ObjectStore store = new ObjectStore();
-    for (HasMetadata o : cluster.objects()) {
-      if (o instanceof Node n) {
-        cache.addNode(n);
-      } else if (o instanceof Pod p) {
-        cache.addPod(PodInfo.of(p));
-      } else {
-        store.put(o);
-      }
-    }
-    List<Pod> pods = cluster.pods();
+    setting = InProcess.load(SyntheticCluster.build(nodes, 10, 42));
+    cache = setting.cache();
+    framework = setting.framework();
+    List<Pod> pods = setting.cluster().pods();
     versions = new PodInfo[Math.min(pods.size(), 20_000)][];
     for (int i = 0; i < versions.length; i++) {
       Pod p = pods.get((int) ((i * 7919L) % pods.size()));
@@ -96,21 +72,13 @@ public class ChurnBenchmark {
       Pod changed = new PodBuilder(current.pod()).editMetadata().addToLabels("churn", "yes").endMetadata().build();
       versions[i] = new PodInfo[] {current, PodInfo.of(changed)};
     }
-    parallelizer = new Parallelizer(Runtime.getRuntime().availableProcessors());
-    timers = new ScheduledTimers();
-    PodBinder none = (p, n) -> { };
-    FrameworkServices services = new FrameworkServices(store, none, parallelizer, PodNominator.NONE,
-        Clock.systemUTC(), timers, new WaitingPods(), FrameworkMetrics.NONE);
-    var registry = InTreeRegistry.create();
-    framework = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
     pod = PodInfo.of(SyntheticCluster.pending(kind, 0));
   }
 
   /** Releases the pools. */
   @TearDown(Level.Trial)
   public void tearDown() {
-    parallelizer.close();
-    timers.close();
+    setting.close();
   }
 
   private void applyUpdates() {

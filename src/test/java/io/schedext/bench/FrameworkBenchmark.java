@@ -1,29 +1,14 @@
 package io.schedext.bench;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
-import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.Framework;
-import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.Parallelizer;
-import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
-import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
-import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
-import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -63,39 +48,22 @@ public class FrameworkBenchmark {
   private Snapshot snapshot;
   private PodInfo pod;
   private Parallelizer parallelizer;
-  private ScheduledTimers timers;
+  private InProcess setting;
 
   /** Loads the cluster into a cache and builds the default profile. */
   @Setup(Level.Trial)
   public void setUp() {
-    SyntheticCluster cluster = SyntheticCluster.build(nodes, 10, 42);
-    SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
-    ObjectStore store = new ObjectStore();
-    for (HasMetadata o : cluster.objects()) {
-      if (o instanceof Node n) {
-        cache.addNode(n);
-      } else if (o instanceof Pod p) {
-        cache.addPod(PodInfo.of(p));
-      } else {
-        store.put(o);
-      }
-    }
-    snapshot = cache.snapshot();
-    parallelizer = new Parallelizer(Runtime.getRuntime().availableProcessors());
-    timers = new ScheduledTimers();
-    PodBinder none = (p, n) -> { };
-    FrameworkServices services = new FrameworkServices(store, none, parallelizer, PodNominator.NONE,
-        Clock.systemUTC(), timers, new WaitingPods(), FrameworkMetrics.NONE);
-    var registry = InTreeRegistry.create();
-    framework = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
+    setting = InProcess.load(SyntheticCluster.build(nodes, 10, 42));
+    snapshot = setting.cache().snapshot();
+    parallelizer = setting.parallelizer();
+    framework = setting.framework();
     pod = PodInfo.of(SyntheticCluster.pending(kind, 0));
   }
 
   /** Releases the pools. */
   @TearDown(Level.Trial)
   public void tearDown() {
-    parallelizer.close();
-    timers.close();
+    setting.close();
   }
 
   /** PreFilter, then Filter on every node in parallel; returns the number of feasible nodes. */
