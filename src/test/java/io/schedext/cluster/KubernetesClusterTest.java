@@ -108,6 +108,16 @@ class KubernetesClusterTest {
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
   }
 
+  /**
+   * Starts the source and waits until every informer's watch is open, not only listed: a test that then takes the
+   * API server away must not catch a watch in its opening request (the mock server, restarted on the same port, then
+   * answers that informer's later watch requests with 400, and it never comes back).
+   */
+  private void startSourceWithWatchesOpen() {
+    startSource();
+    await().atMost(Duration.ofSeconds(20)).until(() -> source.watchesDown().isEmpty());
+  }
+
   private static Node node(String name, String cpu) {
     return MakeNode.node().name(name).label("topology.kubernetes.io/zone", "z1")
         .capacity(Map.of("cpu", cpu, "memory", "8Gi", "pods", "110")).obj();
@@ -207,7 +217,7 @@ class KubernetesClusterTest {
     client.nodes().resource(node("n2", "4")).create();
     create(pod("stays", "n1", "1"));
     create(pod("goes", "n1", "1"));
-    startSource();
+    startSourceWithWatchesOpen();
     // Take the API server away (every watch breaks) and bring it back on the same port with the same state.
     int port = server.getPort();
     server.destroy();
@@ -231,7 +241,7 @@ class KubernetesClusterTest {
   @Test
   void aSourceThatLostItsWatchesForLongerThanTheGraceIsNotReadyUntilTheyAreBack() {
     client.nodes().resource(node("n1", "4")).create();
-    startSource();
+    startSourceWithWatchesOpen();
     int port = server.getPort();
     server.destroy();
     // The watches notice the loss; within the grace period the source still counts as ready.
