@@ -14,6 +14,7 @@ import io.schedext.cache.NameInterner;
 import io.schedext.extender.wire.ReplyBuffer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.stream.Collectors;
 
 /**
@@ -31,8 +32,7 @@ public final class WireCodec {
 
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
-  private final java.util.concurrent.ArrayBlockingQueue<ReplyBuffer> buffers =
-      new java.util.concurrent.ArrayBlockingQueue<>(POOLED_BUFFERS);
+  private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
 
   /** A codec refusing bodies longer than {@code maxBodyBytes}. */
   public WireCodec(long maxBodyBytes) {
