@@ -27,6 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ObjectStore implements ClusterObjects {
 
   private final Map<Class<?>, ConcurrentHashMap<String, HasMetadata>> byKind = new ConcurrentHashMap<>();
+  // The same objects per kind and namespace: plugins list a namespace's Services, ReplicaSets, ... for every pod
+  // (the system default spreading selector), which must not scan every namespace's objects.
+  private final Map<Class<?>, ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>>> byNamespace =
+      new ConcurrentHashMap<>();
 
   /** Kinds this store holds. */
   public static final List<Class<? extends HasMetadata>> KINDS =
@@ -42,17 +46,34 @@ public final class ObjectStore implements ClusterObjects {
 
   /** Adds or replaces an object. */
   public void put(HasMetadata obj) {
-    map(obj.getClass()).put(key(obj), obj);
+    String key = key(obj);
+    String ns = namespaceOf(obj);
+    synchronized (this) {
+      map(obj.getClass()).put(key, obj);
+      namespaceMap(obj.getClass(), ns).put(key, obj);
+    }
   }
 
   /** Removes an object; returns true when it was present. */
   public boolean remove(HasMetadata obj) {
-    return map(obj.getClass()).remove(key(obj)) != null;
+    String key = key(obj);
+    String ns = namespaceOf(obj);
+    synchronized (this) {
+      ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces = namespaces(obj.getClass());
+      ConcurrentHashMap<String, HasMetadata> inNamespace = namespaces.get(ns);
+      if (inNamespace != null && inNamespace.remove(key) != null && inNamespace.isEmpty()) {
+        namespaces.remove(ns);
+      }
+      return map(obj.getClass()).remove(key) != null;
+    }
   }
 
   /** Removes every object of {@code type} (before a full re-list). */
   public void clear(Class<? extends HasMetadata> type) {
-    map(type).clear();
+    synchronized (this) {
+      map(type).clear();
+      namespaces(type).clear();
+    }
   }
 
   /** The object of {@code type} at {@code namespace/name} (namespace "" for cluster-scoped), or null. */
@@ -71,12 +92,13 @@ public final class ObjectStore implements ClusterObjects {
 
   /** Objects of {@code type} in {@code namespace}. */
   public <T extends HasMetadata> List<T> list(Class<T> type, String namespace) {
-    List<T> out = new ArrayList<>();
-    for (HasMetadata o : map(type).values()) {
-      String ns = o.getMetadata().getNamespace();
-      if (namespace.equals(ns == null ? "" : ns)) {
-        out.add(type.cast(o));
-      }
+    ConcurrentHashMap<String, HasMetadata> inNamespace = namespaces(type).get(namespace);
+    if (inNamespace == null) {
+      return new ArrayList<>(0);
+    }
+    List<T> out = new ArrayList<>(inNamespace.size());
+    for (HasMetadata o : inNamespace.values()) {
+      out.add(type.cast(o));
     }
     return out;
   }
@@ -88,6 +110,19 @@ public final class ObjectStore implements ClusterObjects {
 
   private ConcurrentHashMap<String, HasMetadata> map(Class<?> type) {
     return byKind.computeIfAbsent(type, k -> new ConcurrentHashMap<>());
+  }
+
+  private ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces(Class<?> type) {
+    return byNamespace.computeIfAbsent(type, k -> new ConcurrentHashMap<>());
+  }
+
+  private ConcurrentHashMap<String, HasMetadata> namespaceMap(Class<?> type, String namespace) {
+    return namespaces(type).computeIfAbsent(namespace, k -> new ConcurrentHashMap<>());
+  }
+
+  private static String namespaceOf(HasMetadata o) {
+    String ns = o.getMetadata().getNamespace();
+    return ns == null ? "" : ns;
   }
 
   private static String key(HasMetadata o) {
