@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.PodBinder;
@@ -66,14 +67,26 @@ public final class KubernetesCluster implements ClusterSource {
   private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
   private final AtomicLong handlerErrors = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
+  private final EventGate gate;
 
   /**
    * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
-   * writes volumes with {@code bindTimeout} per request.
+   * writes volumes with {@code bindTimeout} per request. Node and pod events never wait for requests.
    */
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
       Duration bindTimeout) {
+    this(client, cache, store, clock, syncGrace, bindTimeout, EventGate.off());
+  }
+
+  /**
+   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; node and
+   * pod events pass {@code gate} before they are applied, so they give way to the scheduling calls being answered.
+   */
+  public KubernetesCluster(
+      KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
+      Duration bindTimeout, EventGate gate) {
+    this.gate = gate;
     this.client = client;
     this.cache = cache;
     this.store = store;
@@ -354,6 +367,7 @@ public final class KubernetesCluster implements ClusterSource {
   private final class NodeEvents implements ResourceEventHandler<Node> {
     @Override
     public void onAdd(Node node) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       trim(node);
       cache.addNode(node);
@@ -361,6 +375,7 @@ public final class KubernetesCluster implements ClusterSource {
 
     @Override
     public void onUpdate(Node oldNode, Node newNode) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       trim(newNode);
       cache.updateNode(oldNode, newNode);
@@ -368,6 +383,7 @@ public final class KubernetesCluster implements ClusterSource {
 
     @Override
     public void onDelete(Node node, boolean finalStateUnknown) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       try {
         cache.removeNode(node);
@@ -380,6 +396,7 @@ public final class KubernetesCluster implements ClusterSource {
   private final class PodEvents implements ResourceEventHandler<Pod> {
     @Override
     public void onAdd(Pod pod) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       trim(pod);
       if (terminal(pod)) {
@@ -394,6 +411,7 @@ public final class KubernetesCluster implements ClusterSource {
 
     @Override
     public void onUpdate(Pod oldPod, Pod newPod) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       trim(newPod);
       String oldUid = oldPod.getMetadata().getUid();
@@ -419,6 +437,7 @@ public final class KubernetesCluster implements ClusterSource {
 
     @Override
     public void onDelete(Pod pod, boolean finalStateUnknown) {
+      gate.awaitQuiet();
       events.incrementAndGet();
       removePending(pod);
       if (assigned(pod) || cache.getPod(pod.getMetadata().getUid()) != null) {

@@ -3,6 +3,7 @@ package io.schedext.config;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.EmbeddedCluster;
@@ -63,6 +64,20 @@ public class ExtenderConfiguration {
     return cache;
   }
 
+  /** Holds watch events back while filter, prioritize and preempt calls are answered (bounded). */
+  @Bean
+  EventGate eventGate(ExtenderProperties props, MeterRegistry registry) {
+    EventGate gate = new EventGate(props.cache().eventMaxDelay());
+    Gauge.builder("extender.cache.delayed.events", gate, EventGate::delayedEvents)
+        .description("Node and pod watch events that waited for a scheduling call in flight.").register(registry);
+    Gauge.builder("extender.cache.event.delay.seconds", gate, EventGate::delaySeconds)
+        .description("Time node and pod watch events spent waiting for scheduling calls in flight.")
+        .register(registry);
+    Gauge.builder("extender.cache.event.delay.timeouts", gate, EventGate::timedOut)
+        .description("Waits of watch events that ran out of extender.cache.event-max-delay.").register(registry);
+    return gate;
+  }
+
   /** Runs the expiry of assumed pods on one daemon thread. */
   @Bean(destroyMethod = "shutdownNow")
   ScheduledExecutorService cacheCleanup(SchedulerCache cache, ExtenderProperties props) {
@@ -92,12 +107,13 @@ public class ExtenderConfiguration {
   /** The cluster source; started here, so a broken cluster file stops start-up. */
   @Bean(destroyMethod = "close")
   ClusterSource clusterSource(
-      ExtenderProperties props, SchedulerCache cache, ObjectStore store, Clock clock, MeterRegistry registry) {
+      ExtenderProperties props, SchedulerCache cache, ObjectStore store, Clock clock, MeterRegistry registry,
+      EventGate gate) {
     ClusterSource source = switch (props.cluster().source()) {
       case EMBEDDED -> new EmbeddedCluster(cache, store, props.cluster().file());
       case KUBERNETES -> {
         KubernetesCluster k = new KubernetesCluster(KubernetesClients.create(props.cluster().kubeconfig()), cache,
-            store, clock, props.cluster().syncGrace(), props.bind().timeout());
+            store, clock, props.cluster().syncGrace(), props.bind().timeout(), gate);
         Gauge.builder("extender.informer.events", k, KubernetesCluster::events)
             .description("Watch events handled since start.").register(registry);
         Gauge.builder("extender.informer.handler.errors", k, KubernetesCluster::handlerErrors)

@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import io.schedext.cache.EventGate;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
@@ -33,12 +34,15 @@ class ExtenderController {
   private final WireCodec codec;
   private final ClusterSource source;
   private final ExtenderMetrics metrics;
+  private final EventGate gate;
 
-  ExtenderController(ExtenderService service, WireCodec codec, ClusterSource source, ExtenderMetrics metrics) {
+  ExtenderController(ExtenderService service, WireCodec codec, ClusterSource source, ExtenderMetrics metrics,
+      EventGate gate) {
     this.service = service;
     this.codec = codec;
     this.source = source;
     this.metrics = metrics;
+    this.gate = gate;
   }
 
   @PostMapping("/scheduler/{verb}")
@@ -61,6 +65,21 @@ class ExtenderController {
    * reply that cannot be encoded becomes a 500 with the reason instead of a truncated body.
    */
   private void handle(String profile, String verb, HttpServletRequest request, HttpServletResponse response) {
+    // The calls kube-scheduler waits on for each pod go before watch events (see EventGate).
+    boolean gated = "filter".equals(verb) || "prioritize".equals(verb) || "preempt".equals(verb);
+    if (gated) {
+      gate.requestStarted();
+    }
+    try {
+      answer(profile, verb, request, response);
+    } finally {
+      if (gated) {
+        gate.requestFinished();
+      }
+    }
+  }
+
+  private void answer(String profile, String verb, HttpServletRequest request, HttpServletResponse response) {
     long start = System.nanoTime();
     String outcome = "ok";
     Reply reply;

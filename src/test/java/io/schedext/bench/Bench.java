@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.SchedulerExtenderApplication;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.PodInfo;
 import java.io.IOException;
@@ -273,10 +274,16 @@ public final class Bench {
     file.toFile().deleteOnExit();
     HttpLoadDriver.writeClusterFile(cluster.objects(), file);
     int port = freePort();
+    List<String> serviceArgs = new ArrayList<>(List.of("--server.port=" + port, "--extender.cluster.file=" + file,
+        "--logging.level.root=WARN"));
+    if (o.containsKey("serviceArgs")) {
+      serviceArgs.addAll(List.of(o.get("serviceArgs").split(";")));
+    }
     ConfigurableApplicationContext ctx = new SpringApplicationBuilder(SchedulerExtenderApplication.class)
-        .run("--server.port=" + port, "--extender.cluster.file=" + file, "--logging.level.root=WARN");
+        .run(serviceArgs.toArray(new String[0]));
     try {
       SchedulerCache cache = ctx.getBean(SchedulerCache.class);
+      EventGate gate = ctx.getBean(EventGate.class);
       HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
       List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
       // Only the pods' UIDs stay: the service holds the cluster itself, and a second copy in this JVM would double
@@ -315,7 +322,9 @@ public final class Bench {
                 java.util.concurrent.locks.LockSupport.parkNanos(wait);
               }
             }
-            // As the pod watch handler does for an assigned pod's update.
+            // As the pod watch handler does for an assigned pod's update: give way to a call being answered, then
+            // apply the event.
+            gate.awaitQuiet();
             cache.addOrUpdatePod(PodInfo.of(updates.get(i)[1]));
           }
           done.set(true);

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -153,6 +154,25 @@ class KubernetesClusterTest {
     assertThat(source.findPod("default", "pending", null)).isNotNull();
     assertThat(store.services("default")).extracting(s -> s.getMetadata().getName()).containsExactly("svc");
     assertThat(source.compare()).isEmpty();
+  }
+
+  @Test
+  void podEventsWaitForTheSchedulingCallsInFlight() {
+    EventGate gate = new EventGate(Duration.ofMinutes(5));
+    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5), gate);
+    source.start();
+    await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+    client.nodes().resource(node("n1", "4")).create();
+    await().until(() -> cache.snapshot().get("n1") != null);
+
+    gate.requestStarted();
+    create(pod("p1", "n1", "1"));
+    await().until(() -> gate.waiting() == 1);
+    assertThat(requestedMilliCpu("n1")).as("held back while a call is answered").isZero();
+
+    gate.requestFinished();
+    await().until(() -> requestedMilliCpu("n1") == 1000);
+    assertThat(gate.delayedEvents()).isEqualTo(1);
   }
 
   @Test

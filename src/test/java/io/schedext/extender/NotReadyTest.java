@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
@@ -44,7 +45,7 @@ class NotReadyTest {
     ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(),
         new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
-    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics);
+    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off());
   }
 
   private JsonNode post(String verb, String body, int status) throws Exception {

@@ -8,6 +8,7 @@ import static org.mockito.Mockito.when;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.NameInterner;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.HostPriority;
@@ -46,7 +47,8 @@ class ReplyEncodingFailureTest {
     when(source.isReady()).thenReturn(true);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ExtenderController controller =
-        new ExtenderController(service, new WireCodec(1 << 20), source, new ExtenderMetrics(registry));
+        new ExtenderController(service, new WireCodec(1 << 20), source, new ExtenderMetrics(registry),
+            EventGate.off());
     MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/prioritize");
     request.setContent(Http.resource("fixtures/kube-scheduler-v1.26/prioritize.ncc-true.json")
         .getBytes(StandardCharsets.UTF_8));
