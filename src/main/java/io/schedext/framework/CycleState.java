@@ -14,14 +14,33 @@ public final class CycleState {
 
   /**
    * The values, as copy-on-write parallel arrays: written a handful of times per cycle (PreFilter, PreScore), read
-   * once per plugin per node from the parallel Filter and Score loops, where a linear scan of a few entries that
-   * usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a {@code StateData[]}
+   * once per plugin per node from the parallel Filter and Score loops, where a probe into a small open-addressing
+   * index that usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a {@code StateData[]}
    * so reading one needs no cast to the interface (a shared type-check cache that two threads thrash on JDK 17).
    */
   private volatile Entries data;
 
-  private record Entries(String[] keys, StateData[] values) {
-    static final Entries EMPTY = new Entries(new String[0], new StateData[0]);
+  private record Entries(String[] keys, StateData[] values, String[] slotKeys, StateData[] slotValues) {
+    static final Entries EMPTY = of(new String[0], new StateData[0]);
+
+    /**
+     * The entries with an open-addressing index by the keys' (cached) hash codes: a Score plugin's state, written
+     * last in PreScore, would otherwise be found at the end of a scan over every PreFilter entry, on every node.
+     */
+    static Entries of(String[] keys, StateData[] values) {
+      int size = Integer.highestOneBit(Math.max(4, keys.length * 2 - 1)) << 1;
+      String[] slotKeys = new String[size];
+      StateData[] slotValues = new StateData[size];
+      for (int i = 0; i < keys.length; i++) {
+        int slot = keys[i].hashCode() & (size - 1);
+        while (slotKeys[slot] != null) {
+          slot = (slot + 1) & (size - 1);
+        }
+        slotKeys[slot] = keys[i];
+        slotValues[slot] = values[i];
+      }
+      return new Entries(keys, values, slotKeys, slotValues);
+    }
   }
   private final NodeInfoLister snapshot;
   private final Set<String> skipFilterPlugins;
@@ -73,15 +92,18 @@ public final class CycleState {
 
   private StateData find(String key) {
     Entries d = data;
-    String[] keys = d.keys;
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] == key) {
-        return d.values[i];
+    String[] slots = d.slotKeys;
+    int mask = slots.length - 1;
+    for (int slot = key.hashCode() & mask; ; slot = (slot + 1) & mask) {
+      String k = slots[slot];
+      if (k == key) {
+        return d.slotValues[slot];
       }
-    }
-    for (int i = 0; i < keys.length; i++) {
-      if (key.equals(keys[i])) {
-        return d.values[i];
+      if (k == null) {
+        break;
+      }
+      if (key.equals(k)) {
+        return d.slotValues[slot];
       }
     }
     return null;
@@ -105,13 +127,13 @@ public final class CycleState {
     if (i >= 0) {
       StateData[] values = d.values.clone();
       values[i] = value;
-      data = new Entries(d.keys, values);
+      data = Entries.of(d.keys, values);
     } else {
       String[] keys = java.util.Arrays.copyOf(d.keys, d.keys.length + 1);
       StateData[] values = java.util.Arrays.copyOf(d.values, d.values.length + 1);
       keys[d.keys.length] = key;
       values[d.values.length] = value;
-      data = new Entries(keys, values);
+      data = Entries.of(keys, values);
     }
   }
 
@@ -129,7 +151,7 @@ public final class CycleState {
     System.arraycopy(d.keys, i + 1, keys, i, n - i - 1);
     System.arraycopy(d.values, 0, values, 0, i);
     System.arraycopy(d.values, i + 1, values, i, n - i - 1);
-    data = new Entries(keys, values);
+    data = Entries.of(keys, values);
   }
 
   /** A copy whose values are the {@link StateData#copy()} of these. */
@@ -139,7 +161,7 @@ public final class CycleState {
     for (int i = 0; i < values.length; i++) {
       values[i] = e.values[i].copy();
     }
-    Entries d = new Entries(e.keys, values);
+    Entries d = Entries.of(e.keys, values);
     Set<String> sf = ConcurrentHashMap.newKeySet();
     sf.addAll(skipFilterPlugins);
     Set<String> ss = ConcurrentHashMap.newKeySet();
