@@ -146,6 +146,18 @@ public final class Bench {
           row(kind, "names", "filter+prioritize", some.size(), HttpLoadDriver.Stats.of(pair), "", "",
               (cpu.nanos() - cpu0) / 1e6 / (warm + requests));
         }
+        if (scenarios.contains("concurrent")) {
+          // Several schedulers (or profiles) calling at once: each client its own kept-alive connection.
+          int clients = intOpt(o, "clients", 4);
+          d.concurrent("/scheduler/filter", names, clients, warm);
+          long start = System.nanoTime();
+          long cpuStart = cpu.nanos();
+          HttpLoadDriver.Stats s = d.concurrent("/scheduler/filter", names, clients, requests);
+          double seconds = (System.nanoTime() - start) / 1e9;
+          row(kind, "names", String.format(Locale.ROOT, "filter, %d client%s (%.0f calls/s)", clients,
+              clients == 1 ? "" : "s", requests / seconds), all.size(), s, "", "",
+              (cpu.nanos() - cpuStart) / 1e6 / requests);
+        }
         if (scenarios.contains("explain")) {
           int explained = Math.max(10, requests / 10);
           row(d, kind, "names", "explain", all.size(), 5 + explained,
