@@ -57,7 +57,7 @@ public class FrameworkBenchmark {
     snapshot = setting.cache().snapshot();
     parallelizer = setting.parallelizer();
     framework = setting.framework();
-    pod = PodInfo.of(SyntheticCluster.pending(kind, 0));
+    pod = PodInfo.of(InProcess.decoded(SyntheticCluster.pending(kind, 0)));
   }
 
   /** Releases the pools. */

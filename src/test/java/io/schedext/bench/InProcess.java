@@ -1,9 +1,11 @@
 package io.schedext.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ClusterFile;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Framework;
 import io.schedext.framework.FrameworkMetrics;
@@ -16,8 +18,14 @@ import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A synthetic cluster loaded into a cache, with the default profile built over it on a parallel pool of the machine's
@@ -32,11 +40,16 @@ import java.time.Duration;
 record InProcess(SyntheticCluster cluster, SchedulerCache cache, Framework framework, Parallelizer parallelizer,
     ScheduledTimers timers) implements AutoCloseable {
 
-  /** Loads {@code cluster}: nodes and pods into a new cache, the other objects into the framework's object store. */
+  /**
+   * Loads {@code cluster}: nodes and pods into a new cache, the other objects into the framework's object store. The
+   * objects go through a cluster file and {@link ClusterFile#read} first, so they are what the service holds: the
+   * builders' strings are interned literals, where decoded objects have interned field names (label keys) but a
+   * fresh string for every value, and the per-node lookups compare them as the service does.
+   */
   static InProcess load(SyntheticCluster cluster) {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     ObjectStore store = new ObjectStore();
-    for (HasMetadata o : cluster.objects()) {
+    for (HasMetadata o : decoded(cluster.objects())) {
       if (o instanceof Node n) {
         cache.addNode(n);
       } else if (o instanceof Pod p) {
@@ -54,6 +67,32 @@ record InProcess(SyntheticCluster cluster, SchedulerCache cache, Framework frame
     Framework framework =
         Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
     return new InProcess(cluster, cache, framework, parallelizer, timers);
+  }
+
+  private static List<HasMetadata> decoded(List<HasMetadata> objects) {
+    try {
+      Path file = Files.createTempFile("bench-cluster", ".json");
+      try {
+        HttpLoadDriver.writeClusterFile(objects, file);
+        try (InputStream in = Files.newInputStream(file)) {
+          return ClusterFile.read(file.toString(), in);
+        }
+      } finally {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code pod} as a request body's decoding leaves it: every string a fresh instance. */
+  static Pod decoded(Pod pod) {
+    try {
+      ObjectMapper mapper = new ObjectMapper();
+      return mapper.readValue(mapper.writeValueAsBytes(pod), Pod.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
