@@ -2,6 +2,7 @@ package io.schedext.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.schedext.kube.Taints;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +31,11 @@ public final class NodeInfo {
   private String zoneLabel;
   private String hostnameLabel;
   private List<Taint> taints = List.of();
+  // The taints split by effect once per node object, in the node's order: Filter looks only at NoSchedule and
+  // NoExecute taints and Score only at PreferNoSchedule ones, on every node of every request, where comparing each
+  // taint's effect string (decoded, so never the same instance as the constant) is a cache miss or two per taint.
+  private List<Taint> noScheduleTaints = List.of();
+  private List<Taint> preferNoScheduleTaints = List.of();
   private boolean unschedulable;
   private final List<PodInfo> pods;
   private final List<PodInfo> podsWithAffinity;
@@ -87,6 +93,8 @@ public final class NodeInfo {
     this.zoneLabel = o.zoneLabel;
     this.hostnameLabel = o.hostnameLabel;
     this.taints = o.taints;
+    this.noScheduleTaints = o.noScheduleTaints;
+    this.preferNoScheduleTaints = o.preferNoScheduleTaints;
     this.unschedulable = o.unschedulable;
     this.pods = new ArrayList<>(o.pods);
     this.podsWithAffinity = new ArrayList<>(o.podsWithAffinity);
@@ -122,6 +130,8 @@ public final class NodeInfo {
     this.zoneLabel = sharedValue(labels.get(LABEL_ZONE));
     this.hostnameLabel = labels.get(LABEL_HOSTNAME);
     this.taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
+    this.noScheduleTaints = withEffect(taints, Taints.EFFECT_NO_SCHEDULE, Taints.EFFECT_NO_EXECUTE);
+    this.preferNoScheduleTaints = withEffect(taints, Taints.EFFECT_PREFER_NO_SCHEDULE, null);
     this.unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
     this.allocatable = Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
     this.generation = nextGeneration();
@@ -411,6 +421,31 @@ public final class NodeInfo {
   /** The node's taints; never null. */
   public List<Taint> taints() {
     return taints;
+  }
+
+  /** The node's taints whose effect is NoSchedule or NoExecute, in the node's order; never null. */
+  public List<Taint> noScheduleTaints() {
+    return noScheduleTaints;
+  }
+
+  /** The node's taints whose effect is PreferNoSchedule, in the node's order; never null. */
+  public List<Taint> preferNoScheduleTaints() {
+    return preferNoScheduleTaints;
+  }
+
+  private static List<Taint> withEffect(List<Taint> taints, String effect, String otherEffect) {
+    List<Taint> out = null;
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint t = taints.get(i);
+      String e = t.getEffect();
+      if (effect.equals(e) || (otherEffect != null && otherEffect.equals(e))) {
+        if (out == null) {
+          out = new ArrayList<>(n - i);
+        }
+        out.add(t);
+      }
+    }
+    return out == null ? List.of() : java.util.Collections.unmodifiableList(out);
   }
 
   /** {@code spec.unschedulable}. */

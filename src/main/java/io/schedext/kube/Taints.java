@@ -46,6 +46,20 @@ public final class Taints {
     return false;
   }
 
+  /**
+   * The first of {@code taints} that {@code tolerations} do not tolerate, or null: {@link #findUntolerated(List, List,
+   * Predicate)} for taints already chosen by effect (such as {@code NodeInfo.noScheduleTaints()}).
+   */
+  public static Taint findUntolerated(List<Taint> taints, List<Toleration> tolerations) {
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint taint = taints.get(i);
+      if (!anyTolerates(tolerations, taint)) {
+        return taint;
+      }
+    }
+    return null;
+  }
+
   /** Returns the first taint accepted by {@code filter} that no toleration tolerates, or null. */
   public static Taint findUntolerated(List<Taint> taints, List<Toleration> tolerations, Predicate<Taint> filter) {
     if (taints == null) {

@@ -245,4 +245,26 @@ class NodeInfoTest {
     assertThat(n.label(NodeInfo.LABEL_ZONE)).as("a new node object replaces them").isEqualTo("zone-b");
     assertThat(n.label(NodeInfo.LABEL_HOSTNAME)).isNull();
   }
+
+  @Test
+  void taintsAreKeptByEffectInTheNodesOrder() {
+    NodeInfo n = MakeNode.node().name("n1")
+        .taint("a", "1", "NoSchedule")
+        .taint("b", "2", "PreferNoSchedule")
+        .taint("c", "3", new String("NoExecute"))
+        .taint("d", "4", new String("PreferNoSchedule"))
+        .taint("e", "5", "SomethingElse")
+        .info();
+
+    assertThat(n.noScheduleTaints()).extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
+        .containsExactly("a", "c");
+    assertThat(n.preferNoScheduleTaints()).extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
+        .containsExactly("b", "d");
+    assertThat(n.taints()).hasSize(5);
+    assertThat(n.snapshotCopy().noScheduleTaints()).isEqualTo(n.noScheduleTaints());
+
+    n.setNode(MakeNode.node().name("n1").obj());
+    assertThat(n.noScheduleTaints()).as("a new node object replaces them").isEmpty();
+    assertThat(n.preferNoScheduleTaints()).isEmpty();
+  }
 }

@@ -1,6 +1,5 @@
 package io.schedext.plugins.podtopologyspread;
 
-import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.schedext.framework.NodeInfo;
@@ -97,12 +96,7 @@ record SpreadConstraint(
     if (honorNodeAffinity && !affinity.matches(node.name(), node.labels())) {
       return false;
     }
-    return !honorNodeTaints || Taints.findUntolerated(node.taints(), tolerations, SpreadConstraint::doNotSchedule)
-        == null;
-  }
-
-  private static boolean doNotSchedule(Taint t) {
-    return Taints.EFFECT_NO_SCHEDULE.equals(t.getEffect()) || Taints.EFFECT_NO_EXECUTE.equals(t.getEffect());
+    return !honorNodeTaints || Taints.findUntolerated(node.noScheduleTaints(), tolerations) == null;
   }
 
   /** The number of pods on {@code node} in {@code namespace}, not terminating, that this constraint counts. */

@@ -19,7 +19,6 @@ import io.schedext.plugins.Names;
 import io.schedext.plugins.helper.Normalize;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * Checks that the pod tolerates the node's NoSchedule and NoExecute taints (Filter) and prefers nodes with fewer
@@ -30,9 +29,6 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   /** The CycleState key of the pod's PreferNoSchedule tolerations, written in PreScore. */
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.TAINT_TOLERATION;
 
-  // Only these effects keep a pod off a node; PreferNoSchedule is a scoring matter.
-  private static final Predicate<Taint> DO_NOT_SCHEDULE = t ->
-      Taints.EFFECT_NO_SCHEDULE.equals(t.getEffect()) || Taints.EFFECT_NO_EXECUTE.equals(t.getEffect());
 
   /** The pod's tolerations whose effect is PreferNoSchedule or empty (all effects); read-only, so shared by copies. */
   record PreScoreState(List<Toleration> tolerationsPreferNoSchedule) implements StateData {
@@ -50,7 +46,7 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   /** Rejects the node at its first NoSchedule or NoExecute taint the pod does not tolerate. */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-    Taint taint = Taints.findUntolerated(node.taints(), tolerations(pod), DO_NOT_SCHEDULE);
+    Taint taint = Taints.findUntolerated(node.noScheduleTaints(), tolerations(pod));
     if (taint == null) {
       return Status.success();
     }
@@ -81,11 +77,10 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     List<Toleration> tolerations = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class).tolerationsPreferNoSchedule();
-    List<Taint> taints = node.taints();
+    List<Taint> taints = node.preferNoScheduleTaints();
     long intolerable = 0;
     for (int i = 0; i < taints.size(); i++) {
-      Taint taint = taints.get(i);
-      if (Taints.EFFECT_PREFER_NO_SCHEDULE.equals(taint.getEffect()) && !Taints.anyTolerates(tolerations, taint)) {
+      if (!Taints.anyTolerates(tolerations, taints.get(i))) {
         intolerable++;
       }
     }
