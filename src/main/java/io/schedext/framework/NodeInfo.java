@@ -126,7 +126,7 @@ public final class NodeInfo {
       this.nameJson = jsonSafeAscii(newName);
     }
     this.name = newName;
-    this.labels = n.getMetadata() == null || n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+    this.labels = sharedLabels(n.getMetadata() == null ? null : n.getMetadata().getLabels());
     this.zoneLabel = sharedValue(labels.get(LABEL_ZONE));
     this.hostnameLabel = labels.get(LABEL_HOSTNAME);
     this.taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
@@ -379,6 +379,24 @@ public final class NodeInfo {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /** One shared instance per distinct zone value (a few per cluster; bounded in case of a pathological one). */
+  /**
+   * A copy of {@code labels} whose keys and values are interned. Decoded label values are a new string per node, so
+   * matching a selector or a node affinity term on every node of a request compared the pod's value with as many
+   * cold copies — a cache miss or two per node; most values (zones, instance types, disk types) repeat over the
+   * nodes, and shared they stay in the cache.
+   */
+  private static Map<String, String> sharedLabels(Map<String, String> labels) {
+    if (labels == null || labels.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new java.util.LinkedHashMap<>(labels.size() * 4 / 3 + 1);
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      String v = e.getValue();
+      out.put(e.getKey().intern(), v == null ? null : v.intern());
+    }
+    return out;
+  }
+
   private static String sharedValue(String v) {
     if (v == null) {
       return null;
