@@ -502,14 +502,16 @@ public final class SchedulerCache {
         continue;
       }
       for (String imageName : image.getNames()) {
-        ImageState s = imageStates.get(imageName);
+        ImageState s = imageName == null ? null : imageStates.get(imageName);
         if (s != null) {
-          out.putIfAbsent(imageName, new ImageStateSummary(s.size, s.nodes.size()));
+          out.putIfAbsent(imageName.intern(), new ImageStateSummary(s.size, s.nodes.size()));
         }
       }
     }
-    // Shared by every snapshot copy of the node until it changes, so it must not change either.
-    return java.util.Collections.unmodifiableMap(out);
+    // Shared by every snapshot copy of the node until it changes, so it must not change either. Read once per node
+    // of every prioritize: a compact immutable map with interned keys (ImageLocality interns the pod's names too), so
+    // a lookup is a probe into one array ending on a reference comparison.
+    return Map.copyOf(out);
   }
 
   private void moveToHead(String name) {

@@ -667,6 +667,17 @@ class SchedulerCacheTest {
   }
 
   @Test
+  void anImageWithoutANameIsLeftOutOfTheSummaries() {
+    SchedulerCache cache = cache(TTL);
+    Node n1 = MakeNode.node().name("n1").image(10, "img").obj();
+    n1.getStatus().getImages().get(0).getNames().add(null);
+    cache.addNode(n1);
+
+    assertThat(cache.snapshot().get("n1").imageStates())
+        .isEqualTo(Map.of("img", new io.schedext.framework.ImageStateSummary(10, 1)));
+  }
+
+  @Test
   void anUnchangedNodeKeepsItsImageCountUntilItIsRefreshedAsUpstreamDoes() {
     SchedulerCache cache = cache(TTL);
     Node n1 = MakeNode.node().name("n1").image(10, "img").obj();

@@ -32,7 +32,12 @@ record PodImages(String[] names) implements StateData {
         }
       }
     }
-    return new PodImages(out.toArray(new String[0]));
+    String[] names = out.toArray(new String[0]);
+    // The nodes' image summaries are keyed by interned names: the lookups then end on a reference comparison.
+    for (int i = 0; i < names.length; i++) {
+      names[i] = names[i].intern();
+    }
+    return new PodImages(names);
   }
 
   private static void add(List<String> out, List<Container> containers) {
