@@ -127,7 +127,7 @@ public final class NodeInfo {
     }
     this.name = newName;
     this.labels = sharedLabels(n.getMetadata() == null ? null : n.getMetadata().getLabels());
-    this.zoneLabel = sharedValue(labels.get(LABEL_ZONE));
+    this.zoneLabel = labels.get(LABEL_ZONE);
     this.hostnameLabel = labels.get(LABEL_HOSTNAME);
     this.taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
     this.noScheduleTaints = withEffect(taints, Taints.EFFECT_NO_SCHEDULE, Taints.EFFECT_NO_EXECUTE);
@@ -365,7 +365,7 @@ public final class NodeInfo {
     return name;
   }
 
-  /** The node's labels; never null. */
+  /** The node's labels, keys and values interned; never null, and not to be modified. */
   public Map<String, String> labels() {
     return labels;
   }
@@ -375,10 +375,6 @@ public final class NodeInfo {
   /** The well-known hostname label key. */
   public static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
 
-  private static final java.util.concurrent.ConcurrentHashMap<String, String> SHARED_VALUES =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** One shared instance per distinct zone value (a few per cluster; bounded in case of a pathological one). */
   /**
    * A copy of {@code labels} whose keys and values are interned. Decoded label values are a new string per node, so
    * matching a selector or a node affinity term on every node of a request compared the pod's value with as many
@@ -395,20 +391,6 @@ public final class NodeInfo {
       out.put(e.getKey().intern(), v == null ? null : v.intern());
     }
     return out;
-  }
-
-  private static String sharedValue(String v) {
-    if (v == null) {
-      return null;
-    }
-    String shared = SHARED_VALUES.get(v);
-    if (shared != null) {
-      return shared;
-    }
-    if (SHARED_VALUES.size() < 4096) {
-      shared = SHARED_VALUES.putIfAbsent(v, v);
-    }
-    return shared != null ? shared : v;
   }
 
   /**

@@ -29,7 +29,6 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   /** The CycleState key of the pod's PreferNoSchedule tolerations, written in PreScore. */
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.TAINT_TOLERATION;
 
-
   /** The pod's tolerations whose effect is PreferNoSchedule or empty (all effects); read-only, so shared by copies. */
   record PreScoreState(List<Toleration> tolerationsPreferNoSchedule) implements StateData {
     @Override
