@@ -10,17 +10,18 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Lets scheduling requests go before watch events. kube-scheduler waits on every filter, prioritize and preempt call,
  * while a watch event can wait a little: no request sees the cache change it brings before the request's next
- * snapshot anyway. So the watch handlers call {@link #awaitQuiet()} before applying a node or pod event, and while a
- * request is being answered they wait for it to finish — at most {@code maxWait} at a time. On a small machine a burst
- * of events then no longer takes the CPUs a request needs (applying an event costs a few microseconds, but a burst of
- * a thousand keeps a CPU busy for as long as a request takes), and the events are applied in the gaps between calls.
+ * snapshot anyway. So the watch handlers call {@link #awaitQuiet()} before applying a node or pod event, and while
+ * a request is being answered they wait for it to finish — at most {@code maxWait} at a time. On a small machine a
+ * burst of events then no longer takes the CPUs a request needs (applying an event costs a few microseconds, but a
+ * burst of a thousand keeps a CPU busy for as long as a request takes), and the events are applied in the gaps
+ * between calls.
  *
  * <p>Progress is guaranteed: after a wait that ran out, the thread applies the next {@link #PASSES_AFTER_TIMEOUT}
  * events without waiting. Calls that follow one another leave gaps in which events go through; when calls overlap
  * without a gap (several callers at once), a handler still applies 256 events per {@code maxWait} (over 40,000 a
  * second at the default 5 ms, about a millisecond of its work in every six), so a relist of a large cluster under
- * full load is applied within seconds. A {@code maxWait} of zero turns the gate off. Thread-safe; waiting costs one volatile read when no request
- * is in flight.
+ * full load is applied within seconds. A {@code maxWait} of zero turns the gate off. Thread-safe; waiting costs one
+ * volatile read when no request is in flight.
  */
 public final class EventGate {
 

@@ -15,8 +15,9 @@ public final class CycleState {
   /**
    * The values, as copy-on-write parallel arrays: written a handful of times per cycle (PreFilter, PreScore), read
    * once per plugin per node from the parallel Filter and Score loops, where a probe into a small open-addressing
-   * index that usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a {@code StateData[]}
-   * so reading one needs no cast to the interface (a shared type-check cache that two threads thrash on JDK 17).
+   * index that usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a
+   * {@code StateData[]} so reading one needs no cast to the interface (a shared type-check cache that two threads
+   * thrash on JDK 17).
    */
   private volatile Entries data;
 
