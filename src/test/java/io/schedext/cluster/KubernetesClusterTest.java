@@ -97,7 +97,14 @@ class KubernetesClusterTest {
       source.close();
     }
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      // The mock server waits 10 s for its connections to drain and then gives up ("Unable to close
+      // MockWebServer"), seen once after a test that restarts it on the same port: the test had passed, and the next
+      // one starts its own server on a new port, so this teardown must not turn it into an error.
+      System.err.println("mock API server did not stop cleanly: " + e.getMessage());
+    }
   }
 
   private final io.schedext.testing.MutableClock clock =
