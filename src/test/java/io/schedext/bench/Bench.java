@@ -7,8 +7,10 @@ import io.schedext.SchedulerExtenderApplication;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.PodInfo;
+import io.schedext.testing.MakePod;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,8 +26,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The benchmark entry point. {@code jmh [jmh options]} runs {@link FrameworkBenchmark}; {@code http [nodes=5000]
  * [podsPerNode=10] [requests=300] [fullNodes=500]} starts the extender as its own JVM on a synthetic cluster and
- * measures start-up, memory and serial request latency; {@code burst [nodes=1000] [events=1000] [rounds=10] [rate=events/s]}
- * measures filter latency while the cache absorbs bursts of pod updates. See docs/performance.md.
+ * measures start-up, memory and serial request latency; {@code burst [nodes=1000] [events=1000] [rounds=10]
+ * [rate=events/s] [via=watch|cache]} measures filter latency while bursts of pod events arrive over a watch from a
+ * stand-in API server (or, {@code via=cache}, are applied to the cache of a service in this JVM). See
+ * docs/performance.md.
  */
 public final class Bench {
 
@@ -64,37 +68,18 @@ public final class Bench {
     int perNode = intOpt(o, "podsPerNode", 10);
     int requests = intOpt(o, "requests", 300);
     int fullNodes = intOpt(o, "fullNodes", 500);
-    String heap = o.getOrDefault("heap", "1g");
     SyntheticCluster cluster = SyntheticCluster.build(nodes, perNode, 42);
     Path file = Files.createTempFile("bench-cluster", ".json");
     file.toFile().deleteOnExit();
     HttpLoadDriver.writeClusterFile(cluster.objects(), file);
-    int port = freePort();
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + heap, "-XX:+Use" + o.getOrDefault("gc", "G1")
-        + "GC"));
-    if (o.containsKey("jvm")) {
-      cmd.addAll(List.of(o.get("jvm").split(";")));
-    }
-    if (o.containsKey("jfr")) {
-      cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
-    }
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedulerExtenderApplication.class.getName(),
-        "--server.port=" + port, "--extender.cluster.file=" + file, "--logging.level.root=WARN"));
-    if (o.containsKey("serviceArgs")) {
-      cmd.addAll(List.of(o.get("serviceArgs").split(";")));
-    }
     System.out.printf(Locale.ROOT, "# %d nodes, %d pods, cluster file %d MB, service heap limit %s, %s GC%n", nodes,
-        nodes * perNode, Files.size(file) / (1024 * 1024), heap, o.getOrDefault("gc", "G1"));
+        nodes * perNode, Files.size(file) / (1024 * 1024), o.getOrDefault("heap", "1g"), o.getOrDefault("gc", "G1"));
     long t0 = System.nanoTime();
-    Process service = new ProcessBuilder(cmd).inheritIO().start();
-    HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
+    Launched launched = startService(o, List.of("--extender.cluster.file=" + file));
+    Process service = launched.process();
+    HttpLoadDriver d = launched.driver();
     try {
-      while (!d.ready()) {
-        if (!service.isAlive()) {
-          throw new IllegalStateException("the service exited with " + service.exitValue());
-        }
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
+      awaitReady(d, service);
       System.out.printf(Locale.ROOT, "start to ready: %.1f s%n", (System.nanoTime() - t0) / 1e9);
       memory(d, service);
       List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
@@ -177,6 +162,42 @@ public final class Bench {
     } finally {
       service.destroy();
       service.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The extender's process and a driver that calls it. */
+  private record Launched(Process process, HttpLoadDriver driver) {}
+
+  /**
+   * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code serviceArgs})
+   * with {@code sourceArgs} saying where its cluster comes from, on a free port.
+   */
+  private static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
+    int port = freePort();
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + o.getOrDefault("heap", "1g"),
+        "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
+    if (o.containsKey("jvm")) {
+      cmd.addAll(List.of(o.get("jvm").split(";")));
+    }
+    if (o.containsKey("jfr")) {
+      cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
+    }
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedulerExtenderApplication.class.getName(),
+        "--server.port=" + port, "--logging.level.root=WARN"));
+    cmd.addAll(sourceArgs);
+    if (o.containsKey("serviceArgs")) {
+      cmd.addAll(List.of(o.get("serviceArgs").split(";")));
+    }
+    Process process = new ProcessBuilder(cmd).inheritIO().start();
+    return new Launched(process, new HttpLoadDriver("http://127.0.0.1:" + port));
+  }
+
+  private static void awaitReady(HttpLoadDriver d, Process service) throws InterruptedException {
+    while (!d.ready()) {
+      if (!service.isAlive()) {
+        throw new IllegalStateException("the service exited with " + service.exitValue());
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
     }
   }
 
@@ -269,6 +290,157 @@ public final class Bench {
   // --------------------------------------------------------------------------------------------------------- burst
 
   private static void burst(Map<String, String> o) throws Exception {
+    switch (o.getOrDefault("via", "watch")) {
+      case "watch" -> burstOverWatch(o);
+      case "cache" -> burstInProcess(o);
+      default -> throw new IllegalArgumentException("via: watch (the default) or cache");
+    }
+  }
+
+  /**
+   * The service in its own JVM, its cluster from {@link FakeApiServer} through its informers, and each burst sent as
+   * pod watch events: {@code events - 2} updates of running pods (a changed label), then the previous burst's marker
+   * pod deleted and a new one added. The marker is a pod that fills one node's CPU, so the first filter answer that
+   * lists that node as failed shows the whole burst applied (one watch, delivered in order); the requests sent from
+   * the burst's first write until that answer are its requests. Each round sends {@code settleCalls} unmeasured calls
+   * after the previous burst, then {@code quietCalls} quiet ones, then the burst: quiet and burst calls are measured
+   * alike, interleaved, in the same state of the JIT and the heap (a long quiet phase measured apart lets the JIT
+   * recompile the request path for a cluster without events, and the next burst then pays for deoptimisations).
+   */
+  private static void burstOverWatch(Map<String, String> o) throws Exception {
+    int nodes = intOpt(o, "nodes", 1000);
+    int events = intOpt(o, "events", 1000);
+    int rounds = intOpt(o, "rounds", 10);
+    int rate = intOpt(o, "rate", 0);
+    int warmRounds = intOpt(o, "warmRounds", 5);
+    int warmup = intOpt(o, "warmup", 2000);
+    int quietCalls = intOpt(o, "quietCalls", 100);
+    int settleCalls = intOpt(o, "settleCalls", 50);
+    // Calls during bursts slower than this many ms are listed with their wall-clock time, to match against the
+    // service's logs (e.g. jvm=-Xlog:gc:file=gc.log:timemillis).
+    long slowNanos = TimeUnit.MILLISECONDS.toNanos(intOpt(o, "slow", Integer.MAX_VALUE / 1_000_000));
+    if (rounds < 1 || warmRounds < 0 || events < 2 || quietCalls < 1) {
+      throw new IllegalArgumentException("rounds and quietCalls must be positive, warmRounds not negative, events at "
+          + "least 2");
+    }
+    SyntheticCluster cluster = SyntheticCluster.build(nodes, 10, 42);
+    List<Pod> pods = cluster.pods();
+    List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
+    try (FakeApiServer api = new FakeApiServer(cluster.objects())) {
+      Path kubeconfig = Files.createTempFile("bench-kubeconfig", ".yaml");
+      kubeconfig.toFile().deleteOnExit();
+      api.writeKubeconfig(kubeconfig);
+      long t0 = System.nanoTime();
+      Launched launched = startService(o, List.of("--extender.cluster.source=kubernetes",
+          "--extender.cluster.kubeconfig=" + kubeconfig));
+      HttpLoadDriver d = launched.driver();
+      try {
+        awaitReady(d, launched.process());
+        while (api.podWatches() == 0) {
+          TimeUnit.MILLISECONDS.sleep(10);
+        }
+        System.out.printf(Locale.ROOT, "# %d nodes, %d pods from a watched API server, ready in %.1f s; %d bursts of "
+            + "%d pod events%s, %d quiet calls before each%n", nodes, pods.size(), (System.nanoTime() - t0) / 1e9,
+            rounds, events, rate > 0 ? " at " + rate + "/s" : ", unpaced", quietCalls);
+        byte[] body = HttpLoadDriver.namesBody(SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0), all);
+        for (int i = 0; i < warmup; i++) {
+          d.post("/scheduler/filter", body);
+        }
+        long resourceVersion = 2;
+        Pod marker = null;
+        long[] quiet = new long[rounds * quietCalls];
+        List<Long> during = new ArrayList<>();
+        double windowMs = 0;
+        for (int round = -warmRounds; round < rounds; round++) {
+          for (int i = 0; i < settleCalls; i++) {
+            d.post("/scheduler/filter", body);
+          }
+          for (int i = 0; i < quietCalls; i++) {
+            long t = d.post("/scheduler/filter", body);
+            if (round >= 0) {
+              quiet[round * quietCalls + i] = t;
+            }
+          }
+          int n = round + warmRounds;
+          List<String> burst = new ArrayList<>(events);
+          for (int i = 0; i < events - 2; i++) {
+            Pod pod = pods.get((int) (((long) n * events + i) * 7919 % pods.size()));
+            pod.getMetadata().getLabels().put("burst", n + "-" + i);
+            pod.getMetadata().setResourceVersion(String.valueOf(resourceVersion++));
+            burst.add(FakeApiServer.podEvent("MODIFIED", pod));
+          }
+          if (marker != null) {
+            marker.getMetadata().setResourceVersion(String.valueOf(resourceVersion++));
+            burst.add(FakeApiServer.podEvent("DELETED", marker));
+          }
+          // A node no taint keeps the pending pod from (every twentieth has one), a different one each round.
+          int node = (int) ((long) n * 7919 % nodes);
+          node = node % 20 == 7 ? (node + 1) % nodes : node;
+          marker = MakePod.pod().name("burst-marker-" + n).namespace("ns-0").uid("burst-marker-" + n)
+              .node(all.get(node)).req(Map.of("cpu", "32", "memory", "1Gi")).obj();
+          marker.getStatus().setPhase("Running");
+          marker.getMetadata().setResourceVersion(String.valueOf(resourceVersion++));
+          burst.add(FakeApiServer.podEvent("ADDED", marker));
+          byte[] applied = ("\"" + all.get(node) + "\":").getBytes(StandardCharsets.UTF_8);
+
+          Thread sender = new Thread(() -> api.sendPodEvents(burst, rate), "burst");
+          long b0 = System.nanoTime();
+          sender.start();
+          boolean seen = false;
+          while (!seen) {
+            long sentAt = System.currentTimeMillis();
+            long t = d.post("/scheduler/filter", body);
+            if (round >= 0) {
+              during.add(t);
+              if (t > slowNanos) {
+                System.out.printf(Locale.ROOT, "slow call: sent at %d (epoch ms), %.2f ms%n", sentAt, t / 1e6);
+              }
+            }
+            seen = d.lastAnswerContains(applied);
+            if (!seen && System.nanoTime() - b0 > TimeUnit.SECONDS.toNanos(60)) {
+              throw new IllegalStateException("the burst's marker pod was not seen within 60 s");
+            }
+          }
+          if (round >= 0) {
+            windowMs += (System.nanoTime() - b0) / 1e6;
+          }
+          sender.join();
+        }
+        HttpLoadDriver.Stats quietStats = HttpLoadDriver.Stats.of(quiet);
+        HttpLoadDriver.Stats loaded = HttpLoadDriver.Stats.of(during.stream().mapToLong(Long::longValue).toArray());
+        System.out.println("filter, quiet:        " + quietStats);
+        System.out.println("filter, during burst: " + loaded + String.format(Locale.ROOT,
+            " (burst windows %.0f ms in all)", windowMs));
+        System.out.printf(Locale.ROOT, "p99 during bursts / quiet p99: %.2f%n", loaded.p99() / quietStats.p99());
+        System.out.printf(Locale.ROOT, "events that waited for a call in flight: %s, waits that ran out: %s%n",
+            d.get("/actuator/metrics/extender.cache.delayed.events").path("measurements").path(0).path("value"),
+            d.get("/actuator/metrics/extender.cache.event.delay.timeouts").path("measurements").path(0)
+                .path("value"));
+      } finally {
+        launched.process().destroy();
+        launched.process().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static void printBurst(HttpLoadDriver.Stats quiet, HttpLoadDriver.Stats loaded, double windowMs,
+      java.util.TreeMap<Double, Long> serverBefore, java.util.TreeMap<Double, Long> serverAfter) {
+    System.out.println("filter, quiet:        " + quiet);
+    System.out.println("filter, during burst: " + loaded + String.format(Locale.ROOT,
+        " (burst windows %.0f ms in all)", windowMs));
+    System.out.printf(Locale.ROOT, "service-side, during bursts: p50 <= %.1f ms, p99 <= %.1f ms%n",
+        HttpLoadDriver.serverQuantile(serverBefore, serverAfter, 0.5),
+        HttpLoadDriver.serverQuantile(serverBefore, serverAfter, 0.99));
+    System.out.printf(Locale.ROOT, "p99 during bursts / quiet p99: %.2f%n", loaded.p99() / quiet.p99());
+  }
+
+  /**
+   * The service in this JVM, each burst applied to its cache directly by a thread that does what the pod watch
+   * handler does (pass the event gate, build the pod's info, update the cache) with updates built beforehand: the
+   * cache's own cost, without the watch and its decoding, but sharing this JVM (its heap and collector) with the
+   * driver.
+   */
+  private static void burstInProcess(Map<String, String> o) throws Exception {
     int nodes = intOpt(o, "nodes", 1000);
     int events = intOpt(o, "events", 1000);
     int requests = intOpt(o, "requests", 1000);
@@ -356,18 +528,10 @@ public final class Bench {
         burst.join();
       }
       var serverAfter = d.serverHistogram("filter");
-      HttpLoadDriver.Stats loaded = HttpLoadDriver.Stats.of(during.stream().mapToLong(Long::longValue).toArray());
-      System.out.printf(Locale.ROOT, "# %d nodes, %d pods; %d bursts of %d pod updates%s%n", nodes, nodes * 10,
-          rounds, events, rate > 0 ? " at " + rate + "/s" : ", unpaced");
-      System.out.println("filter, quiet:        " + quiet);
-      System.out.println("filter, during burst: " + loaded + String.format(Locale.ROOT,
-          " (burst windows %.0f ms in all)", windowMs));
-      // The service's own histogram of the same calls: the client shares this JVM and its CPUs with the burst, so
-      // the difference is time the call spent outside the service (writing the request, reading the answer).
-      System.out.printf(Locale.ROOT, "service-side, during bursts: p50 <= %.1f ms, p99 <= %.1f ms%n",
-          HttpLoadDriver.serverQuantile(serverBefore, serverAfter, 0.5),
-          HttpLoadDriver.serverQuantile(serverBefore, serverAfter, 0.99));
-      System.out.printf(Locale.ROOT, "p99 during bursts / quiet p99: %.2f%n", loaded.p99() / quiet.p99());
+      System.out.printf(Locale.ROOT, "# %d nodes, %d pods; %d bursts of %d pod updates applied in this JVM%s%n", nodes,
+          nodes * 10, rounds, events, rate > 0 ? " at " + rate + "/s" : ", unpaced");
+      printBurst(quiet, HttpLoadDriver.Stats.of(during.stream().mapToLong(Long::longValue).toArray()), windowMs,
+          serverBefore, serverAfter);
     } finally {
       ctx.close();
     }

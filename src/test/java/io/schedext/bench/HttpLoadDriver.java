@@ -87,6 +87,11 @@ public final class HttpLoadDriver {
     return connection().post(path, body);
   }
 
+  /** Whether the last answer this thread's connection read contains {@code needle} (e.g. a node name in a reply). */
+  public boolean lastAnswerContains(byte[] needle) {
+    return connection().answerContains(needle);
+  }
+
   private Connection connection() {
     Connection c = connections.get();
     if (c == null) {
@@ -108,7 +113,9 @@ public final class HttpLoadDriver {
     private Socket socket;
     private OutputStream out;
     private java.io.BufferedInputStream in;
-    private byte[] scratch = new byte[1 << 16];
+    /** The last answer's body: {@code answerLength} bytes of {@code answer}. */
+    private byte[] answer = new byte[1 << 16];
+    private int answerLength;
 
     Connection(String host, int port) {
       this.host = host;
@@ -183,15 +190,16 @@ public final class HttpLoadDriver {
           default -> { }
         }
       }
+      answerLength = 0;
       if (chunked) {
         for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
             size = Long.parseLong(line().split(";")[0].trim(), 16)) {
-          skip(size);
+          read(size);
           line();
         }
         line();
       } else if (length >= 0) {
-        skip(length);
+        read(length);
       } else {
         throw new IOException("answer without Content-Length or chunked encoding");
       }
@@ -201,14 +209,32 @@ public final class HttpLoadDriver {
       return status;
     }
 
-    private void skip(long n) throws IOException {
+    /** Appends the next {@code n} bytes of the body to {@code answer}. */
+    private void read(long n) throws IOException {
+      if (answerLength + n > answer.length) {
+        answer = Arrays.copyOf(answer, (int) Math.max(2L * answer.length, answerLength + n));
+      }
       while (n > 0) {
-        int r = in.read(scratch, 0, (int) Math.min(scratch.length, n));
+        int r = in.read(answer, answerLength, (int) n);
         if (r < 0) {
           throw new EOFException("connection closed in the body");
         }
+        answerLength += r;
         n -= r;
       }
+    }
+
+    boolean answerContains(byte[] needle) {
+      outer:
+      for (int i = 0; i + needle.length <= answerLength; i++) {
+        for (int j = 0; j < needle.length; j++) {
+          if (answer[i + j] != needle[j]) {
+            continue outer;
+          }
+        }
+        return true;
+      }
+      return false;
     }
 
     private String line() throws IOException {
