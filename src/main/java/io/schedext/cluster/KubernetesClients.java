@@ -36,6 +36,9 @@ public final class KubernetesClients {
             + e.getMessage(), e);
       }
     }
-    return new KubernetesClientBuilder().withConfig(config).build();
+    // Watch events decoded in one pass: decoding is most of what an event costs, and it is not held back by the
+    // event gate (fabric8 decodes before any handler runs).
+    return new KubernetesClientBuilder().withConfig(config).withKubernetesSerialization(new WatchEventSerialization())
+        .build();
   }
 }
