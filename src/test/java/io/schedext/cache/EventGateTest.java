@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class EventGateTest {
@@ -41,6 +42,45 @@ class EventGateTest {
     assertThat(gate.delayedEvents()).isEqualTo(1);
     assertThat(gate.timedOut()).isZero();
     assertThat(gate.waiting()).isZero();
+  }
+
+  @Test
+  void aWaitEndsWithTheGapBetweenTwoRequestsEvenWhenTheNextHasStartedBeforeTheEventRuns() throws Exception {
+    EventGate gate = new EventGate(LONG);
+    gate.requestStarted();
+    CompletableFuture<Void> event = CompletableFuture.runAsync(gate::awaitQuiet);
+    await().until(() -> gate.waiting() == 1);
+
+    // A caller that sends its next call at once: the waiting thread cannot have run in between.
+    gate.handOver();
+
+    event.get(1, TimeUnit.MINUTES);
+    assertThat(gate.timedOut()).as("ended by the gap, not by its maxWait").isZero();
+    assertThat(gate.delayedEvents()).isEqualTo(1);
+  }
+
+  @Test
+  void afterAMissedGapTheThreadAppliesItsNextFewEventsWithoutWaiting() throws Exception {
+    EventGate gate = new EventGate(LONG);
+    gate.requestStarted();
+    AtomicInteger applied = new AtomicInteger();
+    CompletableFuture<Void> events = CompletableFuture.runAsync(() -> {
+      for (int i = 0; i < EventGate.PASSES_AFTER_GAP + 2; i++) {
+        gate.awaitQuiet();
+        applied.incrementAndGet();
+      }
+    });
+    await().until(() -> gate.waiting() == 1);
+
+    gate.handOver();
+
+    // The event that waited and its passes are applied; the one after them waits for the request in flight.
+    await().until(() -> gate.waiting() == 1 && gate.delayedEvents() == 1);
+    assertThat(applied.get()).isEqualTo(1 + EventGate.PASSES_AFTER_GAP);
+    gate.requestFinished();
+    events.get(1, TimeUnit.MINUTES);
+    assertThat(applied.get()).isEqualTo(EventGate.PASSES_AFTER_GAP + 2);
+    assertThat(gate.timedOut()).isZero();
   }
 
   @Test
