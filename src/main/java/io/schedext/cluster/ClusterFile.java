@@ -149,8 +149,12 @@ public final class ClusterFile {
           p.getMetadata().setNamespace("default");
         }
         PodInfo.of(p);
-      } else if (obj instanceof Node n && n.getStatus() != null) {
-        Resource.fromQuantities(n.getStatus().getAllocatable());
+        Compaction.compact(p);
+      } else if (obj instanceof Node n) {
+        if (n.getStatus() != null) {
+          Resource.fromQuantities(n.getStatus().getAllocatable());
+        }
+        Compaction.compact(n);
       }
     } catch (IllegalArgumentException e) {
       throw new ClusterSourceException(where + e.getMessage(), e);

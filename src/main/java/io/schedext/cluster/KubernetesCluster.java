@@ -297,9 +297,10 @@ public final class KubernetesCluster implements ClusterSource {
 
   /**
    * Drops what no plugin reads, in place, before the object is cached: managed fields and the last-applied
-   * annotation (not of PVs and claims: volume binding writes those back whole); for pods the container statuses and the containers' env, command, args, probes,
-   * lifecycle and mounts; for nodes the conditions, daemon endpoints and system info. Resources, ports, images,
-   * volumes, tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget) stay.
+   * annotation (not of PVs and claims: volume binding writes those back whole); for pods the container statuses and
+   * the containers' env, command, args, probes, lifecycle and mounts; for nodes the conditions, daemon endpoints and
+   * system info. Resources, ports, images, volumes, tolerations, affinity, labels and pod conditions (preemption
+   * reads DisruptionTarget) stay. Pods and nodes are then compacted ({@link Compaction}).
    */
   static void trim(HasMetadata o) {
     if (o == null || o.getMetadata() == null) {
@@ -325,10 +326,14 @@ public final class KubernetesCluster implements ClusterSource {
         trimContainers(p.getSpec().getInitContainers());
         p.getSpec().setEphemeralContainers(null);
       }
-    } else if (o instanceof Node n && n.getStatus() != null) {
-      n.getStatus().setConditions(null);
-      n.getStatus().setDaemonEndpoints(null);
-      n.getStatus().setNodeInfo(null);
+      Compaction.compact(p);
+    } else if (o instanceof Node n) {
+      if (n.getStatus() != null) {
+        n.getStatus().setConditions(null);
+        n.getStatus().setDaemonEndpoints(null);
+        n.getStatus().setNodeInfo(null);
+      }
+      Compaction.compact(n);
     }
   }
 
