@@ -85,8 +85,10 @@ class KubernetesClusterTest {
     server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), 0);
     // Reconnect backoff starts at 100 ms (fabric8's default 1 s doubles to 32 s): a test that takes the API server
-    // away and brings it back must not wait out a half-minute backoff that grew while the server was down.
-    client = server.createClient(b -> b.editOrNewConfig().withWatchReconnectInterval(100).endConfig());
+    // away and brings it back must not wait out a half-minute backoff that grew while the server was down. Watch
+    // events are decoded as the service's own client decodes them (KubernetesClients).
+    client = server.createClient(b -> b.withKubernetesSerialization(new WatchEventSerialization()).editOrNewConfig()
+        .withWatchReconnectInterval(100).endConfig());
     cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     store = new ObjectStore();
   }
