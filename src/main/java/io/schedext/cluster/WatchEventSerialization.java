@@ -14,8 +14,9 @@ import java.io.IOException;
  * fabric8's serialization, with watch events decoded in one pass. fabric8 reads every watch event into a JSON tree
  * to find the object's kind, then converts the tree into the model class: two passes and a tree of short-lived nodes
  * per event, on the CPUs the scheduling calls use (it runs before any handler, so the event gate cannot hold it
- * back). Here the object's tokens are buffered (far lighter than a tree), its {@code apiVersion} and {@code kind} read from the buffer, and the model class bound from it with the same
- * mapper and deserializers fabric8 uses, so the object is the one fabric8 would build.
+ * back). Here the object's tokens are buffered (far lighter than a tree), its {@code apiVersion} and {@code kind}
+ * read from the buffer, and the model class bound from it with the same mapper and deserializers fabric8 uses, so
+ * the object is the one fabric8 would build.
  *
  * <p>Anything this decoder does not recognise as a plain watch event ({@code type} and {@code object} only, an object
  * of a kind registered with fabric8, no malformed JSON) goes to fabric8's own path unchanged, with its errors and its
