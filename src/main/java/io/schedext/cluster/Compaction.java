@@ -26,8 +26,8 @@ import java.util.Map;
  * carries some fifty empty collections (~1.7 KB of its ~5 KB), and each one is copied by the collector when a watch
  * event's new pod survives its first young collection. Here the empty ones of a pod's or a node's usual parts are
  * replaced by the shared immutable empty list or map ({@code Collections.emptyList()}/{@code emptyMap()}, which,
- * unlike {@code List.of()}, answer a query for null as an empty {@code ArrayList} does); nothing else changes (the object stays {@code equals} to what it
- * was, and serializes to the same JSON).
+ * unlike {@code List.of()}, answer a query for null as an empty {@code ArrayList} does); nothing else changes (the
+ * object stays {@code equals} to what it was, and serializes to the same JSON).
  *
  * <p>Only for objects nobody changes afterwards: the ones the informers and the embedded cluster hand to the cache.
  */

@@ -169,8 +169,8 @@ public final class Bench {
   private record Launched(Process process, HttpLoadDriver driver) {}
 
   /**
-   * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code serviceArgs})
-   * with {@code sourceArgs} saying where its cluster comes from, on a free port.
+   * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
+   * {@code serviceArgs}) with {@code sourceArgs} saying where its cluster comes from, on a free port.
    */
   private static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = freePort();
