@@ -92,8 +92,8 @@ public final class Bench {
         warmUp(d, kinds, all, some, warmup);
       }
       System.out.println();
-      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms | server p50 ≤ | server p99 ≤ "
-          + "| service CPU ms/call |");
+      System.out.println("| pod kind | mode | verb | candidates | p50 ms | p99 ms | max ms | server p50 ≤ "
+          + "| server p99 ≤ | service CPU ms/call |");
       System.out.println("|---|---|---|---|---|---|---|---|---|---|");
       cpu = new ServiceCpu(service.pid());
       int warm = Math.max(20, requests / 5);
