@@ -43,19 +43,86 @@ public final class Parallelizer implements AutoCloseable {
   public static final int LIGHT_SERIAL_BELOW = 1000;
 
   /**
-   * As {@link #until} for light pieces — a node's filters or scores, a microsecond or less each — that run on the
-   * calling thread when there are fewer than {@link #LIGHT_SERIAL_BELOW}: waking a helper and waiting for its last
-   * chunk then costs more than the helper saves, and a helper that loses its CPU mid-chunk holds the caller for a
-   * scheduler time slice.
+   * Work for {@link #untilLight}: a piece's result is computed without changing shared state and then published at
+   * most once, so that the same piece may run twice — on a helper and on the caller taking the rest of the helper's
+   * chunk over, where the two meet or where the helper lost its CPU — and only one result is kept. Implementations
+   * must be thread-safe.
    */
-  public void untilLight(int pieces, IntConsumer work) {
-    if (pieces < LIGHT_SERIAL_BELOW) {
+  public interface Pieces {
+
+    /**
+     * Computes {@code piece} and publishes its result unless a result for it is already published, in which case
+     * this one is dropped. {@code worker} is 0 on the calling thread and 1 to {@code parallelism() - 1} on helpers,
+     * so that per-worker scratch space can be indexed by it; at most one thread runs as a given worker at a time
+     * within one call, though a helper's run can still be finishing after the call returned.
+     */
+    void run(int piece, int worker);
+
+    /** Whether a result for {@code piece} is published, with everything written before its publication visible. */
+    boolean published(int piece);
+  }
+
+  /**
+   * Runs every piece of light work — a node's filters or scores, a microsecond or so each — and returns when every
+   * piece has a published result. Below {@link #LIGHT_SERIAL_BELOW} pieces it runs on the calling thread: waking a
+   * helper and waiting for its last chunk then costs more than the helper saves. Above, helpers take chunks as in
+   * {@link #until}, but the caller never waits for one: once no chunk is left it runs, from the end backwards, the
+   * pieces of every chunk still unpublished until it meets the helper coming forwards. A helper preempted mid-chunk
+   * (a scheduler time slice, 1–4 ms on a busy machine) therefore costs the caller at most that chunk's remaining
+   * work; the helper, when it runs again, finds its next piece published and stops, and its result for the piece it
+   * was in is dropped. A runtime exception thrown by a run during the call is rethrown to the caller.
+   */
+  public void untilLight(int pieces, Pieces work) {
+    if (pieces < LIGHT_SERIAL_BELOW || pool == null) {
       for (int i = 0; i < pieces; i++) {
-        work.accept(i);
+        work.run(i, 0);
       }
       return;
     }
-    until(pieces, work);
+    int chunk = chunkSize(pieces);
+    int chunks = (pieces + chunk - 1) / chunk;
+    int helpers = Math.min(parallelism - 1, chunks - 1);
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    for (int h = 1; h <= helpers; h++) {
+      int worker = h;
+      pool.execute(() -> runPieces(pieces, chunk, next, failure, work, worker));
+    }
+    runPieces(pieces, chunk, next, failure, work, 0);
+    if (failure.get() == null) {
+      for (int c = chunks - 1; c >= 0; c--) {
+        int start = c * chunk;
+        for (int i = Math.min(pieces, start + chunk) - 1; i >= start && !work.published(i); i--) {
+          work.run(i, 0);
+        }
+      }
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+  }
+
+  /**
+   * Claims chunks and runs their pieces forwards; a chunk is left at its first published piece, where the caller
+   * taking it over from the end has reached.
+   */
+  private static void runPieces(int pieces, int chunk, AtomicInteger next, AtomicReference<RuntimeException> failure,
+      Pieces work, int worker) {
+    while (failure.get() == null) {
+      int start = next.getAndAdd(chunk);
+      if (start >= pieces) {
+        return;
+      }
+      int end = Math.min(pieces, start + chunk);
+      try {
+        for (int i = start; i < end && !work.published(i); i++) {
+          work.run(i, worker);
+        }
+      } catch (RuntimeException e) {
+        failure.compareAndSet(null, e);
+        return;
+      }
+    }
   }
 
   /**

@@ -3,18 +3,19 @@ package io.schedext.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.BiConsumer;
-import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link Parallelizer#until} and {@code untilLight}: every index exactly once, failures rethrown to the caller. */
+/**
+ * {@link Parallelizer#until}: every index exactly once; {@link Parallelizer#untilLight}: every piece published exactly
+ * once, without waiting for a helper stalled mid-chunk; both rethrow failures to the caller.
+ */
 class ParallelizerTest {
 
   record Case(int parallelism, int pieces) {
@@ -28,18 +29,64 @@ class ParallelizerTest {
     return Stream.of(1, 2, 4).flatMap(p -> Stream.of(0, 1, 7, 8, 9, 100, 1000, 4097).map(n -> new Case(p, n)));
   }
 
+  /**
+   * Pieces for {@code untilLight} that publish the number of the worker that ran them (plus one) and count every run
+   * and every publication. {@code onRun} is called at the start of each run, {@code afterRun} at its end.
+   */
+  static final class Recorded implements Parallelizer.Pieces {
+    final AtomicIntegerArray result;
+    final AtomicIntegerArray runs;
+    final AtomicIntegerArray publications;
+    final BiConsumer<Integer, Integer> onRun;
+    final BiConsumer<Integer, Integer> afterRun;
+
+    Recorded(int pieces, BiConsumer<Integer, Integer> onRun) {
+      this(pieces, onRun, (piece, worker) -> { });
+    }
+
+    Recorded(int pieces, BiConsumer<Integer, Integer> onRun, BiConsumer<Integer, Integer> afterRun) {
+      int n = Math.max(1, pieces);
+      this.result = new AtomicIntegerArray(n);
+      this.runs = new AtomicIntegerArray(n);
+      this.publications = new AtomicIntegerArray(n);
+      this.onRun = onRun;
+      this.afterRun = afterRun;
+    }
+
+    @Override
+    public void run(int piece, int worker) {
+      runs.incrementAndGet(piece);
+      onRun.accept(piece, worker);
+      if (result.compareAndSet(piece, 0, worker + 1)) {
+        publications.incrementAndGet(piece);
+      }
+      afterRun.accept(piece, worker);
+    }
+
+    @Override
+    public boolean published(int piece) {
+      return result.get(piece) != 0;
+    }
+
+    void assertEachPublishedOnce(int pieces) {
+      for (int i = 0; i < pieces; i++) {
+        assertThat(publications.get(i)).as("publications of piece %d", i).isEqualTo(1);
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void everyIndexRunsOnce(Case c) {
     try (Parallelizer p = new Parallelizer(c.parallelism())) {
-      List<BiConsumer<Integer, IntConsumer>> loops = List.of(p::until, p::untilLight);
-      for (BiConsumer<Integer, IntConsumer> loop : loops) {
-        AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
-        loop.accept(c.pieces(), hits::incrementAndGet);
-        for (int i = 0; i < c.pieces(); i++) {
-          assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
-        }
+      AtomicIntegerArray hits = new AtomicIntegerArray(Math.max(1, c.pieces()));
+      p.until(c.pieces(), hits::incrementAndGet);
+      for (int i = 0; i < c.pieces(); i++) {
+        assertThat(hits.get(i)).as("index %d", i).isEqualTo(1);
       }
+      Recorded light = new Recorded(c.pieces(), (piece, worker) -> { });
+      p.untilLight(c.pieces(), light);
+      light.assertEachPublishedOnce(c.pieces());
       assertThat(p.parallelism()).isEqualTo(c.parallelism());
     }
   }
@@ -49,14 +96,84 @@ class ParallelizerTest {
     try (Parallelizer p = new Parallelizer(4)) {
       Thread caller = Thread.currentThread();
       java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
-      p.untilLight(Parallelizer.LIGHT_SERIAL_BELOW - 1, i -> threads.add(Thread.currentThread()));
+      int pieces = Parallelizer.LIGHT_SERIAL_BELOW - 1;
+      Recorded light = new Recorded(pieces, (piece, worker) -> threads.add(Thread.currentThread()));
+      p.untilLight(pieces, light);
       assertThat(threads).containsExactly(caller);
+      light.assertEachPublishedOnce(pieces);
       IllegalStateException boom = new IllegalStateException("boom");
-      assertThatThrownBy(() -> p.untilLight(10, i -> {
-        if (i == 3) {
+      assertThatThrownBy(() -> p.untilLight(10, new Recorded(10, (piece, worker) -> {
+        if (piece == 3) {
           throw boom;
         }
-      })).isSameAs(boom);
+      }))).isSameAs(boom);
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theCallerTakesOverTheChunkOfAHelperStalledInItAndDropsTheHelpersLateResult() throws Exception {
+    try (Parallelizer p = new Parallelizer(2)) {
+      int pieces = 4 * Parallelizer.LIGHT_SERIAL_BELOW;
+      CountDownLatch helperStalled = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch helperDone = new CountDownLatch(1);
+      int[] stalledPiece = {-1};
+      Recorded light = new Recorded(pieces, (piece, worker) -> {
+        if (worker == 0) {
+          // The caller goes on only once the helper holds a chunk and is stuck in one of its pieces.
+          await(helperStalled);
+        } else if (stalledPiece[0] < 0) {
+          stalledPiece[0] = piece;
+          helperStalled.countDown();
+          await(release);
+        }
+      }, (piece, worker) -> {
+        if (worker != 0 && piece == stalledPiece[0]) {
+          helperDone.countDown();
+        }
+      });
+
+      p.untilLight(pieces, light);
+
+      assertThat(release.getCount()).as("answered while the helper was still stalled").isEqualTo(1);
+      light.assertEachPublishedOnce(pieces);
+      int stalled = stalledPiece[0];
+      assertThat(light.result.get(stalled)).as("the stalled piece's result comes from the caller").isEqualTo(1);
+      int chunk = Parallelizer.chunkSize(pieces);
+      int chunkEnd = Math.min(pieces, (stalled / chunk + 1) * chunk);
+      for (int i = stalled + 1; i < chunkEnd; i++) {
+        assertThat(light.runs.get(i)).as("piece %d after the stalled one runs once, on the caller", i).isEqualTo(1);
+        assertThat(light.result.get(i)).isEqualTo(1);
+      }
+
+      release.countDown();
+      helperDone.await();
+      // The helper's own run of the stalled piece finishes after the call and must not publish over the caller's.
+      int[] after = new int[pieces];
+      for (int i = 0; i < pieces; i++) {
+        after[i] = light.result.get(i);
+      }
+      assertThat(light.runs.get(stalled)).isEqualTo(2);
+      assertThat(light.publications.get(stalled)).isEqualTo(1);
+      assertThat(light.result.get(stalled)).isEqualTo(1);
+      for (int i = 0; i < pieces; i++) {
+        assertThat(light.result.get(i)).as("piece %d", i).isEqualTo(after[i]);
+      }
+    }
+  }
+
+  @Test
+  void aFailureOnAHelperIsRethrownToTheCallerOfUntilLight() {
+    try (Parallelizer p = new Parallelizer(2)) {
+      IllegalStateException boom = new IllegalStateException("boom");
+      int pieces = 2 * Parallelizer.LIGHT_SERIAL_BELOW;
+      // Whichever worker reaches the piece first fails; if it is the helper, the caller must still see the failure.
+      assertThatThrownBy(() -> p.untilLight(pieces, new Recorded(pieces, (piece, worker) -> {
+        if (piece == pieces - 1) {
+          throw boom;
+        }
+      }))).isSameAs(boom);
     }
   }
 

@@ -6,6 +6,7 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -70,9 +71,12 @@ class PluginMetricsSamplingTest {
       assertThat(statuses[i]).as(nodes.get(i).name())
           .isEqualTo(seven ? Status.unschedulable("sevens").withPlugin("a") : Status.success());
     }
+    // Over LIGHT_SERIAL_BELOW nodes the caller finishes a helper's chunk from its end, and where they meet one node
+    // can run on both (one result kept): each helper adds at most one call per plugin, and one timing if it is timed.
+    int extra = n >= Parallelizer.LIGHT_SERIAL_BELOW ? Fixtures.PARALLELIZER.parallelism() - 1 : 0;
     long rejected = nodes.stream().filter(x -> x.name().endsWith("7")).count();
-    assertThat(calls.stream().filter(c -> c.equals("a:Filter")).count()).isEqualTo(n);
-    assertThat(calls.stream().filter(c -> c.equals("b:Filter")).count()).isEqualTo(n - rejected);
+    assertThat(count(calls, "a:Filter")).isBetween((long) n, (long) n + extra);
+    assertThat(count(calls, "b:Filter")).isBetween(n - rejected, n - rejected + extra);
     // Timed nodes are every stride-th index from 0; a rejected node times "a" only.
     int stride = Math.max(1, (n + Framework.PLUGIN_METRICS_NODES - 1) / Framework.PLUGIN_METRICS_NODES);
     long timedRejected = 0;
@@ -81,16 +85,23 @@ class PluginMetricsSamplingTest {
         timedRejected++;
       }
     }
-    assertThat(recorder.plugins.stream().filter(p -> p.equals("a:Filter")).count()).isEqualTo(timedNodes);
-    assertThat(recorder.plugins.stream().filter(p -> p.equals("b:Filter")).count())
-        .isEqualTo(sampled ? timedNodes - timedRejected : 0);
+    int timedExtra = sampled ? extra : 0;
+    assertThat(count(recorder.plugins, "a:Filter")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+    long bTimed = sampled ? timedNodes - timedRejected : 0;
+    assertThat(count(recorder.plugins, "b:Filter")).isBetween(bTimed, bTimed + timedExtra);
 
     recorder.plugins.clear();
     ScoreResult scores = fw.runScorePlugins(state, POD, nodes);
 
     assertThat(scores.status()).isEqualTo(Status.success());
     assertThat(scores.totals()).containsOnly(100L);
-    assertThat(recorder.plugins.stream().filter(p -> p.equals("a:Score")).count()).isEqualTo(timedNodes);
-    assertThat(recorder.plugins.stream().filter(p -> p.equals("b:Score")).count()).isEqualTo(timedNodes);
+    assertThat(count(recorder.plugins, "a:Score")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+    assertThat(count(recorder.plugins, "b:Score")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+  }
+
+  private static long count(Collection<String> entries, String entry) {
+    synchronized (entries) {
+      return entries.stream().filter(entry::equals).count();
+    }
   }
 }
