@@ -1,8 +1,6 @@
 package io.schedext.framework;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * One profile's plugins, instantiated once, and the runners for every extension point with upstream's semantics:
@@ -366,9 +363,6 @@ public final class Framework {
 
   private static final boolean[] NONE_SKIPPED = new boolean[0];
 
-  /** Publishes a node's filter status once (see {@link Parallelizer#untilLight}). */
-  private static final VarHandle STATUSES = MethodHandles.arrayElementVarHandle(Status[].class);
-
   /**
    * Which filter plugins (by position) this cycle's PreFilter told to skip, computed once for a loop over many nodes;
    * an empty array when none.
@@ -460,16 +454,23 @@ public final class Framework {
     Status[] out = new Status[nodes.size()];
     int stride = metricsStride(state, nodes.size());
     boolean[] skipped = skippedFilters(state);
-    services.parallelizer().untilLight(nodes.size(), new Parallelizer.Pieces() {
+    // Statuses go to the running worker's part of the scratch array first (see Parallelizer.untilLight).
+    int n = nodes.size();
+    int part = Parallelizer.BLOCK + Parallelizer.Blocks.SCRATCH_PAD;
+    Status[] scratch = new Status[services.parallelizer().parallelism() * part + Parallelizer.Blocks.SCRATCH_PAD];
+    services.parallelizer().untilLight(n, new Parallelizer.Blocks(n) {
       @Override
-      public void run(int i, int worker) {
-        Status s = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), timedNode(stride, i), skipped);
-        STATUSES.compareAndSet(out, i, null, s);
+      protected void compute(int from, int to, int worker) {
+        int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part - from;
+        for (int i = from; i < to; i++) {
+          boolean sample = timedNode(stride, i);
+          scratch[at + i] = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), sample, skipped);
+        }
       }
 
       @Override
-      public boolean published(int i) {
-        return STATUSES.getAcquire(out, i) != null;
+      protected void store(int from, int to, int worker) {
+        System.arraycopy(scratch, Parallelizer.Blocks.SCRATCH_PAD + worker * part, out, from, to - from);
       }
     });
     Code code = Code.SUCCESS;
@@ -677,43 +678,40 @@ public final class Framework {
       perPlugin[p] = new NodeScores(nodes);
     }
     int stride = metricsStride(state, nodes.length);
-    // Each worker scores a node into its own row, then claims the node and copies the row into the per-plugin
-    // arrays: a node scored twice (see Parallelizer.untilLight) is written once, never after the call moved on.
-    long[][] rows = new long[services.parallelizer().parallelism()][np];
-    AtomicIntegerArray written = new AtomicIntegerArray(nodes.length);
+    // Scores go to the running worker's part of the scratch array first, node by node and plugin by plugin, and
+    // into the per-plugin arrays when the block is stored (see Parallelizer.untilLight).
+    int part = Parallelizer.BLOCK * np + Parallelizer.Blocks.SCRATCH_PAD;
+    long[] scratch = new long[services.parallelizer().parallelism() * part + Parallelizer.Blocks.SCRATCH_PAD];
     try {
-      services.parallelizer().untilLight(nodes.length, new Parallelizer.Pieces() {
+      services.parallelizer().untilLight(nodes.length, new Parallelizer.Blocks(nodes.length) {
         @Override
-        public void run(int i, int worker) {
-          boolean sample = timedNode(stride, i);
-          long[] row = rows[worker];
-          for (int p = 0; p < np; p++) {
-            ScorePlugin pl = active.get(p);
-            long t0 = sample ? System.nanoTime() : 0;
-            try {
-              row[p] = pl.score(state, pod, nodes[i]);
-            } catch (FrameworkException | IllegalArgumentException e) {
-              throw new ScoreFailure("plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
-            }
-            if (sample) {
-              services.metrics().plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
+        protected void compute(int from, int to, int worker) {
+          int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part;
+          for (int i = from; i < to; i++) {
+            boolean sample = timedNode(stride, i);
+            for (int p = 0; p < np; p++) {
+              ScorePlugin pl = active.get(p);
+              long t0 = sample ? System.nanoTime() : 0;
+              try {
+                scratch[at++] = pl.score(state, pod, nodes[i]);
+              } catch (FrameworkException | IllegalArgumentException e) {
+                throw new ScoreFailure("plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
+              }
+              if (sample) {
+                services.metrics().plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
+              }
             }
           }
-          if (!written.compareAndSet(i, 0, 1)) {
-            while (written.get(i) != 2) {
-              Thread.onSpinWait();
-            }
-            return;
-          }
-          for (int p = 0; p < np; p++) {
-            perPlugin[p].set(i, row[p]);
-          }
-          written.setRelease(i, 2);
         }
 
         @Override
-        public boolean published(int i) {
-          return written.getAcquire(i) == 2;
+        protected void store(int from, int to, int worker) {
+          int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part;
+          for (int i = from; i < to; i++) {
+            for (int p = 0; p < np; p++) {
+              perPlugin[p].set(i, scratch[at++]);
+            }
+          }
         }
       });
     } catch (ScoreFailure e) {

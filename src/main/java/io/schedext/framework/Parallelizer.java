@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
@@ -43,57 +44,106 @@ public final class Parallelizer implements AutoCloseable {
   public static final int LIGHT_SERIAL_BELOW = 1000;
 
   /**
-   * Work for {@link #untilLight}: a piece's result is computed without changing shared state and then published at
-   * most once, so that the same piece may run twice — on a helper and on the caller taking the rest of the helper's
-   * chunk over, where the two meet or where the helper lost its CPU — and only one result is kept. Implementations
-   * must be thread-safe.
+   * Pieces per block of {@link #untilLight}: results are claimed and published a block at a time, so the atomic
+   * operations (a fence each) cost a sixteenth of a per-piece publication, and at most a block runs twice.
    */
-  public interface Pieces {
+  public static final int BLOCK = 16;
+
+  /**
+   * Work for {@link #untilLight}, in blocks of {@link #BLOCK} pieces. A block's results are first computed into the
+   * running worker's own scratch space, without changing shared state, and then stored where the caller reads them
+   * by the one worker that claims the block. So the same block may be computed twice — on a helper and on the caller
+   * taking the rest of the helper's chunk over, where the two meet or where the helper lost its CPU — and only one
+   * result is kept, never stored after the call returned. Subclasses must be thread-safe; workers must not share a
+   * cache line of scratch space (pad each worker's part by {@link #SCRATCH_PAD} elements).
+   */
+  public abstract static class Blocks {
+
+    /** Elements of scratch space between two workers' parts: 128 bytes of longs, at least a cache line. */
+    public static final int SCRATCH_PAD = 16;
+
+    private static final int FREE = 0;
+    private static final int STORING = 1;
+    private static final int STORED = 2;
+
+    private final AtomicIntegerArray states;
+
+    /** Work over {@code pieces} pieces. */
+    protected Blocks(int pieces) {
+      this.states = new AtomicIntegerArray(Math.max(1, blocks(pieces)));
+    }
 
     /**
-     * Computes {@code piece} and publishes its result unless a result for it is already published, in which case
-     * this one is dropped. {@code worker} is 0 on the calling thread and 1 to {@code parallelism() - 1} on helpers,
-     * so that per-worker scratch space can be indexed by it; at most one thread runs as a given worker at a time
-     * within one call, though a helper's run can still be finishing after the call returned.
+     * Computes pieces [{@code from}, {@code to}) into the scratch space of {@code worker} (0 on the calling thread,
+     * 1 to {@code parallelism() - 1} on helpers; one thread per worker at a time within a call).
      */
-    void run(int piece, int worker);
+    protected abstract void compute(int from, int to, int worker);
 
-    /** Whether a result for {@code piece} is published, with everything written before its publication visible. */
-    boolean published(int piece);
+    /** Stores the results of pieces [{@code from}, {@code to}) from the scratch space of {@code worker}. */
+    protected abstract void store(int from, int to, int worker);
+
+    /** Computes the block and stores it unless another worker claimed it first (waiting until that one stored). */
+    final void run(int block, int pieces, int worker) {
+      int from = block * BLOCK;
+      int to = Math.min(pieces, from + BLOCK);
+      compute(from, to, worker);
+      if (states.compareAndSet(block, FREE, STORING)) {
+        store(from, to, worker);
+        states.setRelease(block, STORED);
+      } else {
+        while (states.get(block) != STORED) {
+          Thread.onSpinWait();
+        }
+      }
+    }
+
+    /** Whether the block's results are stored, with the stores visible to the caller. */
+    final boolean stored(int block) {
+      return states.getAcquire(block) == STORED;
+    }
+  }
+
+  private static int blocks(int pieces) {
+    return (pieces + BLOCK - 1) / BLOCK;
   }
 
   /**
    * Runs every piece of light work — a node's filters or scores, a microsecond or so each — and returns when every
-   * piece has a published result. Below {@link #LIGHT_SERIAL_BELOW} pieces it runs on the calling thread: waking a
-   * helper and waiting for its last chunk then costs more than the helper saves. Above, helpers take chunks as in
-   * {@link #until}, but the caller never waits for one: once no chunk is left it runs, from the end backwards, the
-   * pieces of every chunk still unpublished until it meets the helper coming forwards. A helper preempted mid-chunk
-   * (a scheduler time slice, 1–4 ms on a busy machine) therefore costs the caller at most that chunk's remaining
-   * work; the helper, when it runs again, finds its next piece published and stops, and its result for the piece it
-   * was in is dropped. A runtime exception thrown by a run during the call is rethrown to the caller.
+   * block's results are stored. Below {@link #LIGHT_SERIAL_BELOW} pieces it runs on the calling thread: waking a
+   * helper and waiting for its last chunk then costs more than the helper saves. Above, helpers take chunks of about
+   * √pieces as in {@link #until}, but the caller never waits for one: once no chunk is left it runs, from the end
+   * backwards, the blocks of every chunk not yet stored until it meets the helper coming forwards. A helper
+   * preempted mid-chunk (a scheduler time slice, 1–4 ms on a busy machine) therefore costs the caller at most that
+   * chunk's remaining work; the helper, when it runs again, finds its next block stored and stops, and its result
+   * for the block it was in is dropped. A runtime exception thrown by a computation during the call is rethrown to
+   * the caller.
    */
-  public void untilLight(int pieces, Pieces work) {
+  public void untilLight(int pieces, Blocks work) {
+    int blocks = blocks(pieces);
     if (pieces < LIGHT_SERIAL_BELOW || pool == null) {
-      for (int i = 0; i < pieces; i++) {
-        work.run(i, 0);
+      for (int b = 0; b < blocks; b++) {
+        int from = b * BLOCK;
+        int to = Math.min(pieces, from + BLOCK);
+        work.compute(from, to, 0);
+        work.store(from, to, 0);
       }
       return;
     }
-    int chunk = chunkSize(pieces);
-    int chunks = (pieces + chunk - 1) / chunk;
+    int chunk = Math.max(1, chunkSize(pieces) / BLOCK);
+    int chunks = (blocks + chunk - 1) / chunk;
     int helpers = Math.min(parallelism - 1, chunks - 1);
     AtomicInteger next = new AtomicInteger();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     for (int h = 1; h <= helpers; h++) {
       int worker = h;
-      pool.execute(() -> runPieces(pieces, chunk, next, failure, work, worker));
+      pool.execute(() -> runBlocks(pieces, blocks, chunk, next, failure, work, worker));
     }
-    runPieces(pieces, chunk, next, failure, work, 0);
+    runBlocks(pieces, blocks, chunk, next, failure, work, 0);
     if (failure.get() == null) {
       for (int c = chunks - 1; c >= 0; c--) {
         int start = c * chunk;
-        for (int i = Math.min(pieces, start + chunk) - 1; i >= start && !work.published(i); i--) {
-          work.run(i, 0);
+        for (int b = Math.min(blocks, start + chunk) - 1; b >= start && !work.stored(b); b--) {
+          work.run(b, pieces, 0);
         }
       }
     }
@@ -103,20 +153,20 @@ public final class Parallelizer implements AutoCloseable {
   }
 
   /**
-   * Claims chunks and runs their pieces forwards; a chunk is left at its first published piece, where the caller
+   * Claims chunks of blocks and runs them forwards; a chunk is left at its first stored block, where the caller
    * taking it over from the end has reached.
    */
-  private static void runPieces(int pieces, int chunk, AtomicInteger next, AtomicReference<RuntimeException> failure,
-      Pieces work, int worker) {
+  private static void runBlocks(int pieces, int blocks, int chunk, AtomicInteger next,
+      AtomicReference<RuntimeException> failure, Blocks work, int worker) {
     while (failure.get() == null) {
       int start = next.getAndAdd(chunk);
-      if (start >= pieces) {
+      if (start >= blocks) {
         return;
       }
-      int end = Math.min(pieces, start + chunk);
+      int end = Math.min(blocks, start + chunk);
       try {
-        for (int i = start; i < end && !work.published(i); i++) {
-          work.run(i, worker);
+        for (int b = start; b < end && !work.stored(b); b++) {
+          work.run(b, pieces, worker);
         }
       } catch (RuntimeException e) {
         failure.compareAndSet(null, e);

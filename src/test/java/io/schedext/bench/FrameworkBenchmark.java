@@ -4,7 +4,6 @@ import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.Framework;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;
@@ -47,7 +46,6 @@ public class FrameworkBenchmark {
   private Framework framework;
   private Snapshot snapshot;
   private PodInfo pod;
-  private Parallelizer parallelizer;
   private InProcess setting;
 
   /** Loads the cluster into a cache and builds the default profile. */
@@ -55,7 +53,6 @@ public class FrameworkBenchmark {
   public void setUp() {
     setting = InProcess.load(SyntheticCluster.build(nodes, 10, 42));
     snapshot = setting.cache().snapshot();
-    parallelizer = setting.parallelizer();
     framework = setting.framework();
     pod = PodInfo.of(InProcess.decoded(SyntheticCluster.pending(kind, 0)));
   }
@@ -74,10 +71,7 @@ public class FrameworkBenchmark {
     if (!pre.status().isSuccess()) {
       return 0;
     }
-    List<NodeInfo> list = snapshot.list();
-    Status[] out = new Status[list.size()];
-    parallelizer.until(list.size(), i -> out[i] = framework.runFilterPluginsWithNominatedPods(state, pod,
-        list.get(i)));
+    Status[] out = framework.runFilterPluginsOnNodes(state, pod, snapshot.list());
     int feasible = 0;
     for (Status s : out) {
       if (s.isSuccess()) {

@@ -70,18 +70,6 @@ class FrameworkStalledHelperTest {
     }
   }
 
-  /** Waits until the single helper thread finished everything it was given before (its queue is first in, first out). */
-  private void drainHelper() {
-    CountDownLatch ran = new CountDownLatch(1);
-    parallelizer.until(100, i -> {
-      if (Thread.currentThread().getName().startsWith("scheduling-")) {
-        ran.countDown();
-      } else {
-        await(ran);
-      }
-    });
-  }
-
   private FrameworkServices services() {
     PodBinder refusing = (pod, node) -> {
       throw new FrameworkException("binding is not available in this test");
@@ -141,7 +129,7 @@ class FrameworkStalledHelperTest {
     assertThat(stalls.get()).isEqualTo(1);
     assertFilterStatuses(got);
     release.countDown();
-    drainHelper();
+    ParallelizerTest.drain(parallelizer);
     assertFilterStatuses(got);
   }
 
@@ -168,7 +156,7 @@ class FrameworkStalledHelperTest {
     assertThat(stalls.get()).isEqualTo(1);
     assertScores(got);
     release.countDown();
-    drainHelper();
+    ParallelizerTest.drain(parallelizer);
     // The helper's raw score for the node it was stuck in arrives after normalising: it must not land.
     assertScores(got);
   }

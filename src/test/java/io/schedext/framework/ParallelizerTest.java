@@ -30,47 +30,47 @@ class ParallelizerTest {
   }
 
   /**
-   * Pieces for {@code untilLight} that publish the number of the worker that ran them (plus one) and count every run
-   * and every publication. {@code onRun} is called at the start of each run, {@code afterRun} at its end.
+   * Blocks for {@code untilLight} whose pieces' result is the number of the worker that computed them (plus one),
+   * counting every computation and every store of each piece. {@code onRun} is called before each piece is computed.
    */
-  static final class Recorded implements Parallelizer.Pieces {
+  static final class Recorded extends Parallelizer.Blocks {
     final AtomicIntegerArray result;
     final AtomicIntegerArray runs;
-    final AtomicIntegerArray publications;
+    final AtomicIntegerArray stores;
     final BiConsumer<Integer, Integer> onRun;
-    final BiConsumer<Integer, Integer> afterRun;
+    /** Per worker, the results of the block it computed last. */
+    final int[][] scratch = new int[8][Parallelizer.BLOCK];
 
     Recorded(int pieces, BiConsumer<Integer, Integer> onRun) {
-      this(pieces, onRun, (piece, worker) -> { });
-    }
-
-    Recorded(int pieces, BiConsumer<Integer, Integer> onRun, BiConsumer<Integer, Integer> afterRun) {
+      super(pieces);
       int n = Math.max(1, pieces);
       this.result = new AtomicIntegerArray(n);
       this.runs = new AtomicIntegerArray(n);
-      this.publications = new AtomicIntegerArray(n);
+      this.stores = new AtomicIntegerArray(n);
       this.onRun = onRun;
-      this.afterRun = afterRun;
     }
 
     @Override
-    public void run(int piece, int worker) {
-      runs.incrementAndGet(piece);
-      onRun.accept(piece, worker);
-      if (result.compareAndSet(piece, 0, worker + 1)) {
-        publications.incrementAndGet(piece);
+    protected void compute(int from, int to, int worker) {
+      for (int i = from; i < to; i++) {
+        runs.incrementAndGet(i);
+        onRun.accept(i, worker);
+        scratch[worker][i - from] = worker + 1;
       }
-      afterRun.accept(piece, worker);
     }
 
     @Override
-    public boolean published(int piece) {
-      return result.get(piece) != 0;
+    protected void store(int from, int to, int worker) {
+      for (int i = from; i < to; i++) {
+        result.set(i, scratch[worker][i - from]);
+        stores.incrementAndGet(i);
+      }
     }
 
-    void assertEachPublishedOnce(int pieces) {
+    void assertEachStoredOnce(int pieces) {
       for (int i = 0; i < pieces; i++) {
-        assertThat(publications.get(i)).as("publications of piece %d", i).isEqualTo(1);
+        assertThat(stores.get(i)).as("stores of piece %d", i).isEqualTo(1);
+        assertThat(result.get(i)).as("result of piece %d", i).isPositive();
       }
     }
   }
@@ -86,7 +86,7 @@ class ParallelizerTest {
       }
       Recorded light = new Recorded(c.pieces(), (piece, worker) -> { });
       p.untilLight(c.pieces(), light);
-      light.assertEachPublishedOnce(c.pieces());
+      light.assertEachStoredOnce(c.pieces());
       assertThat(p.parallelism()).isEqualTo(c.parallelism());
     }
   }
@@ -100,7 +100,7 @@ class ParallelizerTest {
       Recorded light = new Recorded(pieces, (piece, worker) -> threads.add(Thread.currentThread()));
       p.untilLight(pieces, light);
       assertThat(threads).containsExactly(caller);
-      light.assertEachPublishedOnce(pieces);
+      light.assertEachStoredOnce(pieces);
       IllegalStateException boom = new IllegalStateException("boom");
       assertThatThrownBy(() -> p.untilLight(10, new Recorded(10, (piece, worker) -> {
         if (piece == 3) {
@@ -117,7 +117,6 @@ class ParallelizerTest {
       int pieces = 4 * Parallelizer.LIGHT_SERIAL_BELOW;
       CountDownLatch helperStalled = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
-      CountDownLatch helperDone = new CountDownLatch(1);
       int[] stalledPiece = {-1};
       Recorded light = new Recorded(pieces, (piece, worker) -> {
         if (worker == 0) {
@@ -128,39 +127,49 @@ class ParallelizerTest {
           helperStalled.countDown();
           await(release);
         }
-      }, (piece, worker) -> {
-        if (worker != 0 && piece == stalledPiece[0]) {
-          helperDone.countDown();
-        }
       });
 
       p.untilLight(pieces, light);
 
       assertThat(release.getCount()).as("answered while the helper was still stalled").isEqualTo(1);
-      light.assertEachPublishedOnce(pieces);
+      light.assertEachStoredOnce(pieces);
       int stalled = stalledPiece[0];
-      assertThat(light.result.get(stalled)).as("the stalled piece's result comes from the caller").isEqualTo(1);
-      int chunk = Parallelizer.chunkSize(pieces);
+      int block = stalled / Parallelizer.BLOCK;
+      int chunk = Math.max(1, Parallelizer.chunkSize(pieces) / Parallelizer.BLOCK) * Parallelizer.BLOCK;
       int chunkEnd = Math.min(pieces, (stalled / chunk + 1) * chunk);
-      for (int i = stalled + 1; i < chunkEnd; i++) {
-        assertThat(light.runs.get(i)).as("piece %d after the stalled one runs once, on the caller", i).isEqualTo(1);
-        assertThat(light.result.get(i)).isEqualTo(1);
+      for (int i = block * Parallelizer.BLOCK; i < chunkEnd; i++) {
+        assertThat(light.result.get(i)).as("piece %d, from the stalled block on, comes from the caller", i)
+            .isEqualTo(1);
       }
-
-      release.countDown();
-      helperDone.await();
-      // The helper's own run of the stalled piece finishes after the call and must not publish over the caller's.
+      for (int i = (block + 1) * Parallelizer.BLOCK; i < chunkEnd; i++) {
+        assertThat(light.runs.get(i)).as("piece %d after the stalled block runs once", i).isEqualTo(1);
+      }
       int[] after = new int[pieces];
       for (int i = 0; i < pieces; i++) {
         after[i] = light.result.get(i);
       }
+
+      release.countDown();
+      drain(p);
+      // The helper finished its block after the call: computed twice, stored once, the caller's result kept.
       assertThat(light.runs.get(stalled)).isEqualTo(2);
-      assertThat(light.publications.get(stalled)).isEqualTo(1);
-      assertThat(light.result.get(stalled)).isEqualTo(1);
+      light.assertEachStoredOnce(pieces);
       for (int i = 0; i < pieces; i++) {
         assertThat(light.result.get(i)).as("piece %d", i).isEqualTo(after[i]);
       }
     }
+  }
+
+  /** Returns once the single helper thread of {@code p} finished everything it was given before (FIFO queue). */
+  static void drain(Parallelizer p) {
+    CountDownLatch ran = new CountDownLatch(1);
+    p.until(100, i -> {
+      if (Thread.currentThread().getName().startsWith("scheduling-")) {
+        ran.countDown();
+      } else {
+        await(ran);
+      }
+    });
   }
 
   @Test
