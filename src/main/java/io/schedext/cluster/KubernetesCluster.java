@@ -124,7 +124,7 @@ public final class KubernetesCluster implements ClusterSource {
 
   private <T extends HasMetadata> void add(String kind, Informable<T> source, ResourceEventHandler<T> handler) {
     var informer = source.runnableInformer(0);
-    informer.addEventHandler(handler);
+    informer.addEventHandler(EventThreads.atNormalPriority(handler));
     informers.add(new InformerHandle<>(kind, informer, clock));
   }
 

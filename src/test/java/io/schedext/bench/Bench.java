@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.SchedulerExtenderApplication;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.EventThreads;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakePod;
 import java.io.IOException;
@@ -170,12 +171,17 @@ public final class Bench {
 
   /**
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
-   * {@code serviceArgs}) with {@code sourceArgs} saying where its cluster comes from, on a free port.
+   * {@code serviceArgs}, {@code priorities}) with {@code sourceArgs} saying where its cluster comes from, on a free
+   * port. The JVM gets the container image's thread-priority options ({@link EventThreads#JVM_OPTIONS}) unless
+   * {@code priorities=false}.
    */
   private static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = freePort();
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + o.getOrDefault("heap", "1g"),
         "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
+    if (!"false".equals(o.get("priorities"))) {
+      cmd.addAll(EventThreads.JVM_OPTIONS);
+    }
     if (o.containsKey("jvm")) {
       cmd.addAll(List.of(o.get("jvm").split(";")));
     }
