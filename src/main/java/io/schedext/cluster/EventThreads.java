@@ -206,11 +206,12 @@ public final class EventThreads {
   }
 
   private static void report(OptionalInt nice) {
-    if (nice.isEmpty()) {
-      log.info("API client threads run at Java priority {}; their nice value cannot be read here", PRIORITY);
-    } else if (nice.getAsInt() > 0) {
-      log.info("API client threads run at nice {}: scheduling calls get the CPUs first during watch bursts",
-          nice.getAsInt());
+    OptionalInt process = nice(Path.of("/proc/self/stat"));
+    if (nice.isEmpty() || process.isEmpty()) {
+      log.info("API client threads run at Java priority {}; nice values cannot be read here", PRIORITY);
+    } else if (nice.getAsInt() > process.getAsInt()) {
+      log.info("API client threads run at nice {} (the process at {}): scheduling calls get the CPUs first during "
+          + "watch bursts", nice.getAsInt(), process.getAsInt());
     } else {
       log.warn("API client threads run at nice {}, as the scheduling calls: the JVM ignores thread priorities "
           + "without {} (the container image sets them), so bursts of watch events compete with the calls for "
@@ -220,10 +221,15 @@ public final class EventThreads {
 
   /** The calling thread's nice value from {@code /proc/thread-self/stat}, when the system has it. */
   static OptionalInt niceOfCurrentThread() {
+    return nice(Path.of("/proc/thread-self/stat"));
+  }
+
+  /** The nice value in a {@code /proc} stat file, when the system has it. */
+  private static OptionalInt nice(Path stat) {
     try {
-      String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+      String text = Files.readString(stat);
       // Fields after the command name (which may hold spaces), from field 3 on; nice is field 19.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
       return OptionalInt.of(Integer.parseInt(f[19 - 3]));
     } catch (IOException | RuntimeException e) {
       return OptionalInt.empty();
