@@ -262,7 +262,8 @@ public final class Framework {
       CycleState state, PodInfo pod, java.util.function.BiConsumer<String, PreFilterResult> observer) {
     long start = System.nanoTime();
     PreFilterResult out = doRunPreFilter(state, pod, observer);
-    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(), System.nanoTime() - start);
+    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(),
+        System.nanoTime() - start);
     return out;
   }
 
