@@ -4,20 +4,23 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * watch events is applied a little later instead of slowing every call during it. The cache's event gate already
  * holds the cache updates back while a call is answered; these threads do the client's own share of each event
  * (reading the frame, decoding, the informer's store), which nothing can hold back without leaving the watch unread.
+ *
+ * <p>The threads start at normal priority, so the initial lists (while the service is not ready and no call needs
+ * the CPUs) are read at full speed, and drop to the lowest once the cluster source has synced
+ * ({@link #yieldToCalls()}); relists after that happen at the lowest priority while the calls go on.
  *
  * <p>The JVM maps Java priorities to the operating system's only when started with {@link #JVM_OPTIONS} (the
  * container image's {@code JAVA_TOOL_OPTIONS} has them): priority 1 becomes nice 10, and priorities above normal stay
@@ -54,15 +61,28 @@ public final class EventThreads {
       "-XX:JavaPriority9_To_OSPriority=0",
       "-XX:JavaPriority10_To_OSPriority=0");
 
-  private EventThreads() {}
+  /** The client's threads alive now (event loops and task threads), to lower when the source has synced. */
+  private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+  private volatile Vertx vertx;
+  private volatile boolean yielding;
+
+  /** Threads for one client ({@link #apply}), at normal priority until told to {@link #yieldToCalls()}. */
+  public EventThreads() {}
 
   /**
-   * Gives {@code builder} a Vert.x instance and a task executor whose threads run at {@link #PRIORITY}; both are
-   * closed with the client.
+   * Gives {@code builder} a Vert.x instance and a task executor of this instance's threads; both are closed with
+   * the client. Once per instance.
    */
-  public static KubernetesClientBuilder apply(KubernetesClientBuilder builder) {
-    Vertx vertx = vertx();
-    ExecutorService tasks = taskExecutor();
+  public synchronized KubernetesClientBuilder apply(KubernetesClientBuilder builder) {
+    if (vertx != null) {
+      throw new IllegalStateException("EventThreads serve one client");
+    }
+    Vertx vertx = newVertx(threads);
+    ExecutorService tasks = taskExecutor(this);
+    this.vertx = vertx;
+    if (yielding) {
+      threads.forEach(EventThreads::deprioritise);
+    }
     return builder.withHttpClientFactory(new VertxHttpClientFactory(vertx))
         .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
           @Override
@@ -78,18 +98,41 @@ public final class EventThreads {
         });
   }
 
+  /** Lowers every thread of the client, now and later ones, to {@link #PRIORITY}; reports the effect once. */
+  public synchronized void yieldToCalls() {
+    if (yielding) {
+      return;
+    }
+    yielding = true;
+    threads.forEach(EventThreads::deprioritise);
+    if (vertx != null) {
+      // Read the nice value on an event loop itself: /proc/thread-self is the reading thread's.
+      vertx.nettyEventLoopGroup().next().execute(() -> report(niceOfCurrentThread()));
+    }
+  }
+
+  /** The Vert.x instance of the client, null before {@link #apply}. */
+  Vertx vertx() {
+    return vertx;
+  }
+
+  /** Whether {@link #yieldToCalls()} was called. */
+  public boolean yielding() {
+    return yielding;
+  }
+
   /**
    * Seconds an event-loop task may run before Vert.x logs it as blocking. fabric8 decodes a whole list response on
-   * the event loop (50,000 pods: about a second alone, several at nice 10 while the JIT and the cache load compete at
-   * start or calls run during a relist); Vert.x's default, 2 s, would report that as a blocked thread.
+   * the event loop (50,000 pods: about a second alone, more while the JIT competes at start, several at nice 10 while
+   * calls run during a relist); Vert.x's default, 2 s, would report that as a blocked thread.
    */
   static final long MAX_EVENT_LOOP_TASK_SECONDS = 10;
 
   /**
-   * A Vert.x instance as fabric8 makes its own (no file caching, daemon threads), its event loops deprioritised and
-   * allowed {@link #MAX_EVENT_LOOP_TASK_SECONDS} per task.
+   * A Vert.x instance as fabric8 makes its own (no file caching, daemon threads), allowed
+   * {@link #MAX_EVENT_LOOP_TASK_SECONDS} per event-loop task; its event loops are added to {@code threads}.
    */
-  static Vertx vertx() {
+  static Vertx newVertx(Set<Thread> threads) {
     VertxOptions options = new VertxOptions()
         .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false))
         .setUseDaemonThread(true)
@@ -108,26 +151,34 @@ public final class EventThreads {
         System.setProperty("vertx.disableDnsResolver", previous);
       }
     }
-    AtomicBoolean reported = new AtomicBoolean();
+    List<Future<?>> started = new ArrayList<>();
     for (EventExecutor loop : vertx.nettyEventLoopGroup()) {
-      loop.execute(() -> {
-        deprioritise(Thread.currentThread());
-        if (reported.compareAndSet(false, true)) {
-          report(niceOfCurrentThread());
-        }
-      });
+      started.add(loop.submit(() -> threads.add(Thread.currentThread())));
+    }
+    for (Future<?> f : started) {
+      f.awaitUninterruptibly();
     }
     return vertx;
   }
 
-  /** A cached pool, as fabric8's default, of daemon threads at {@link #PRIORITY}. */
-  static ExecutorService taskExecutor() {
+  /** A cached pool, as fabric8's default, of daemon threads that lower themselves once {@code owner} yields. */
+  static ExecutorService taskExecutor(EventThreads owner) {
     AtomicInteger n = new AtomicInteger();
     return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, "kube-client-" + n.incrementAndGet());
-      t.setDaemon(true);
-      deprioritise(t);
-      return t;
+      Thread[] self = new Thread[1];
+      self[0] = new Thread(() -> {
+        try {
+          r.run();
+        } finally {
+          owner.threads.remove(self[0]);
+        }
+      }, "kube-client-" + n.incrementAndGet());
+      self[0].setDaemon(true);
+      owner.threads.add(self[0]);
+      if (owner.yielding) {
+        deprioritise(self[0]);
+      }
+      return self[0];
     });
   }
 

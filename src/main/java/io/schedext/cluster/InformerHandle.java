@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +34,9 @@ final class InformerHandle<T extends HasMetadata> {
     });
   }
 
-  void start() {
-    informer.start().whenComplete((v, t) -> {
+  /** Starts the informer; the stage completes when it has synced (exceptionally when it failed to start). */
+  CompletableFuture<Void> start() {
+    return informer.start().toCompletableFuture().whenComplete((v, t) -> {
       if (t != null) {
         log.error("{} informer failed to start: {}", kind, t.toString());
       } else {

@@ -17,6 +17,14 @@ public final class KubernetesClients {
 
   /** A client for {@code kubeconfig} (a path), or in-cluster configuration when it is blank. */
   public static KubernetesClient create(String kubeconfig) {
+    return create(kubeconfig, new EventThreads());
+  }
+
+  /**
+   * As {@link #create(String)}, on {@code threads} (call {@link EventThreads#yieldToCalls()} once the informers have
+   * synced).
+   */
+  public static KubernetesClient create(String kubeconfig, EventThreads threads) {
     Config config;
     if (kubeconfig == null || kubeconfig.isBlank()) {
       System.setProperty(Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY, "false");
@@ -38,7 +46,7 @@ public final class KubernetesClients {
     }
     // Watch events decoded in one pass, with half the garbage, on threads that yield the CPUs to the scheduling
     // calls: fabric8 decodes before any handler runs, so this work is not held back by the event gate.
-    return EventThreads.apply(new KubernetesClientBuilder().withConfig(config)
+    return threads.apply(new KubernetesClientBuilder().withConfig(config)
         .withKubernetesSerialization(new WatchEventSerialization())).build();
   }
 }

@@ -35,6 +35,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -68,6 +69,7 @@ public final class KubernetesCluster implements ClusterSource {
   private final AtomicLong handlerErrors = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
   private final EventGate gate;
+  private volatile Runnable whenSynced = () -> { };
 
   /**
    * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
@@ -96,6 +98,14 @@ public final class KubernetesCluster implements ClusterSource {
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, this::isPending);
   }
 
+  /**
+   * Runs {@code action} once, when every informer has synced for the first time (the cache is complete); set it
+   * before {@link #start()}. The client's threads yield the CPUs to the calls from then on ({@link EventThreads}).
+   */
+  public void whenSynced(Runnable action) {
+    this.whenSynced = action;
+  }
+
   @Override
   public String describe() {
     return "kubernetes API server at " + client.getMasterUrl();
@@ -118,7 +128,8 @@ public final class KubernetesCluster implements ClusterSource {
     add("ReplicaSet", client.apps().replicaSets().inAnyNamespace(), new StoreEvents<>());
     add("StatefulSet", client.apps().statefulSets().inAnyNamespace(), new StoreEvents<>());
     add("ReplicationController", client.replicationControllers().inAnyNamespace(), new StoreEvents<>());
-    informers.forEach(InformerHandle::start);
+    CompletableFuture.allOf(informers.stream().map(InformerHandle::start).toArray(CompletableFuture[]::new))
+        .thenRun(() -> whenSynced.run());
     log.info("Watching {} kinds on {}", informers.size(), client.getMasterUrl());
   }
 

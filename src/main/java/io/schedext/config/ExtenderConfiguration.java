@@ -7,6 +7,7 @@ import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.EmbeddedCluster;
+import io.schedext.cluster.EventThreads;
 import io.schedext.cluster.KubernetesClients;
 import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
@@ -112,8 +113,11 @@ public class ExtenderConfiguration {
     ClusterSource source = switch (props.cluster().source()) {
       case EMBEDDED -> new EmbeddedCluster(cache, store, props.cluster().file());
       case KUBERNETES -> {
-        KubernetesCluster k = new KubernetesCluster(KubernetesClients.create(props.cluster().kubeconfig()), cache,
-            store, clock, props.cluster().syncGrace(), props.bind().timeout(), gate);
+        EventThreads threads = new EventThreads();
+        KubernetesCluster k = new KubernetesCluster(KubernetesClients.create(props.cluster().kubeconfig(), threads),
+            cache, store, clock, props.cluster().syncGrace(), props.bind().timeout(), gate);
+        // The initial lists are read at full speed; once they are in, the client's threads yield to the calls.
+        k.whenSynced(threads::yieldToCalls);
         Gauge.builder("extender.informer.events", k, KubernetesCluster::events)
             .description("Watch events handled since start.").register(registry);
         Gauge.builder("extender.informer.handler.errors", k, KubernetesCluster::handlerErrors)

@@ -1,10 +1,13 @@
 package io.schedext.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -23,12 +26,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The API client's event threads run at the lowest priority, which the container image's JVM options make nice 10. */
+/**
+ * The API client's event threads drop to the lowest priority once told to (after the initial lists), which the
+ * container image's JVM options make nice 10; the cache handlers run at normal priority.
+ */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EventThreadsTest {
 
@@ -43,44 +50,80 @@ class EventThreadsTest {
   }
 
   @Test
-  void taskThreadsAreDaemonsAtTheLowestPriority() throws Exception {
-    ExecutorService tasks = EventThreads.taskExecutor();
+  void taskThreadsAreDaemonsAtNormalPriorityUntilTheClientYieldsThenAllAtTheLowest() throws Exception {
+    EventThreads threads = new EventThreads();
+    ExecutorService tasks = EventThreads.taskExecutor(threads);
     try {
-      Thread t = CompletableFuture.supplyAsync(Thread::currentThread, tasks).get(30, TimeUnit.SECONDS);
-      assertThat(t.getName()).startsWith("kube-client-");
-      assertThat(t.isDaemon()).isTrue();
-      assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
+      Thread first = CompletableFuture.supplyAsync(Thread::currentThread, tasks).get(30, TimeUnit.SECONDS);
+      assertThat(first.getName()).startsWith("kube-client-");
+      assertThat(first.isDaemon()).isTrue();
+      assertThat(first.getPriority()).isEqualTo(Thread.NORM_PRIORITY);
+
+      threads.yieldToCalls();
+
+      assertThat(first.getPriority()).as("a thread that was there").isEqualTo(Thread.MIN_PRIORITY);
+      // Hold one thread busy so that the pool starts another.
+      CountDownLatch busy = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      tasks.execute(() -> {
+        busy.countDown();
+        await(release);
+      });
+      busy.await();
+      Thread later = CompletableFuture.supplyAsync(Thread::currentThread, tasks).get(30, TimeUnit.SECONDS);
+      release.countDown();
+      assertThat(later.getPriority()).as("a thread started after").isEqualTo(Thread.MIN_PRIORITY);
+      assertThat(threads.yielding()).isTrue();
     } finally {
       tasks.shutdownNow();
     }
   }
 
-  @Test
-  void everyEventLoopRunsAtTheLowestPriority() throws Exception {
-    Vertx vertx = EventThreads.vertx();
+  private static void await(CountDownLatch latch) {
     try {
-      List<Integer> priorities = new ArrayList<>();
-      for (io.netty.util.concurrent.EventExecutor loop : vertx.nettyEventLoopGroup()) {
-        priorities.add(loop.submit(() -> Thread.currentThread().getPriority()).get(30, TimeUnit.SECONDS));
-      }
-      assertThat(priorities).isNotEmpty().containsOnly(Thread.MIN_PRIORITY);
-    } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
   @Test
-  void informerEventsReachHandlersOnTheLowPriorityThreadsWhichStopWithTheClient() throws Exception {
+  void everyEventLoopOfTheClientGoesToTheLowestPriorityWhenItYields() throws Exception {
+    EventThreads threads = new EventThreads();
+    KubernetesClient client = threads.apply(new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build())).build();
+    try {
+      assertThat(priorities(threads.vertx())).isNotEmpty().containsOnly(Thread.NORM_PRIORITY);
+      threads.yieldToCalls();
+      assertThat(priorities(threads.vertx())).containsOnly(Thread.MIN_PRIORITY);
+      assertThatThrownBy(() -> threads.apply(new KubernetesClientBuilder()))
+          .isInstanceOf(IllegalStateException.class);
+    } finally {
+      client.close();
+    }
+  }
+
+  private static List<Integer> priorities(Vertx vertx) throws Exception {
+    List<Integer> priorities = new ArrayList<>();
+    for (io.netty.util.concurrent.EventExecutor loop : vertx.nettyEventLoopGroup()) {
+      priorities.add(loop.submit(() -> Thread.currentThread().getPriority()).get(30, TimeUnit.SECONDS));
+    }
+    return priorities;
+  }
+
+  @Test
+  void informerEventsReachHandlersOnTheClientsTaskThreadsWhichYieldAndStopWithTheClient() throws Exception {
     KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         new KubernetesCrudDispatcher(), false);
     server.init(java.net.InetAddress.getLoopbackAddress(), 0);
     try {
-      KubernetesClient client = server.createClient(EventThreads::apply);
-      CompletableFuture<Thread> handlerThread = new CompletableFuture<>();
+      EventThreads threads = new EventThreads();
+      KubernetesClient client = server.createClient(threads::apply);
+      java.util.concurrent.BlockingQueue<Thread> handlerThreads = new java.util.concurrent.LinkedBlockingQueue<>();
       SharedIndexInformer<Namespace> informer = client.namespaces().inform(new ResourceEventHandler<>() {
         @Override
         public void onAdd(Namespace ns) {
-          handlerThread.complete(Thread.currentThread());
+          handlerThreads.add(Thread.currentThread());
         }
 
         @Override
@@ -91,15 +134,24 @@ class EventThreadsTest {
       });
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("a").endMetadata().build())
           .create();
+      Thread first = handlerThreads.poll(30, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      assertThat(first.getName()).startsWith("kube-client-");
+      assertThat(first.getPriority()).isEqualTo(Thread.NORM_PRIORITY);
 
-      Thread t = handlerThread.get(30, TimeUnit.SECONDS);
-      assertThat(t.getName()).startsWith("kube-client-");
-      assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
+      threads.yieldToCalls();
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("b").endMetadata().build())
+          .create();
+      Thread second = handlerThreads.poll(30, TimeUnit.SECONDS);
+      assertThat(second).isNotNull();
+      assertThat(second.getPriority()).isEqualTo(Thread.MIN_PRIORITY);
 
       informer.close();
       client.close();
-      t.join(TimeUnit.SECONDS.toMillis(30));
-      assertThat(t.isAlive()).as("the client's task thread after close").isFalse();
+      for (Thread t : List.of(first, second)) {
+        t.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(t.isAlive()).as("the client's task thread after close").isFalse();
+      }
     } finally {
       server.destroy();
     }
@@ -140,7 +192,9 @@ class EventThreadsTest {
         seen.add("list " + resourceVersion + " " + initialList);
       }
     });
-    ExecutorService tasks = EventThreads.taskExecutor();
+    EventThreads threads = new EventThreads();
+    threads.yieldToCalls();
+    ExecutorService tasks = EventThreads.taskExecutor(threads);
     try {
       List<Integer> after = CompletableFuture.supplyAsync(() -> {
         List<Integer> priorities = new ArrayList<>();

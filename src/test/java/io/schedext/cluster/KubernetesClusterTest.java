@@ -150,6 +150,27 @@ class KubernetesClusterTest {
   }
 
   @Test
+  void theSyncedActionRunsOnceEveryInformerHasListedWithTheCacheComplete() throws Exception {
+    client.nodes().resource(node("n1", "4")).create();
+    create(pod("p1", "n1", "1"));
+    java.util.concurrent.CompletableFuture<Integer> podsWhenSynced = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
+    source.whenSynced(() -> {
+      runs.incrementAndGet();
+      podsWhenSynced.complete(cache.podCount());
+    });
+
+    source.start();
+
+    assertThat(podsWhenSynced.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(source.isReady()).isTrue();
+    create(pod("p2", "n1", "1"));
+    await().atMost(Duration.ofSeconds(20)).until(() -> cache.podCount() == 2);
+    assertThat(runs.get()).isEqualTo(1);
+  }
+
+  @Test
   void objectsPresentBeforeStartAreInTheCacheOnceReady() {
     client.nodes().resource(node("n1", "4")).create();
     create(pod("p1", "n1", "1"));
