@@ -1,5 +1,6 @@
 package io.schedext.cluster;
 
+import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,14 +77,6 @@ class EventThreadsTest {
       assertThat(threads.yielding()).isTrue();
     } finally {
       tasks.shutdownNow();
-    }
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.schedext.framework;
 
+import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;
@@ -59,14 +60,6 @@ class FrameworkStalledHelperTest {
     } else if (stalls.getAndIncrement() == 0) {
       helperStalled.countDown();
       await(release);
-    }
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

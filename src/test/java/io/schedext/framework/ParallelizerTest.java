@@ -1,5 +1,6 @@
 package io.schedext.framework;
 
+import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -228,14 +229,6 @@ class ParallelizerTest {
       }
       release.countDown();
       other.join();
-    }
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
