@@ -15,14 +15,9 @@ public final class KubernetesClients {
 
   private KubernetesClients() {}
 
-  /** A client for {@code kubeconfig} (a path), or in-cluster configuration when it is blank. */
-  public static KubernetesClient create(String kubeconfig) {
-    return create(kubeconfig, new EventThreads());
-  }
-
   /**
-   * As {@link #create(String)}, on {@code threads} (call {@link EventThreads#yieldToCalls()} once the informers have
-   * synced).
+   * A client for {@code kubeconfig} (a path), or in-cluster configuration when it is blank, on {@code threads} (call
+   * {@link EventThreads#yieldToCalls()} once the informers have synced).
    */
   public static KubernetesClient create(String kubeconfig, EventThreads threads) {
     Config config;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.EventThreads;
 import io.schedext.cluster.KubernetesClients;
 import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
@@ -36,7 +37,7 @@ class FakeApiServerTest {
     try (FakeApiServer api = new FakeApiServer(List.<HasMetadata>of(node, running))) {
       Path kubeconfig = dir.resolve("kubeconfig");
       api.writeKubeconfig(kubeconfig);
-      try (KubernetesClient client = KubernetesClients.create(kubeconfig.toString())) {
+      try (KubernetesClient client = KubernetesClients.create(kubeconfig.toString(), new EventThreads())) {
         KubernetesCluster source = new KubernetesCluster(client, cache, new ObjectStore(), Clock.systemUTC(),
             Duration.ofSeconds(30), Duration.ofSeconds(5));
         try {

@@ -29,7 +29,7 @@ class KubernetesClientsTest {
         "  user: {token: t}",
         ""));
 
-    try (KubernetesClient client = KubernetesClients.create(kubeconfig.toString())) {
+    try (KubernetesClient client = KubernetesClients.create(kubeconfig.toString(), new EventThreads())) {
       assertThat(client.getMasterUrl().toString()).startsWith("http://127.0.0.1:1");
       assertThat(client.getKubernetesSerialization()).isInstanceOf(WatchEventSerialization.class);
     }
@@ -39,7 +39,7 @@ class KubernetesClientsTest {
   void anUnreadableKubeconfigIsNamedInTheError(@TempDir Path dir) {
     String missing = dir.resolve("missing").toString();
 
-    assertThatThrownBy(() -> KubernetesClients.create(missing))
+    assertThatThrownBy(() -> KubernetesClients.create(missing, new EventThreads()))
         .isInstanceOf(ClusterSourceException.class).hasMessageContaining(missing);
   }
 }
