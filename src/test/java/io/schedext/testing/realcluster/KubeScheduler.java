@@ -1,0 +1,167 @@
+package io.schedext.testing.realcluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real kube-scheduler against a {@link ControlPlane}, configured with one extender. It runs with leader election
+ * off and no serving port, as the only scheduler of the cluster.
+ */
+public final class KubeScheduler implements AutoCloseable {
+
+  private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+  private final Daemon daemon;
+  private final Path config;
+
+  private KubeScheduler(Daemon daemon, Path config) {
+    this.daemon = daemon;
+    this.config = config;
+  }
+
+  /**
+   * The extender entry of the configuration, as kube-scheduler's {@code extenders:} item.
+   *
+   * @param urlPrefix e.g. {@code http://127.0.0.1:8888/scheduler}
+   * @param filter whether filterVerb is set
+   * @param prioritize whether prioritizeVerb is set (weight 1)
+   * @param preempt whether preemptVerb is set
+   * @param bind whether bindVerb is set
+   * @param nodeCacheCapable whether node names are sent instead of Node objects
+   */
+  public record Extender(String urlPrefix, boolean filter, boolean prioritize, boolean preempt, boolean bind,
+      boolean nodeCacheCapable) {
+
+    /** Filter and prioritize only, names mode: what most users register first. */
+    public static Extender filterAndPrioritize(String urlPrefix) {
+      return new Extender(urlPrefix, true, true, false, false, true);
+    }
+
+    /** The same with {@code nodeCacheCapable} set to {@code value}. */
+    public Extender nodeCacheCapable(boolean value) {
+      return new Extender(urlPrefix, filter, prioritize, preempt, bind, value);
+    }
+
+    /** The same with {@code preemptVerb} set. */
+    public Extender withPreempt() {
+      return new Extender(urlPrefix, filter, prioritize, true, bind, nodeCacheCapable);
+    }
+
+    /** The same with {@code bindVerb} set. */
+    public Extender withBind() {
+      return new Extender(urlPrefix, filter, prioritize, preempt, true, nodeCacheCapable);
+    }
+
+    String yaml() {
+      StringBuilder b = new StringBuilder("- urlPrefix: \"" + urlPrefix + "\"\n");
+      if (filter) {
+        b.append("  filterVerb: filter\n");
+      }
+      if (prioritize) {
+        b.append("  prioritizeVerb: prioritize\n  weight: 1\n");
+      }
+      if (preempt) {
+        b.append("  preemptVerb: preempt\n");
+      }
+      if (bind) {
+        b.append("  bindVerb: bind\n");
+      }
+      return b.append("  nodeCacheCapable: ").append(nodeCacheCapable).append('\n')
+          .append("  enableHTTPS: false\n  httpTimeout: 10s\n  ignorable: false\n").toString();
+    }
+  }
+
+  /**
+   * Which of kube-scheduler's own plugins stay on. The extender's decisions are only visible where kube-scheduler's
+   * plugins do not already make them: with its resource filter off, only the extender keeps a node from being
+   * over-committed; with its scorers off, every node ties and the extender's scores decide.
+   *
+   * @param resourceFit whether kube-scheduler's NodeResourcesFit filter runs
+   * @param scoring whether kube-scheduler's score plugins run
+   */
+  public record OwnPlugins(boolean resourceFit, boolean scoring) {
+
+    /** kube-scheduler's default profile. */
+    public static final OwnPlugins ALL = new OwnPlugins(true, true);
+    /** Neither the resource filter nor any scorer: the extender decides fit by resources and the placement. */
+    public static final OwnPlugins EXTENDER_DECIDES = new OwnPlugins(false, false);
+
+    String yaml() {
+      List<String> lines = new ArrayList<>();
+      if (!resourceFit) {
+        lines.add("    filter:\n      disabled:\n      - name: NodeResourcesFit");
+        lines.add("    preFilter:\n      disabled:\n      - name: NodeResourcesFit");
+      }
+      if (!scoring) {
+        lines.add("    score:\n      disabled:\n      - name: \"*\"");
+      }
+      return lines.isEmpty() ? "" : "  plugins:\n" + String.join("\n", lines) + "\n";
+    }
+  }
+
+  /**
+   * Starts kube-scheduler against {@code cp} with {@code extender}; {@code qps} is its client's rate (raise it for
+   * throughput runs). Returns once the process runs; it schedules as soon as its informers have synced (~1 s).
+   */
+  public static KubeScheduler start(ControlPlane cp, Extender extender, OwnPlugins own, int qps) {
+    int n = SEQUENCE.incrementAndGet();
+    String yaml = """
+        apiVersion: kubescheduler.config.k8s.io/v1
+        kind: KubeSchedulerConfiguration
+        leaderElection:
+          leaderElect: false
+        clientConnection:
+          kubeconfig: "%s"
+          qps: %d
+          burst: %d
+        profiles:
+        - schedulerName: default-scheduler
+        %s
+        extenders:
+        %s""".formatted(cp.adminKubeconfig(), qps, qps * 2, own.yaml().stripTrailing(), extender.yaml());
+    Path config = cp.dir().resolve("kube-scheduler-" + n + ".yaml");
+    try {
+      Files.writeString(config, yaml.replace("\n\n", "\n"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Daemon d = Daemon.start("kube-scheduler", List.of(cp.assets().program("kube-scheduler").toString(),
+        "--config=" + config, "--bind-address=127.0.0.1", "--secure-port=0", "-v=2"),
+        cp.dir().resolve("kube-scheduler-" + n + ".log"));
+    // Started: the logs say when it has synced; callers wait for the effect they are after (a pod bound).
+    d.awaitReady(() -> d.tail(200).contains("Successfully synced") || d.tail(200).contains("Starting Kubernetes Scheduler"),
+        Duration.ofSeconds(30));
+    return new KubeScheduler(d, config);
+  }
+
+  /** The same with the default client rate. */
+  public static KubeScheduler start(ControlPlane cp, Extender extender, OwnPlugins own) {
+    return start(cp, extender, own, 100);
+  }
+
+  /** The configuration file it runs with. */
+  public Path config() {
+    return config;
+  }
+
+  /** The end of its log. */
+  public String logTail(int lines) {
+    return daemon.tail(lines);
+  }
+
+  /** The process id. */
+  public long pid() {
+    return daemon.pid();
+  }
+
+  @Override
+  public void close() {
+    daemon.stop();
+  }
+}
