@@ -29,7 +29,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * [podsPerNode=10] [requests=300] [fullNodes=500]} starts the extender as its own JVM on a synthetic cluster and
  * measures start-up, memory and serial request latency; {@code burst [nodes=1000] [events=1000] [rounds=10]
  * [rate=events/s] [via=watch|cache]} measures filter latency while bursts of pod events arrive over a watch from a
- * stand-in API server (or, {@code via=cache}, are applied to the cache of a service in this JVM). See
+ * stand-in API server (or, {@code via=cache}, are applied to the cache of a service in this JVM); {@code loop}
+ * runs a real kube-scheduler and API server against a no-op extender and this one ({@link LoopBenchmark}). See
  * docs/performance.md.
  */
 public final class Bench {
@@ -53,7 +54,8 @@ public final class Bench {
       case "jmh" -> org.openjdk.jmh.Main.main(java.util.Arrays.copyOfRange(args, 1, args.length));
       case "http" -> http(opts);
       case "burst" -> burst(opts);
-      default -> throw new IllegalArgumentException("modes: jmh, http, burst");
+      case "loop" -> LoopBenchmark.run(opts);
+      default -> throw new IllegalArgumentException("modes: jmh, http, burst, loop");
     }
     System.exit(0);
   }
@@ -167,7 +169,7 @@ public final class Bench {
   }
 
   /** The extender's process and a driver that calls it. */
-  private record Launched(Process process, HttpLoadDriver driver) {}
+  record Launched(Process process, HttpLoadDriver driver) {}
 
   /**
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
@@ -175,7 +177,7 @@ public final class Bench {
    * port. The JVM gets the container image's thread-priority options ({@link EventThreads#JVM_OPTIONS}) unless
    * {@code priorities=false}.
    */
-  private static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
+  static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = freePort();
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + o.getOrDefault("heap", "1g"),
         "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
@@ -198,7 +200,7 @@ public final class Bench {
     return new Launched(process, new HttpLoadDriver("http://127.0.0.1:" + port));
   }
 
-  private static void awaitReady(HttpLoadDriver d, Process service) throws InterruptedException {
+  static void awaitReady(HttpLoadDriver d, Process service) throws InterruptedException {
     while (!d.ready()) {
       if (!service.isAlive()) {
         throw new IllegalStateException("the service exited with " + service.exitValue());
@@ -238,7 +240,7 @@ public final class Bench {
    * that is not available. Read before and after a row, it gives the row's CPU per call, a figure less disturbed by
    * the scheduling of two shared CPUs than latency is.
    */
-  private record ServiceCpu(long pid) {
+  record ServiceCpu(long pid) {
     private static final double NANOS_PER_TICK = 1e9 / 100; // USER_HZ, 100 on Linux
 
     long nanos() {
@@ -543,13 +545,13 @@ public final class Bench {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
   }
 
-  private static String javaBin() {
+  static String javaBin() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 

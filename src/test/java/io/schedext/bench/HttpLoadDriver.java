@@ -52,6 +52,11 @@ public final class HttpLoadDriver {
     this.port = u.getPort();
   }
 
+  /** The extender's base URL, e.g. http://127.0.0.1:8888. */
+  public String base() {
+    return base;
+  }
+
   /**
    * Latency percentiles in milliseconds.
    *
