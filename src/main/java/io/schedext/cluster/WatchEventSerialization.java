@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 
 /**
@@ -16,7 +17,8 @@ import java.io.IOException;
  * per event, on the CPUs the scheduling calls use (it runs before any handler, so the event gate cannot hold it
  * back). Here the object's tokens are buffered (far lighter than a tree), its {@code apiVersion} and {@code kind}
  * read from the buffer, and the model class bound from it with the same mapper and deserializers fabric8 uses, so
- * the object is the one fabric8 would build.
+ * the object is the one fabric8 would build, less the fields {@link UnreadFields} skips (for every object this
+ * client decodes, lists and single reads included).
  *
  * <p>Anything this decoder does not recognise as a plain watch event ({@code type} and {@code object} only, an object
  * of a kind registered with fabric8, no malformed JSON) goes to fabric8's own path unchanged, with its errors and its
@@ -33,7 +35,8 @@ public final class WatchEventSerialization extends KubernetesSerialization {
 
   private WatchEventSerialization(ObjectMapper mapper) {
     super(mapper, true);
-    this.mapper = mapper;
+    // The informers' objects are trimmed of these anyway (KubernetesCluster.trim): never build them.
+    this.mapper = UnreadFields.skipIn(mapper);
   }
 
   @Override

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.schedext.cache.NameInterner;
 import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -43,7 +44,8 @@ public final class WireCodec {
         .build();
     m.getFactory().setStreamReadConstraints(
         StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build());
-    this.mapper = m;
+    // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed fields.
+    this.mapper = UnreadFields.skipIn(m);
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */

@@ -58,9 +58,10 @@ final class LoopBenchmark {
    * @param podsPerSecond pods per second between the first and last binding
    * @param extenderCpuMs the extender's CPU time per pod
    * @param schedulerCpuMs kube-scheduler's CPU time per pod
+   * @param byGroup the extender's CPU time per pod by thread group (ms)
    */
   record Round(String extender, int round, int pods, double podsPerSecond, double extenderCpuMs,
-      double schedulerCpuMs) {}
+      double schedulerCpuMs, String byGroup) {}
 
   static void run(Map<String, String> o) throws Exception {
     Assets assets = Assets.find().orElseThrow(() -> new IllegalStateException(Assets.whyMissing()));
@@ -80,10 +81,14 @@ final class LoopBenchmark {
       for (String extender : extenders) {
         try (Served served = serve(extender, cp, o)) {
           for (int r = 1; r <= rounds; r++) {
+            java.time.Instant started = java.time.Instant.now();
             Round round = round(cp, served, extender, r, pods, podCpu, qps);
+            System.out.printf(Locale.ROOT, "%s round %d: from %s to %s (wall clock, to match a flight recording)%n",
+                extender, r, started, java.time.Instant.now());
             results.add(round);
-            System.out.printf(Locale.ROOT, "%s round %d: %.1f pods/s, extender %.2f ms CPU/pod, kube-scheduler %.2f"
-                + " ms CPU/pod%n", extender, r, round.podsPerSecond(), round.extenderCpuMs(), round.schedulerCpuMs());
+            System.out.printf(Locale.ROOT, "%s round %d: %.1f pods/s, extender %.2f ms CPU/pod (%s), kube-scheduler"
+                + " %.2f ms CPU/pod%n", extender, r, round.podsPerSecond(), round.extenderCpuMs(), round.byGroup(),
+                round.schedulerCpuMs());
           }
         }
       }
@@ -146,6 +151,7 @@ final class LoopBenchmark {
     api.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
     Bench.ServiceCpu extenderCpu = new Bench.ServiceCpu(served.process().pid());
     long cpu0 = extenderCpu.nanos();
+    Map<String, Long> groups0 = ThreadGroupCpu.read(served.process().pid());
     parallel(pods, i -> api.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata()
         .withName(String.format(Locale.ROOT, "pod-%05d", i)).endMetadata().withNewSpec()
         .withTerminationGracePeriodSeconds(0L).addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.9")
@@ -178,11 +184,16 @@ final class LoopBenchmark {
         schedulerCpu = ksCpu.nanos();
       }
       long cpu1 = extenderCpu.nanos();
+      Map<String, Long> groups1 = ThreadGroupCpu.read(served.process().pid());
       long first = boundAt.values().stream().mapToLong(Long::longValue).min().orElseThrow();
       long last = boundAt.values().stream().mapToLong(Long::longValue).max().orElseThrow();
       api.pods().inNamespace(ns).withGracePeriod(0).delete();
+      long gone = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (!api.pods().inNamespace(ns).list().getItems().isEmpty() && System.nanoTime() < gone) {
+        TimeUnit.MILLISECONDS.sleep(200);
+      }
       return new Round(extender, round, pods, (pods - 1) / ((last - first) / 1e9), (cpu1 - cpu0) / 1e6 / pods,
-          schedulerCpu / 1e6 / pods);
+          schedulerCpu / 1e6 / pods, ThreadGroupCpu.perUnit(groups0, groups1, pods));
     }
   }
 

@@ -39,8 +39,12 @@ class WatchEventSerializationTest {
 
     assertThat(event.getType()).isEqualTo("MODIFIED");
     assertThat(event.getObject()).isInstanceOf(Pod.class);
-    assertThat(((Pod) event.getObject()).getMetadata().getManagedFields()).isNotEmpty();
-    assertThat(event).isEqualTo(fabric8.unmarshal(event("MODIFIED", object), WatchEvent.class));
+    // Managed fields are skipped, never built; everything else is what fabric8 builds.
+    assertThat(object.get("metadata").get("managedFields")).isNotEmpty();
+    assertThat(((Pod) event.getObject()).getMetadata().getManagedFields()).isEmpty();
+    WatchEvent byFabric8 = fabric8.unmarshal(event("MODIFIED", object), WatchEvent.class);
+    ((Pod) byFabric8.getObject()).getMetadata().setManagedFields(java.util.List.of());
+    assertThat(event).isEqualTo(byFabric8);
   }
 
   @Test

@@ -1,0 +1,30 @@
+package io.schedext.kube;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodStatus;
+
+/**
+ * Fields of Kubernetes objects that no part of the extender reads, skipped while decoding instead of being built and
+ * then dropped: {@code metadata.managedFields} (a third of a typical pod's JSON, decoded into nested maps) and the
+ * pod's container statuses. Writing is unchanged: an object that has them still encodes them.
+ */
+public final class UnreadFields {
+
+  private UnreadFields() {}
+
+  @JsonIgnoreProperties(value = "managedFields", allowGetters = true)
+  private abstract static class Meta {}
+
+  @JsonIgnoreProperties(value = {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"},
+      allowGetters = true)
+  private abstract static class Status {}
+
+  /** Makes {@code mapper} skip those fields when it decodes; call before its first use. */
+  public static ObjectMapper skipIn(ObjectMapper mapper) {
+    mapper.addMixIn(ObjectMeta.class, Meta.class);
+    mapper.addMixIn(PodStatus.class, Status.class);
+    return mapper;
+  }
+}
