@@ -107,7 +107,7 @@ public final class WireCodec {
     return decode(new java.io.ByteArrayInputStream(body), type);
   }
 
-  /** As {@link #decode(byte[], Class)}, with node names interned as {@link #decode(InputStream, Class, NameInterner)}. */
+  /** As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class, NameInterner)}. */
   public <T> T decode(byte[] body, Class<T> type, NameInterner names) {
     return decode(new java.io.ByteArrayInputStream(body), type, names);
   }
@@ -135,7 +135,9 @@ public final class WireCodec {
       }
       return tree;
     } catch (JsonProcessingException e) {
-      throw new BadRequestException("malformed " + format + ": " + e.getOriginalMessage() + where(e.getLocation()));
+      // The YAML parser appends an excerpt of the input on further lines; the first line and the position suffice.
+      String problem = e.getOriginalMessage().lines().findFirst().orElse("");
+      throw new BadRequestException("malformed " + format + ": " + problem + where(e.getLocation()));
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }

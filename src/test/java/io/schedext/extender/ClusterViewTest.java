@@ -14,7 +14,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /** The read-only views behind the web page, over real HTTP against the bundled demo cluster. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = ExplainByNameTest.UNTOUCHED_DEMO)
 class ClusterViewTest {
 
   @Value("${local.server.port}")

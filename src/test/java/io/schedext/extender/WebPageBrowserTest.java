@@ -39,7 +39,9 @@ import org.springframework.boot.test.context.SpringBootTest;
  * Debian's {@code chromium} and {@code chromium-driver} (paths from the system properties {@code chromium.binary} and
  * {@code webdriver.chrome.driver}); skipped where they are not installed.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = ExplainByNameTest.UNTOUCHED_DEMO)
 class WebPageBrowserTest {
 
   private static final Logger log = LoggerFactory.getLogger(WebPageBrowserTest.class);
@@ -148,7 +150,9 @@ class WebPageBrowserTest {
         "const out = {};"
             + "for (const tr of document.querySelectorAll('#matrix tbody tr')) {"
             + "  const cells = {};"
-            + "  for (const td of tr.querySelectorAll('td[data-plugin]')) { cells[td.dataset.plugin] = td.textContent; }"
+            + "  for (const td of tr.querySelectorAll('td[data-plugin]')) {"
+            + "    cells[td.dataset.plugin] = td.textContent;"
+            + "  }"
             + "  out[tr.dataset.node] = cells;"
             + "}"
             + "return out;");
