@@ -50,8 +50,8 @@ final class ExplanationReport {
     }
     out.append("\nfeasible: ").append(nodes.size()).append(nodes.size() == 1 ? " node" : " nodes")
         .append(", highest total score first (extender score 0-10 in brackets)\n");
-    List<String> deciding = decidingPlugins(nodes);
     List<Explanation.NodeVerdict> shown = nodes.subList(0, Math.min(nodes.size(), FEASIBLE_LINES));
+    List<String> deciding = decidingPlugins(shown);
     int nameWidth = shown.stream().mapToInt(n -> n.node().length()).max().orElse(0);
     int scoreWidth = shown.stream().mapToInt(n -> Long.toString(n.totalScore()).length()).max().orElse(0);
     for (Explanation.NodeVerdict n : shown) {
@@ -75,8 +75,8 @@ final class ExplanationReport {
   }
 
   /**
-   * The plugins whose weighted score differs between the feasible nodes (those decide the order), most spread first,
-   * at most {@link #SCORES_PER_NODE}; with a single feasible node, its highest weighted scores.
+   * The plugins whose weighted score differs between the listed nodes (those decide their order), most spread first,
+   * at most {@link #SCORES_PER_NODE}; with a single node listed, its highest weighted scores.
    */
   private static List<String> decidingPlugins(List<Explanation.NodeVerdict> nodes) {
     Map<String, long[]> range = new LinkedHashMap<>();
