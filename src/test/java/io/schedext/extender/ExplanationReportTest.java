@@ -51,6 +51,20 @@ class ExplanationReportTest {
     }
   }
 
+  /** The report of the three nodes none of which fits, up to the preemption outcome. */
+  private static final String NONE_FIT_REPORT = """
+      pod shop/redis-2 (profile default-scheduler)
+      0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.
+
+      rejected: 3 nodes, grouped by the filters that rejected them
+        2  NodeResourcesFit: Insufficient cpu
+           node-a, node-b
+        1  TaintToleration: node(s) had untolerated taint {gpu: }; NodeResourcesFit: Insufficient cpu
+           node-c
+
+      preemption (what-if; nothing is evicted)
+      """;
+
   static Stream<Case> cases() {
     String fitSummary = "0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.";
     List<Explanation.NodeVerdict> noneFit = List.of(
@@ -79,33 +93,13 @@ class ExplanationReportTest {
             explanation(null, fitSummary, noneFit,
                 new Explanation.Preemption("Unschedulable", List.of("preemption: 0/3 nodes are available: 3 No "
                     + "preemption victims found for incoming pod."), null, List.of())),
-            """
-            pod shop/redis-2 (profile default-scheduler)
-            0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.
-
-            rejected: 3 nodes, grouped by the filters that rejected them
-              2  NodeResourcesFit: Insufficient cpu
-                 node-a, node-b
-              1  TaintToleration: node(s) had untolerated taint {gpu: }; NodeResourcesFit: Insufficient cpu
-                 node-c
-
-            preemption (what-if; nothing is evicted)
+            NONE_FIT_REPORT + """
               cannot help: preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.
             """),
         new Case("a nomination lists the victims",
             explanation(null, fitSummary, noneFit, new Explanation.Preemption("Success", List.of(), "node-b",
                 List.of(new Explanation.Victim("batch/etl-1", "u1", 0)))),
-            """
-            pod shop/redis-2 (profile default-scheduler)
-            0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.
-
-            rejected: 3 nodes, grouped by the filters that rejected them
-              2  NodeResourcesFit: Insufficient cpu
-                 node-a, node-b
-              1  TaintToleration: node(s) had untolerated taint {gpu: }; NodeResourcesFit: Insufficient cpu
-                 node-c
-
-            preemption (what-if; nothing is evicted)
+            NONE_FIT_REPORT + """
               would nominate node-b and evict 1 pod
                 batch/etl-1 (priority 0)
             """),
