@@ -1,5 +1,7 @@
 package io.schedext.extender;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.schedext.cache.NameInterner;
@@ -26,8 +28,8 @@ final class ExplainRequests {
   static ExtenderArgs decode(WireCodec codec, HttpServletRequest request, NameInterner names) throws IOException {
     byte[] body = codec.readBody(request.getInputStream());
     boolean yaml = isYaml(request.getContentType());
-    if (!yaml && body.length > 0 && !looksLikeBarePod(body)) {
-      // A body that cannot be a bare Pod is decoded as sent, so error positions point into the caller's own text.
+    if (!yaml && !isBarePod(codec, body)) {
+      // A filter request is decoded as sent, so error positions point into the caller's own text.
       return codec.decode(body, ExtenderArgs.class, names);
     }
     JsonNode tree = codec.readTree(body, yaml);
@@ -39,10 +41,27 @@ final class ExplainRequests {
     return codec.decode(codec.mapper().writeValueAsBytes(tree), ExtenderArgs.class, names);
   }
 
-  /** A cheap look for a {@code "kind"} field near the start, without which the body is no bare Pod. */
-  private static boolean looksLikeBarePod(byte[] body) {
-    return new String(body, 0, Math.min(body.length, 4096), java.nio.charset.StandardCharsets.UTF_8)
-        .contains("\"kind\"");
+  /**
+   * True when the JSON {@code body} is an object with {@code "kind": "Pod"} at its top level. Reads only the top-level
+   * fields (nested values are skipped without being built); malformed JSON answers false and is reported by the decoding.
+   */
+  private static boolean isBarePod(WireCodec codec, byte[] body) {
+    try (JsonParser p = codec.mapper().createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return false;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        if ("kind".equals(field)) {
+          return value == JsonToken.VALUE_STRING && "Pod".equals(p.getText());
+        }
+        p.skipChildren();
+      }
+      return false;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static boolean isYaml(String contentType) {

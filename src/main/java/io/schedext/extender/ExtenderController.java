@@ -63,14 +63,14 @@ class ExtenderController {
   @GetMapping("/scheduler/explain/{namespace}/{name}")
   void explainByName(@PathVariable String namespace, @PathVariable String name, HttpServletRequest request,
       HttpServletResponse response) {
-    answer("explain", () -> explained(service.explain(null, namespace, name), request), response);
+    answer("explain", () -> explainedByName(null, namespace, name, request), response);
   }
 
   /** {@code GET /profiles/{profile}/explain/{namespace}/{name}}: the same under a named profile. */
   @GetMapping("/profiles/{profile}/explain/{namespace}/{name}")
   void explainByNameInProfile(@PathVariable String profile, @PathVariable String namespace,
       @PathVariable String name, HttpServletRequest request, HttpServletResponse response) {
-    answer("explain", () -> explained(service.explain(profile, namespace, name), request), response);
+    answer("explain", () -> explainedByName(profile, namespace, name, request), response);
   }
 
   /**
@@ -201,6 +201,15 @@ class ExtenderController {
       default -> throw new BadRequestException(404,
           "unknown verb \"" + verb + "\"; verbs: filter, prioritize, preempt, bind, explain");
     }
+  }
+
+  /** Explains a known pod; while the state is incomplete a missing pod proves nothing, so that is a 503. */
+  private Reply explainedByName(String profile, String namespace, String name, HttpServletRequest request) {
+    service.framework(profile);
+    if (!source.isReady()) {
+      return error(503, "extender cluster state is not ready: " + source.notReadyReason());
+    }
+    return explained(service.explain(profile, namespace, name), request);
   }
 
   private static Reply explained(Explanation e, HttpServletRequest request) {

@@ -618,8 +618,8 @@ public final class ExtenderService {
     if (error != null) {
       summary = "error: " + error;
     } else if (!feasible.isEmpty()) {
-      summary = feasible.size() + "/" + numAllNodes + " nodes are available; the highest total score, " + bestScore
-          + ", is " + String.join(", ", best) + ".";
+      summary = feasible.size() + "/" + numAllNodes + " nodes are available; the highest total score is " + bestScore
+          + ", on " + String.join(", ", best) + ".";
     } else {
       c.unknown().forEach((node, reason) -> rejections.put(node, Status.unresolvable(reason)));
       // As upstream, only a rejecting PostFilter adds its message (a nomination leaves the event as it is).

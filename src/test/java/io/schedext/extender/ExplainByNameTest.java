@@ -58,8 +58,8 @@ class ExplainByNameTest {
     assertThat(j.get("boundNode").isNull()).isTrue();
     assertThat(j.get("nodes").size()).isEqualTo(12);
     assertThat(j.get("summary").asText())
-        .isEqualTo("3/12 nodes are available; the highest total score, " + j.get("nodes").findValues("totalScore")
-            .stream().filter(JsonNode::isNumber).mapToLong(JsonNode::asLong).max().orElseThrow() + ", is "
+        .isEqualTo("3/12 nodes are available; the highest total score is " + j.get("nodes").findValues("totalScore")
+            .stream().filter(JsonNode::isNumber).mapToLong(JsonNode::asLong).max().orElseThrow() + ", on "
             + j.get("bestNodes").get(0).asText() + ".");
   }
 

@@ -73,13 +73,13 @@ class ExplanationReportTest {
         rejected("node-c", no(TAINTS, "node(s) had untolerated taint {gpu: }"), no(FIT, "Insufficient cpu")));
     return Stream.of(
         new Case("feasible nodes come best first with the scores that differ, then the rejected ones",
-            explanation(null, "2/3 nodes are available; the highest total score, 370, is node-b.", List.of(
+            explanation(null, "2/3 nodes are available; the highest total score is 370, on node-b.", List.of(
                 feasible("node-a", 50, 300),
                 feasible("node-b", 70, 300),
                 rejected("node-c", no(TAINTS, "node(s) had untolerated taint {gpu: }"), ok(FIT))), null),
             """
             pod shop/redis-2 (profile default-scheduler)
-            2/3 nodes are available; the highest total score, 370, is node-b.
+            2/3 nodes are available; the highest total score is 370, on node-b.
 
             feasible: 2 nodes, highest total score first (extender score 0-10 in brackets)
               node-b  370 [ 9]  NodeResourcesFit 70
@@ -104,12 +104,12 @@ class ExplanationReportTest {
                 batch/etl-1 (priority 0)
             """),
         new Case("a bound pod says whether it still fits its node",
-            explanation("node-a", "1/1 nodes are available; the highest total score, 350, is node-a.",
+            explanation("node-a", "1/1 nodes are available; the highest total score is 350, on node-a.",
                 List.of(feasible("node-a", 50, 300)), null),
             """
             pod shop/redis-2 (profile default-scheduler)
             bound to node-a; explained as if it were not (it would still fit there)
-            1/1 nodes are available; the highest total score, 350, is node-a.
+            1/1 nodes are available; the highest total score is 350, on node-a.
 
             feasible: 1 node, highest total score first (extender score 0-10 in brackets)
               node-a  350 [ 8]  TaintToleration 300, NodeResourcesFit 50
