@@ -20,7 +20,8 @@ import org.springframework.http.MediaType;
 final class ExplainRequests {
 
   private static final List<MediaType> YAML_TYPES = List.of(
-      MediaType.APPLICATION_YAML, MediaType.parseMediaType("application/x-yaml"), MediaType.parseMediaType("text/yaml"));
+      MediaType.APPLICATION_YAML, MediaType.parseMediaType("application/x-yaml"),
+      MediaType.parseMediaType("text/yaml"));
 
   private ExplainRequests() {}
 
@@ -43,7 +44,8 @@ final class ExplainRequests {
 
   /**
    * True when the JSON {@code body} is an object with {@code "kind": "Pod"} at its top level. Reads only the top-level
-   * fields (nested values are skipped without being built); malformed JSON answers false and is reported by the decoding.
+   * fields (nested values are skipped without being built); malformed JSON answers false, and the decoding that
+   * follows reports it.
    */
   private static boolean isBarePod(WireCodec codec, byte[] body) {
     try (JsonParser p = codec.mapper().createParser(body)) {
