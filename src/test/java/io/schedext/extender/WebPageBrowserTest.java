@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,19 +57,22 @@ class WebPageBrowserTest {
   private WebDriver driver;
   private WebDriverWait wait;
 
+  /** Why the browser tests cannot run here, or null when Chromium and its driver are installed. */
+  private static String missing;
+
   @BeforeAll
-  static void needsChromium() {
-    boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
-    if (!installed) {
-      String why = "Browser tests of the web page skipped: no " + CHROMIUM + " or " + DRIVER
-          + "; install them with: apt-get install -y chromium chromium-driver";
-      log.warn(why);
-      Assumptions.assumeTrue(false, why);
+  static void lookForChromium() {
+    List<String> absent = Stream.of(CHROMIUM, DRIVER).filter(p -> !Files.isExecutable(p)).map(Path::toString).toList();
+    if (!absent.isEmpty()) {
+      missing = "Browser tests of the web page skipped: " + String.join(" and ", absent)
+          + " not found; install them with: apt-get install -y chromium chromium-driver";
+      log.warn(missing);
     }
   }
 
   @BeforeEach
   void openBrowser(@TempDir Path profile) {
+    Assumptions.assumeTrue(missing == null, missing);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
