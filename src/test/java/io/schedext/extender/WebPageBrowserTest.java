@@ -124,13 +124,11 @@ class WebPageBrowserTest {
     assertThat(cell("node-b2", "InterPodAffinity")).isEqualTo("✓");
     assertThat(driver.findElements(By.cssSelector("#scores tbody tr"))).hasSize(3);
 
-    Path shot = Path.of("target", "browser", "explain-shop-redis-2.png");
-    Files.createDirectories(shot.getParent());
-    Files.write(shot, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    screenshot("explain-shop-redis-2.png");
   }
 
   @Test
-  void explainsAPastedPod() {
+  void explainsAPastedPod() throws IOException {
     openPage();
     driver.findElement(By.id("paste")).sendKeys(ExplainByNameTest.HUGE_POD_YAML);
     driver.findElement(By.id("paste-explain")).click();
@@ -140,6 +138,14 @@ class WebPageBrowserTest {
     assertThat(driver.findElement(By.id("preemption-result")).getText())
         .isEqualTo("Cannot help: preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.");
     assertThat(cell("node-a1", "NodeResourcesFit")).isEqualTo("Insufficient cpu");
+    screenshot("explain-pasted-pod.png");
+  }
+
+  /** Keeps what the browser shows under target/browser, to look at after a run. */
+  private void screenshot(String name) throws IOException {
+    Path shot = Path.of("target", "browser", name);
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
   }
 
   private String cell(String node, String plugin) {
