@@ -36,6 +36,11 @@ public interface ClusterSource extends AutoCloseable {
   /** The unassigned pod with this namespace, name and UID (empty UID = any), or null. */
   Pod findPod(String namespace, String name, String uid);
 
+  /** The pods not assigned to a node yet, as the source last saw them (a copy; empty when it keeps none). */
+  default List<Pod> pendingPods() {
+    return List.of();
+  }
+
   /**
    * Reads the source now and lists how the cache differs from it (missing, extra or misplaced nodes and pods); empty
    * when they agree. The embedded cluster is the cache's own source, so it has nothing to compare.

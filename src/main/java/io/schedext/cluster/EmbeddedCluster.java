@@ -214,7 +214,7 @@ public final class EmbeddedCluster implements ClusterSource {
     return null;
   }
 
-  /** The pods still waiting to be bound. */
+  @Override
   public List<Pod> pendingPods() {
     return new ArrayList<>(pending.values());
   }

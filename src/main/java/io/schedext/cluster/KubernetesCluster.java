@@ -214,6 +214,11 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   @Override
+  public List<Pod> pendingPods() {
+    return new ArrayList<>(pending.values());
+  }
+
+  @Override
   public Pod findPod(String namespace, String name, String uid) {
     if (uid != null && !uid.isEmpty()) {
       Pod p = pending.get(uid);

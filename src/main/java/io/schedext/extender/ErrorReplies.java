@@ -7,7 +7,10 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-/** Answers request mistakes Spring catches before the controller (a GET on a verb) in the protocol's error form. */
+/**
+ * Answers request mistakes in the protocol's error form: those Spring catches before a controller (a GET on a verb)
+ * and those the read-only views find (a bad query parameter).
+ */
 @RestControllerAdvice
 class ErrorReplies {
 
@@ -21,5 +24,11 @@ class ErrorReplies {
   ResponseEntity<byte[]> methodNotAllowed(HttpRequestMethodNotSupportedException e) {
     return ResponseEntity.status(405).contentType(MediaType.APPLICATION_JSON)
         .body(codec.encode(new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST")));
+  }
+
+  @ExceptionHandler(BadRequestException.class)
+  ResponseEntity<byte[]> badRequest(BadRequestException e) {
+    return ResponseEntity.status(e.httpStatus()).contentType(MediaType.APPLICATION_JSON)
+        .body(codec.encode(new ExtenderBindingResult(e.getMessage())));
   }
 }

@@ -8,6 +8,10 @@ import java.util.List;
  *
  * @param pod {@code namespace/name}
  * @param profile the profile used
+ * @param boundNode the node the pod is bound to when it was explained by name as if it were not bound (its node
+ *     counted without it); null for a pending pod or a pod given in the request
+ * @param summary one line: kube-scheduler's FailedScheduling text ({@code 0/N nodes are available: ...}, with the
+ *     preemption clause) when no node fits, else how many fit and which scored highest, or the error
  * @param filterPlugins filter plugins in run order
  * @param scorePlugins score plugins in run order with their weights
  * @param preFilter each PreFilter plugin's status
@@ -22,6 +26,8 @@ import java.util.List;
 public record Explanation(
     String pod,
     String profile,
+    String boundNode,
+    String summary,
     List<String> filterPlugins,
     List<ScorePlugin> scorePlugins,
     List<PluginStatus> preFilter,

@@ -11,17 +11,20 @@ import io.schedext.extender.wire.ReplyBuffer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The HTTP face of the extender: {@code POST /scheduler/{verb}} for the default profile and
- * {@code POST /profiles/{profile}/{verb}} for a named one, verbs filter, prioritize, preempt, bind and explain. Decodes
+ * {@code POST /profiles/{profile}/{verb}} for a named one, verbs filter, prioritize, preempt, bind and explain, and
+ * {@code GET .../explain/{namespace}/{name}} to explain a pod the extender knows (JSON, or text for people). Decodes
  * with the fabric8-aware {@link WireCodec}, delegates to {@link ExtenderService}, and answers every client mistake
  * with a 4xx whose JSON body has the {@code Error} field filled.
  */
@@ -56,8 +59,33 @@ class ExtenderController {
     handle(profile, verb, request, response);
   }
 
-  /** A status and the object its JSON body encodes. */
-  private record Reply(int status, Object body) {}
+  /** {@code GET /scheduler/explain/{namespace}/{name}}: explains a pod the extender knows, by name. */
+  @GetMapping("/scheduler/explain/{namespace}/{name}")
+  void explainByName(@PathVariable String namespace, @PathVariable String name, HttpServletRequest request,
+      HttpServletResponse response) {
+    answer("explain", () -> explainedByName(null, namespace, name, request), response);
+  }
+
+  /** {@code GET /profiles/{profile}/explain/{namespace}/{name}}: the same under a named profile. */
+  @GetMapping("/profiles/{profile}/explain/{namespace}/{name}")
+  void explainByNameInProfile(@PathVariable String profile, @PathVariable String namespace,
+      @PathVariable String name, HttpServletRequest request, HttpServletResponse response) {
+    answer("explain", () -> explainedByName(profile, namespace, name, request), response);
+  }
+
+  /**
+   * A status and the object its JSON body encodes, or the text of a {@code text/plain} body.
+   *
+   * @param status the HTTP status
+   * @param body the object to encode as JSON (when text is null)
+   * @param text the plain-text body, or null
+   */
+  private record Reply(int status, Object body, String text) {}
+
+  /** Computes the reply of one call; may throw what {@link #answer} maps to an error reply. */
+  private interface ReplySource {
+    Reply reply() throws IOException;
+  }
 
   /**
    * Answers one call. The reply is encoded into a reused buffer first and sent with its {@code Content-Length} in one
@@ -71,7 +99,7 @@ class ExtenderController {
       gate.requestStarted();
     }
     try {
-      answer(profile, verb, request, response);
+      answer(verb, () -> reply(profile, verb, request), response);
     } finally {
       if (gated) {
         gate.requestFinished();
@@ -79,12 +107,12 @@ class ExtenderController {
     }
   }
 
-  private void answer(String profile, String verb, HttpServletRequest request, HttpServletResponse response) {
+  private void answer(String verb, ReplySource source, HttpServletResponse response) {
     long start = System.nanoTime();
     String outcome = "ok";
     Reply reply;
     try {
-      reply = reply(profile, verb, request);
+      reply = source.reply();
       if (reply.status() != 200) {
         outcome = "unavailable";
       }
@@ -99,6 +127,11 @@ class ExtenderController {
       log.error("{} failed", verb, e);
       reply = error(500, "internal error: "
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+    }
+    if (reply.text() != null) {
+      outcome = sendText(verb, reply, response, outcome);
+      metrics.request(verb, outcome, System.nanoTime() - start);
+      return;
     }
     ReplyBuffer buf = codec.borrowBuffer();
     try {
@@ -162,19 +195,46 @@ class ExtenderController {
         return ok(service.bind(profile, args));
       }
       case "explain" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
-        return ok(service.explain(profile, args));
+        return explained(service.explain(profile, ExplainRequests.decode(codec, request, service.nodeNames())),
+            request);
       }
       default -> throw new BadRequestException(404,
           "unknown verb \"" + verb + "\"; verbs: filter, prioritize, preempt, bind, explain");
     }
   }
 
+  /** Explains a known pod; while the state is incomplete a missing pod proves nothing, so that is a 503. */
+  private Reply explainedByName(String profile, String namespace, String name, HttpServletRequest request) {
+    service.framework(profile);
+    if (!source.isReady()) {
+      return error(503, "extender cluster state is not ready: " + source.notReadyReason());
+    }
+    return explained(service.explain(profile, namespace, name), request);
+  }
+
+  private static Reply explained(Explanation e, HttpServletRequest request) {
+    return ExplainRequests.wantsText(request) ? new Reply(200, null, ExplanationReport.render(e)) : ok(e);
+  }
+
+  private static String sendText(String verb, Reply reply, HttpServletResponse response, String outcome) {
+    byte[] bytes = reply.text().getBytes(StandardCharsets.UTF_8);
+    try {
+      response.setStatus(reply.status());
+      response.setContentType("text/plain;charset=UTF-8");
+      response.setContentLength(bytes.length);
+      response.getOutputStream().write(bytes);
+      return outcome;
+    } catch (IOException e) {
+      log.debug("{} reply not delivered: {}", verb, e.toString());
+      return "aborted";
+    }
+  }
+
   private static Reply ok(Object body) {
-    return new Reply(200, body);
+    return new Reply(200, body, null);
   }
 
   private static Reply error(int status, String message) {
-    return new Reply(status, new ExtenderBindingResult(message));
+    return new Reply(status, new ExtenderBindingResult(message), null);
   }
 }

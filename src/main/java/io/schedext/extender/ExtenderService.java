@@ -3,6 +3,7 @@ package io.schedext.extender;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.NameInterner;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
@@ -21,6 +22,7 @@ import io.schedext.extender.wire.NodeNameList;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FitError;
 import io.schedext.framework.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.Frameworks;
@@ -503,7 +505,46 @@ public final class ExtenderService {
   public Explanation explain(String profile, ExtenderArgs args) {
     Framework fw = framework(profile);
     PodInfo pod = podOf(args.pod());
-    Candidates c = candidates(args, true);
+    return explain(fw, pod, candidates(args, true), null);
+  }
+
+  /**
+   * Explains the pod {@code namespace/name} as the extender knows it, over every cached node: a pending pod of the
+   * cluster source, or else a pod in the cache, explained as if it were not bound (its own node counted without it),
+   * which answers "would it still fit where it is, and where else?". 404 when neither knows it.
+   */
+  public Explanation explain(String profile, String namespace, String name) {
+    Framework fw = framework(profile);
+    for (Pod p : source.pendingPods()) {
+      ObjectMeta m = p.getMetadata();
+      if (m != null && namespace.equals(m.getNamespace()) && name.equals(m.getName())) {
+        return explain(fw, parse(p), candidates(new ExtenderArgs(p, null, null), true), null);
+      }
+    }
+    for (PodInfo bound : cache.pods()) {
+      if (bound.namespace().equals(namespace) && bound.name().equals(name)) {
+        return explainUnbound(fw, bound);
+      }
+    }
+    throw new BadRequestException(404, "pod \"" + namespace + "/" + name + "\" is not known to the extender: "
+        + "neither pending in the cluster source nor in the cache");
+  }
+
+  private Explanation explainUnbound(Framework fw, PodInfo bound) {
+    Pod unbound = new PodBuilder(bound.pod()).editOrNewSpec().withNodeName(null).endSpec().build();
+    Snapshot base = cache.snapshot();
+    NodeInfo own = base.get(bound.nodeName());
+    Snapshot snapshot = base;
+    if (own != null) {
+      NodeInfo without = own.snapshotCopy();
+      without.removePod(bound.uid());
+      snapshot = base.withOverrides(List.of(without));
+    }
+    return explain(fw, parse(unbound), new Candidates(snapshot, snapshot.list(), Map.of(), true, Map.of()),
+        bound.nodeName());
+  }
+
+  private Explanation explain(Framework fw, PodInfo pod, Candidates c, String boundNode) {
     Explainer ex = new Explainer();
     CycleState state = fw.newCycleState(c.snapshot());
     List<String> filterPlugins = fw.pluginNames(ExtensionPoint.FILTER);
@@ -527,6 +568,7 @@ public final class ExtenderService {
     }
     Map<String, Explanation.NodeVerdict> scored = new LinkedHashMap<>();
     List<String> best = new ArrayList<>();
+    long bestScore = Long.MIN_VALUE;
     if (!feasible.isEmpty()) {
       Candidates fc = new Candidates(c.snapshot(), feasible, Map.of(), c.namesMode(), c.given());
       ScoreResult r = score(fw, fc, pod, ex);
@@ -537,7 +579,6 @@ public final class ExtenderService {
         for (int w : r.weights()) {
           weightSum += w;
         }
-        long max = Long.MIN_VALUE;
         for (int i = 0; i < r.nodes().length; i++) {
           List<Explanation.PluginScore> ps = new ArrayList<>();
           for (int p = 0; p < r.plugins().length; p++) {
@@ -547,10 +588,10 @@ public final class ExtenderService {
           String name = r.nodes()[i].name();
           scored.put(name, new Explanation.NodeVerdict(name, true, null, ps, r.totals()[i],
               toExtenderScore(r.totals()[i], weightSum)));
-          max = Math.max(max, r.totals()[i]);
+          bestScore = Math.max(bestScore, r.totals()[i]);
         }
         for (int i = 0; i < r.nodes().length; i++) {
-          if (r.totals()[i] == max) {
+          if (r.totals()[i] == bestScore) {
             best.add(r.nodes()[i].name());
           }
         }
@@ -567,24 +608,39 @@ public final class ExtenderService {
           List.of(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
               List.of(u.getValue()))), List.of(), null, null));
     }
+    Map<String, Status> rejections = firstRejections(c.nodes(), perNode, preStatus);
     Explanation.Preemption preemption = null;
     if (error == null && feasible.isEmpty() && !c.nodes().isEmpty() && fw.hasPostFilterPlugins()) {
-      preemption = simulatePreemption(fw, state, pod, c.nodes(), perNode, preStatus);
+      preemption = simulatePreemption(fw, state, pod, rejections);
+    }
+    String summary;
+    int numAllNodes = c.nodes().size() + c.unknown().size();
+    if (error != null) {
+      summary = "error: " + error;
+    } else if (!feasible.isEmpty()) {
+      summary = feasible.size() + "/" + numAllNodes + " nodes are available; the highest total score is " + bestScore
+          + ", on " + String.join(", ", best) + ".";
+    } else {
+      c.unknown().forEach((node, reason) -> rejections.put(node, Status.unresolvable(reason)));
+      // As upstream, only a rejecting PostFilter adds its message (a nomination leaves the event as it is).
+      Status post = preemption == null ? Status.success()
+          : Status.of(Code.fromUpstreamName(preemption.code()), preemption.reasons());
+      summary = FitError.message(numAllNodes, preStatus.isRejected() ? preStatus.message() : "",
+          rejections.values(), List.of(), post.isRejected() ? post.message() : "");
     }
     Map<String, Integer> weights = fw.scoreWeights();
-    return new Explanation(pod.key(), fw.profileName(), filterPlugins,
+    return new Explanation(pod.key(), fw.profileName(), boundNode, summary, filterPlugins,
         weights.entrySet().stream().map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue())).toList(),
         ex.preFilter, ex.preScore, verdicts, feasible.stream().map(NodeInfo::name).toList(), best, preemption,
         error);
   }
 
   /**
-   * Runs the PostFilter plugins with each node's status as the real cycle would have it (its first rejecting filter,
-   * or the PreFilter rejection), and reports the node and victims preemption would pick. Evicts nothing.
+   * Each rejected node's status as the real cycle would have it: its first rejecting filter, or the PreFilter
+   * rejection. The filters stop at the first rejection there, so this is what kube-scheduler counts and preempts on.
    */
-  private static Explanation.Preemption simulatePreemption(
-      Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, List<Explanation.PluginStatus>[] perNode,
-      Status preStatus) {
+  private static Map<String, Status> firstRejections(
+      List<NodeInfo> nodes, List<Explanation.PluginStatus>[] perNode, Status preStatus) {
     Map<String, Status> statuses = new LinkedHashMap<>();
     for (int i = 0; i < nodes.size(); i++) {
       Status first = preStatus.isSuccess() ? null : preStatus;
@@ -600,7 +656,13 @@ public final class ExtenderService {
         statuses.put(nodes.get(i).name(), first);
       }
     }
-    var r = fw.runPostFilterPlugins(state.copy(), pod, statuses);
+    return statuses;
+  }
+
+  /** Runs the PostFilter plugins on the nodes' rejections and reports the node and victims preemption would pick. */
+  private static Explanation.Preemption simulatePreemption(
+      Framework fw, CycleState state, PodInfo pod, Map<String, Status> rejections) {
+    var r = fw.runPostFilterPlugins(state.copy(), pod, new LinkedHashMap<>(rejections));
     List<Explanation.Victim> victims = r.victims().stream()
         .map(v -> new Explanation.Victim(v.key(), v.uid(), v.priority())).toList();
     return new Explanation.Preemption(r.status().code().upstreamName(), r.status().reasons(),
@@ -749,10 +811,14 @@ public final class ExtenderService {
     if (pod.getMetadata().getNamespace() == null) {
       pod.getMetadata().setNamespace("default");
     }
+    PodInfo info = parse(pod);
+    seenPods.remember(pod);
+    return info;
+  }
+
+  private static PodInfo parse(Pod pod) {
     try {
-      PodInfo info = PodInfo.of(pod);
-      seenPods.remember(pod);
-      return info;
+      return PodInfo.of(pod);
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("field \"Pod\": " + e.getMessage());
     }

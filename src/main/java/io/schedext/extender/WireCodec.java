@@ -5,11 +5,13 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.schedext.cache.NameInterner;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.UnreadFields;
@@ -30,6 +32,9 @@ public final class WireCodec {
 
   /** Reply buffers that grew larger than this are dropped after use. */
   static final int POOLED_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
+
+  /** Reads YAML request bodies (explain accepts a Pod as YAML); trees only, decoded then as JSON. */
+  private static final ObjectMapper YAML = new YAMLMapper();
 
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
@@ -102,6 +107,42 @@ public final class WireCodec {
   /** Decodes a request body held in memory into {@code type}; same errors as the streaming form. */
   public <T> T decode(byte[] body, Class<T> type) {
     return decode(new java.io.ByteArrayInputStream(body), type);
+  }
+
+  /** As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class, NameInterner)}. */
+  public <T> T decode(byte[] body, Class<T> type, NameInterner names) {
+    return decode(new java.io.ByteArrayInputStream(body), type, names);
+  }
+
+  /** Reads a whole request body into memory; a body longer than the limit is a 413 {@link BadRequestException}. */
+  public byte[] readBody(InputStream in) {
+    try {
+      return new Limited(in, maxBodyBytes).readAllBytes();
+    } catch (IOException e) {
+      tooLarge(e);
+      throw new BadRequestException("unreadable request body: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Parses {@code body} as one JSON document (or, with {@code yaml}, one YAML document) into a tree; malformed input
+   * is a 400 naming the position, and an empty body a 400 as in {@link #decode(InputStream, Class)}.
+   */
+  public JsonNode readTree(byte[] body, boolean yaml) {
+    String format = yaml ? "YAML" : "JSON";
+    try {
+      JsonNode tree = (yaml ? YAML : mapper).readTree(body);
+      if (tree == null || tree.isMissingNode()) {
+        throw new BadRequestException("request body is empty: expected a " + format + " object");
+      }
+      return tree;
+    } catch (JsonProcessingException e) {
+      // The YAML parser appends an excerpt of the input on further lines; the first line and the position suffice.
+      String problem = e.getOriginalMessage().lines().findFirst().orElse("");
+      throw new BadRequestException("malformed " + format + ": " + problem + where(e.getLocation()));
+    } catch (IOException e) {
+      throw new BadRequestException("unreadable request body: " + e.getMessage());
+    }
   }
 
   private void tooLarge(Throwable e) {

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -69,6 +71,21 @@ class TlsTest {
   @Test
   void aClientWithoutACertificateIsRefusedDuringTheHandshake() {
     assertThatThrownBy(() -> filter(false)).isInstanceOf(SSLException.class);
+  }
+
+  private HttpResponse<String> get(String path, boolean withClientCert) throws IOException, InterruptedException {
+    HttpClient client = HttpClient.newBuilder().sslContext(CERTS.clientContext(withClientCert))
+        .connectTimeout(Duration.ofSeconds(10)).build();
+    return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @ParameterizedTest(name = "{0} is served to a client with a certificate and refused to one without")
+  @ValueSource(strings = {"/", "/app.js", "/debug/overview", "/debug/pending-pods",
+      "/scheduler/explain/shop/redis-2?format=text"})
+  void theWebPageAndItsViewsFollowTheSameRules(String path) throws Exception {
+    assertThat(get(path, true).statusCode()).isEqualTo(200);
+    assertThatThrownBy(() -> get(path, false)).isInstanceOf(SSLException.class);
   }
 
   @Test

@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
-/** While the cluster state is not in sync, filter answers an Error (never a silently empty list) and bind refuses. */
+/**
+ * While the cluster state is not in sync, filter answers an Error (never a silently empty list), bind refuses, and
+ * explain by name answers 503 rather than "no such pod".
+ */
 class NotReadyTest {
 
   private final ObjectMapper json = new ObjectMapper();
@@ -73,5 +76,15 @@ class NotReadyTest {
         .get("Error").asText()).startsWith("extender cluster state is not ready");
     assertThat(post("bind", "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}", 200)
         .get("Error").asText()).startsWith("extender cluster state is not ready");
+  }
+
+  @Test
+  void explainByNameAnswers503InsteadOfNotFound() throws Exception {
+    MockHttpServletRequest req = new MockHttpServletRequest("GET", "/scheduler/explain/default/p");
+    MockHttpServletResponse r = new MockHttpServletResponse();
+    controller().explainByName("default", "p", req, r);
+    assertThat(r.getStatus()).isEqualTo(503);
+    assertThat(json.readTree(r.getContentAsByteArray()).get("Error").asText())
+        .startsWith("extender cluster state is not ready");
   }
 }

@@ -62,6 +62,17 @@ public final class Http {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
   }
 
+  /** GETs {@code path} with an {@code Accept} header. */
+  public Reply get(String path, String accept) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET().build());
+  }
+
+  /** POSTs {@code body} to {@code path} with the given {@code Content-Type} and {@code Accept} headers. */
+  public Reply post(String path, String body, String contentType, String accept) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", contentType)
+        .header("Accept", accept).POST(HttpRequest.BodyPublishers.ofString(body)).build());
+  }
+
   private Reply send(HttpRequest req) {
     try {
       HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());

@@ -3,6 +3,7 @@ package io.schedext.plugins.defaultpreemption;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
+import io.schedext.framework.FitError;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
@@ -15,7 +16,6 @@ import io.schedext.plugins.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntUnaryOperator;
 
@@ -164,25 +164,11 @@ public final class DefaultPreemption implements PostFilterPlugin {
   }
 
   /**
-   * Upstream's FitError text over the dry run's node statuses: {@code 0/<all> nodes are available: } then each
-   * reason counted once per node, as {@code <count> <reason>} sorted as strings; nodes without a status count as
-   * "Preemption is not helpful for scheduling".
+   * Upstream's FitError text over the dry run's node statuses; nodes without a status count as "Preemption is not
+   * helpful for scheduling".
    */
   static String fitError(int numAllNodes, Map<String, Status> nodeStatuses) {
-    Map<String, Integer> counts = new TreeMap<>();
-    for (Status s : nodeStatuses.values()) {
-      for (String reason : s.reasons()) {
-        counts.merge(reason, 1, Integer::sum);
-      }
-    }
-    if (nodeStatuses.size() < numAllNodes) {
-      counts.merge(NOT_HELPFUL, numAllNodes - nodeStatuses.size(), Integer::sum);
-    }
-    List<String> parts = new ArrayList<>(counts.size());
-    counts.forEach((reason, n) -> parts.add(n + " " + reason));
-    parts.sort(null);
-    String msg = "0/" + numAllNodes + " nodes are available:";
-    return parts.isEmpty() ? msg : msg + " " + String.join(", ", parts) + ".";
+    return FitError.message(numAllNodes, "", nodeStatuses.values(), List.of(NOT_HELPFUL), "");
   }
 
   /** apimachinery's aggregate error text: one message as is, several (deduplicated) in brackets. */
