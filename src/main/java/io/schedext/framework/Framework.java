@@ -469,13 +469,18 @@ public final class Framework {
     int n = nodes.size();
     int part = Parallelizer.BLOCK + Parallelizer.Blocks.SCRATCH_PAD;
     Status[] scratch = new Status[services.parallelizer().parallelism() * part + Parallelizer.Blocks.SCRATCH_PAD];
+    // Asked once per call rather than per node: nominations change only with watch events, which a node-by-node
+    // answer would not see consistently either.
+    boolean noneNominated = services.nominator().isEmpty();
     services.parallelizer().untilLight(n, new Parallelizer.Blocks(n) {
       @Override
       protected void compute(int from, int to, int worker) {
         int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part - from;
         for (int i = from; i < to; i++) {
           boolean sample = timedNode(stride, i);
-          scratch[at + i] = runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), sample, skipped);
+          scratch[at + i] = noneNominated
+              ? runFilterPlugins(state, pod, nodes.get(i), sample, skipped)
+              : runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), sample, skipped);
         }
       }
 

@@ -45,4 +45,14 @@ class MetricNamesTest {
       assertThat(text).as(series).contains(series);
     }
   }
+
+  @Test
+  void springsHttpObservationSkipsTheSchedulingCallsAndKeepsTheRest() throws Exception {
+    Http http = new Http(port);
+    http.post("/scheduler/filter", Files.readString(Path.of("docs/examples/filter.json")));
+    http.get("/actuator/health");
+    String text = http.get("/actuator/prometheus").body();
+    assertThat(text).contains("http_server_requests_seconds_count{").contains("uri=\"/actuator/health\"")
+        .doesNotContain("uri=\"/scheduler/{verb}\"");
+  }
 }
