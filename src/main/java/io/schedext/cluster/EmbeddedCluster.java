@@ -66,14 +66,6 @@ public final class EmbeddedCluster implements ClusterSource {
     });
   }
 
-  private boolean quiet;
-
-  /** Loads without the "Loaded ..." line: for a private copy of the demo cluster (the warm-up's). */
-  public EmbeddedCluster quiet() {
-    this.quiet = true;
-    return this;
-  }
-
   @Override
   public String describe() {
     return "embedded cluster from " + (file == null ? "the bundled demo (classpath:" + DEMO + ")" : file);
@@ -123,9 +115,6 @@ public final class EmbeddedCluster implements ClusterSource {
       }
     }
     ready = true;
-    if (quiet) {
-      return;
-    }
     log.info("Loaded {}: {} nodes, {} assigned pods, {} pending pods, {} other objects", describe(), nodes, assigned,
         pending.size(), objects.size() - nodes - assigned - pending.size());
   }

@@ -14,7 +14,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.ExtenderService;
 import io.schedext.extender.SeenPods;
-import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.Frameworks;
@@ -194,26 +193,6 @@ public class ExtenderConfiguration {
       SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
       SeenPods seenPods, ExtenderMetrics metrics) {
     return new ExtenderService(cache, source, frameworks, parallelizer, seenPods, metrics);
-  }
-
-  /** The request path compiled before readiness (extender.warm-up.calls), on its own thread from start-up on. */
-  @Bean
-  WarmUp requestPathWarmUp(ExtenderProperties props, Frameworks frameworks, Registry registry,
-      Parallelizer parallelizer, WireCodec codec) {
-    return WarmUp.start(props.warmUp().calls(), frameworks, registry, parallelizer, codec);
-  }
-
-  /** Readiness: UP once the warm-up calls are made (see WarmUp). */
-  @Bean
-  HealthIndicator warmUp(WarmUp warmUp) {
-    return () -> {
-      Health.Builder b = warmUp.finished() ? Health.up() : Health.outOfService();
-      b.withDetail("calls", warmUp.done() + "/" + warmUp.calls());
-      if (!warmUp.failure().isEmpty()) {
-        b.withDetail("stopped", warmUp.failure());
-      }
-      return b.build();
-    };
   }
 
   /** Readiness: UP only when the cluster state is loaded (or synced) and not lost. */

@@ -15,7 +15,6 @@ import org.springframework.util.unit.DataSize;
  * @param bind binding settings
  * @param config the scheduler configuration file the profiles come from
  * @param policy the legacy Policy file a profile is translated from
- * @param warmUp the calls made before readiness so the first real ones run compiled code
  */
 @ConfigurationProperties("extender")
 public record ExtenderProperties(
@@ -25,8 +24,7 @@ public record ExtenderProperties(
     @DefaultValue Scheduling scheduling,
     @DefaultValue Bind bind,
     @DefaultValue SchedulerConfig config,
-    @DefaultValue Policy policy,
-    @DefaultValue WarmUp warmUp) {
+    @DefaultValue Policy policy) {
 
   /** Cluster sources. */
   public enum Source {
@@ -100,13 +98,4 @@ public record ExtenderProperties(
    *     did; a {@code classpath:} prefix reads a resource; empty = none. Not together with {@code config.file}
    */
   public record Policy(@DefaultValue("") String file) {}
-
-  /**
-   * Warm-up before readiness.
-   *
-   * @param calls filter and prioritize calls (each decoded, answered and encoded, as a request is) run against a
-   *     private copy of the bundled demo cluster before readiness reports UP, so the JIT has compiled the request
-   *     path before kube-scheduler's first pods; 0 = none
-   */
-  public record WarmUp(@DefaultValue("12000") int calls) {}
 }

@@ -22,7 +22,6 @@ public final class Framework {
   public static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
   private volatile double pluginMetricsSamplePercent = 10;
 
-  private final Profile profile;
   private final String profileName;
   private final FrameworkServices services;
   private final Map<String, Plugin> plugins;
@@ -41,7 +40,6 @@ public final class Framework {
   private final Handle handle;
 
   private Framework(Profile profile, Registry registry, FrameworkServices services) {
-    this.profile = profile;
     this.profileName = profile.name();
     this.services = services;
     this.handle = new FrameworkHandle();
@@ -109,14 +107,6 @@ public final class Framework {
    * profile and plugin when a plugin is unknown, does not implement a point it is enabled at, or rejects its args.
    */
   public static Framework create(Profile profile, Registry registry, FrameworkServices services) {
-    return new Framework(profile, registry, services);
-  }
-
-  /**
-   * The same profile's plugins, new instances over other {@code services} (a private cluster, say): nothing they
-   * remember is shared with this framework's.
-   */
-  public Framework recreate(Registry registry, FrameworkServices services) {
     return new Framework(profile, registry, services);
   }
 
