@@ -301,6 +301,8 @@ public final class ControlPlane implements AutoCloseable {
   public static KubernetesClient clientFor(Path kubeconfig) {
     try {
       Config config = Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+      // Deleting thousands of pods in one call takes longer than the default 10 s on two shared CPUs.
+      config.setRequestTimeout(120_000);
       return new KubernetesClientBuilder().withConfig(config).build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
