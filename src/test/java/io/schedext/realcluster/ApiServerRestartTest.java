@@ -12,7 +12,6 @@ import io.schedext.testing.realcluster.KubeScheduler.Extender;
 import io.schedext.testing.realcluster.KubeScheduler.OwnPlugins;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
@@ -38,9 +37,7 @@ class ApiServerRestartTest {
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
-    Path kubeconfig = Workloads.installExtenderIdentity(RealClusterExtension.get());
-    registry.add("extender.cluster.source", () -> "kubernetes");
-    registry.add("extender.cluster.kubeconfig", kubeconfig::toString);
+    Workloads.watchAsDeployed(RealClusterExtension.get(), registry);
     registry.add("extender.cluster.sync-grace", () -> "2s");
   }
 

@@ -18,7 +18,6 @@ import io.schedext.testing.realcluster.KubeScheduler.Extender;
 import io.schedext.testing.realcluster.KubeScheduler.OwnPlugins;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +60,7 @@ class RealLoopTest {
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
-    Path kubeconfig = Workloads.installExtenderIdentity(RealClusterExtension.get());
-    registry.add("extender.cluster.source", () -> "kubernetes");
-    registry.add("extender.cluster.kubeconfig", kubeconfig::toString);
+    Workloads.watchAsDeployed(RealClusterExtension.get(), registry);
   }
 
   @BeforeEach

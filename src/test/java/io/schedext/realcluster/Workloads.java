@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The objects one real-cluster test works with, kept apart from every other test's: a namespace of its own, and
@@ -47,6 +48,16 @@ final class Workloads {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(id).endMetadata().build())
         .create();
     return new Workloads(client, id);
+  }
+
+  /**
+   * Points the service under test at {@code cp} as the deployment runs it: {@code extender.cluster.source=kubernetes}
+   * with the token of the ServiceAccount {@link #installExtenderIdentity} creates.
+   */
+  static void watchAsDeployed(ControlPlane cp, DynamicPropertyRegistry registry) {
+    Path kubeconfig = installExtenderIdentity(cp);
+    registry.add("extender.cluster.source", () -> "kubernetes");
+    registry.add("extender.cluster.kubeconfig", kubeconfig::toString);
   }
 
   /**
