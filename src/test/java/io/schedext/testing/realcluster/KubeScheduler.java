@@ -125,18 +125,29 @@ public final class KubeScheduler implements AutoCloseable {
         %s
         extenders:
         %s""".formatted(cp.adminKubeconfig(), qps, qps * 2, own.yaml().stripTrailing(), extender.yaml());
+    return start(cp, yaml.replace("\n\n", "\n"), n);
+  }
+
+  /**
+   * Starts kube-scheduler against {@code cp} with {@code yaml}, a whole KubeSchedulerConfiguration (its
+   * {@code clientConnection.kubeconfig} must name a kubeconfig of {@code cp}).
+   */
+  public static KubeScheduler start(ControlPlane cp, String yaml) {
+    return start(cp, yaml, SEQUENCE.incrementAndGet());
+  }
+
+  private static KubeScheduler start(ControlPlane cp, String yaml, int n) {
     Path config = cp.dir().resolve("kube-scheduler-" + n + ".yaml");
     try {
-      Files.writeString(config, yaml.replace("\n\n", "\n"));
+      Files.writeString(config, yaml);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     Daemon d = Daemon.start("kube-scheduler", List.of(cp.assets().program("kube-scheduler").toString(),
         "--config=" + config, "--bind-address=127.0.0.1", "--secure-port=0", "-v=2"),
         cp.dir().resolve("kube-scheduler-" + n + ".log"));
-    // Started: the logs say when it has synced; callers wait for the effect they are after (a pod bound).
-    d.awaitReady(() -> d.tail(200).contains("Successfully synced") || d.tail(200).contains("Starting Kubernetes Scheduler"),
-        Duration.ofSeconds(30));
+    // Running once it says so (its configuration accepted); callers wait for the effect they are after (a pod bound).
+    d.awaitReady(() -> d.tail(200).contains("Starting Kubernetes Scheduler"), Duration.ofSeconds(30));
     return new KubeScheduler(d, config);
   }
 
