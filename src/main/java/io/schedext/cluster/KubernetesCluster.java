@@ -57,6 +57,8 @@ public final class KubernetesCluster implements ClusterSource {
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private final KubernetesClient client;
+  /** The client for API reads a request waits on: bounded, never retried. */
+  private final KubernetesClient lookups;
   private final SchedulerCache cache;
   private final ObjectStore store;
   private final Clock clock;
@@ -71,6 +73,9 @@ public final class KubernetesCluster implements ClusterSource {
   private final EventGate gate;
   private volatile Runnable whenSynced = () -> { };
 
+  /** The default deadline of the API reads a request waits on (the pod lookup of bind). */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
+
   /**
    * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
    * writes volumes with {@code bindTimeout} per request. Node and pod events never wait for requests.
@@ -78,23 +83,25 @@ public final class KubernetesCluster implements ClusterSource {
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
       Duration bindTimeout) {
-    this(client, cache, store, clock, syncGrace, bindTimeout, EventGate.off());
+    this(client, cache, store, clock, syncGrace, bindTimeout, DEFAULT_REQUEST_TIMEOUT, EventGate.off());
   }
 
   /**
-   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; node and
-   * pod events pass {@code gate} before they are applied, so they give way to the scheduling calls being answered.
+   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; the API
+   * reads a request waits on give up after {@code requestTimeout} and are never retried; node and pod events pass
+   * {@code gate} before they are applied, so they give way to the scheduling calls being answered.
    */
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
-      Duration bindTimeout, EventGate gate) {
+      Duration bindTimeout, Duration requestTimeout, EventGate gate) {
     this.gate = gate;
     this.client = client;
+    this.lookups = KubernetesClients.bounded(client, requestTimeout);
     this.cache = cache;
     this.store = store;
     this.clock = clock;
     this.syncGrace = syncGrace;
-    this.binder = new KubernetesBinder(client, bindTimeout);
+    this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, this::isPending);
   }
 
@@ -222,7 +229,7 @@ public final class KubernetesCluster implements ClusterSource {
       }
     }
     try {
-      return client.pods().inNamespace(namespace).withName(name).get();
+      return lookups.pods().inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
       log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
       return null;

@@ -42,9 +42,12 @@ public record ExtenderProperties(
    * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster configuration
    * @param syncGrace for the kubernetes source: how long a watch may be down before the extender reports not ready
    *     and filter answers Error
+   * @param requestTimeout for the kubernetes source: how long an API read a request waits on (the pod lookup of
+   *     bind) may take; never retried
    */
   public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
-      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace) {}
+      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace,
+      @DefaultValue("2s") Duration requestTimeout) {}
 
   /**
    * Scheduler cache settings.
@@ -79,9 +82,10 @@ public record ExtenderProperties(
   /**
    * Binding settings.
    *
-   * @param timeout how long one Binding API call may take before the bind fails
+   * @param timeout how long one Binding API call may take; past it the outcome is unknown and the pod stays assumed
+   * @param workers how many binds run at once, on their own threads; a bind beyond them is refused at once
    */
-  public record Bind(@DefaultValue("10s") Duration timeout) {}
+  public record Bind(@DefaultValue("10s") Duration timeout, @DefaultValue("16") int workers) {}
 
   /**
    * The scheduler configuration file.

@@ -45,14 +45,22 @@ class NotReadyTest {
     ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(),
         new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
-    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off());
+    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off(), new BindWorkers(1));
   }
 
   private JsonNode post(String verb, String body, int status) throws Exception {
     MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
     req.setContent(body.getBytes());
     MockHttpServletResponse r = new MockHttpServletResponse();
-    controller().defaultProfile(verb, req, r);
+    if (verb.equals("bind")) {
+      // Refused before any bind work starts, so the deferred reply is already there.
+      var reply = (org.springframework.http.ResponseEntity<?>) controller().bindDefaultProfile(req).getResult();
+      r.setStatus(reply.getStatusCode().value());
+      r.setContentType(String.valueOf(reply.getHeaders().getContentType()));
+      r.getOutputStream().write((byte[]) reply.getBody());
+    } else {
+      controller().defaultProfile(verb, req, r);
+    }
     assertThat(r.getStatus()).isEqualTo(status);
     assertThat(r.getContentType()).isEqualTo("application/json");
     return json.readTree(r.getContentAsByteArray());
