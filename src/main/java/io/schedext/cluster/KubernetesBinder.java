@@ -27,9 +27,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class KubernetesBinder implements PodBinder {
 
-  /** How long past its own timeout a request may take before the wait for it is given up. */
-  private static final long SAFETY_MARGIN_MILLIS = 1_000;
-
   private final KubernetesClient client;
   private final KubernetesClient lookups;
   private final Duration timeout;
@@ -56,8 +53,8 @@ public final class KubernetesBinder implements PodBinder {
     HttpResponse<String> resp;
     CompletableFuture<HttpResponse<String>> call = client.getHttpClient().sendAsync(req, String.class);
     try {
-      // The client's own timeout ends the request; this one only guards against a client that never completes.
-      resp = call.get(timeout.toMillis() + SAFETY_MARGIN_MILLIS, TimeUnit.MILLISECONDS);
+      // The client's timeout ends the request too, but it restarts while bytes trickle in; this wait does not.
+      resp = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
       throw unknown(pod, nodeName, "no answer within " + timeout, e);

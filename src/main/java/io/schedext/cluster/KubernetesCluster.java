@@ -74,7 +74,7 @@ public final class KubernetesCluster implements ClusterSource {
   private volatile Runnable whenSynced = () -> { };
 
   /** The default deadline of the API reads a request waits on (the pod lookup of bind). */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(1);
 
   /**
    * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and

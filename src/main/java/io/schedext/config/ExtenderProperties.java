@@ -47,7 +47,7 @@ public record ExtenderProperties(
    */
   public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
       @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace,
-      @DefaultValue("2s") Duration requestTimeout) {}
+      @DefaultValue("1s") Duration requestTimeout) {}
 
   /**
    * Scheduler cache settings.
@@ -85,7 +85,7 @@ public record ExtenderProperties(
    * @param timeout how long one Binding API call may take; past it the outcome is unknown and the pod stays assumed
    * @param workers how many binds run at once, on their own threads; a bind beyond them is refused at once
    */
-  public record Bind(@DefaultValue("10s") Duration timeout, @DefaultValue("16") int workers) {}
+  public record Bind(@DefaultValue("3s") Duration timeout, @DefaultValue("16") int workers) {}
 
   /**
    * The scheduler configuration file.
