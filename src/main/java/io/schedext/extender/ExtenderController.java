@@ -5,13 +5,11 @@ import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
-import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ReplyBuffer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -210,8 +208,8 @@ class ExtenderController {
         ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
         service.framework(profile);
         if (!source.isReady()) {
-          return ok(new ExtenderFilterResult(null, null, Map.of(), Map.of(),
-              "extender cluster state is not ready: " + source.notReadyReason()));
+          return ok(ExtenderService.notReady(args, "extender cluster state is not ready: "
+              + source.notReadyReason()));
         }
         return ok(service.filter(profile, args));
       }

@@ -53,6 +53,9 @@ public final class ExtenderService {
   static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
   /** The reason given to nodes a PreFilter result left out (upstream's text). */
   static final String FILTERED_BY_PREFILTER = "node is filtered out by the prefilter result";
+  /** The answer to a request carrying both node fields. */
+  static final String BOTH_NODE_FIELDS = "\"Nodes\" and \"NodeNames\" are both set: kube-scheduler sends exactly one "
+      + "(NodeNames with nodeCacheCapable: true, Nodes with false)";
   /** How many nodes or reasons a decision log line names at most. */
   private static final int TOP = 3;
 
@@ -741,29 +744,65 @@ public final class ExtenderService {
       Snapshot snapshot, List<NodeInfo> nodes, Map<String, String> unknown, boolean namesMode,
       Map<String, Node> given) {}
 
+  /**
+   * Refuses a request carrying both {@code Nodes} and {@code NodeNames}: kube-scheduler sends exactly one (NodeNames
+   * with {@code nodeCacheCapable: true}, Nodes otherwise), so both is a client's mistake, not a choice to make for it.
+   */
+  static void checkNodeFields(ExtenderArgs args) {
+    if (args.nodes() != null && args.nodeNames() != null) {
+      throw new BadRequestException(BOTH_NODE_FIELDS);
+    }
+  }
+
+  /**
+   * The filter reply while the cluster state is not ready: {@code error}, and an empty list in the field the request
+   * used.
+   */
+  public static ExtenderFilterResult notReady(ExtenderArgs args, String error) {
+    checkNodeFields(args);
+    boolean names = args.nodes() == null;
+    return new ExtenderFilterResult(names ? null : NodeItems.of(List.of()), names ? List.of() : null, Map.of(),
+        Map.of(), error);
+  }
+
   private Candidates candidates(ExtenderArgs args, boolean allWhenNone) {
+    checkNodeFields(args);
     Snapshot base = cache.snapshot();
     if (args.nodeNames() != null) {
       List<String> names = args.nodeNames();
       List<NodeInfo> nodes = new ArrayList<>(names.size());
       Map<String, String> unknown = new LinkedHashMap<>();
       // Names decoded against this snapshot's interner carry their index into its node order (another snapshot's
-      // positions are ignored: atPosition answers null and the name is looked up).
+      // positions are ignored: atPosition answers null and the name is looked up). A name given twice is answered
+      // once, at its first place: by position when interned, else by name.
       NodeNameList interned = names instanceof NodeNameList l ? l : null;
+      java.util.BitSet seenAt = null;
+      java.util.Set<String> seenNames = null;
       for (int i = 0; i < names.size(); i++) {
         String name = names.get(i);
         if (name == null) {
           throw new BadRequestException("field \"NodeNames\": contains null");
         }
-        NodeInfo n = interned == null ? null : base.atPosition(interned.interner(), interned.position(i));
-        if (n == null) {
-          n = base.get(name);
-        }
-        if (n == null) {
-          unknown.put(name, String.format(UNKNOWN_NODE, name));
+        int position = interned == null ? -1 : interned.position(i);
+        NodeInfo n = interned == null ? null : base.atPosition(interned.interner(), position);
+        if (n != null) {
+          seenAt = seenAt == null ? new java.util.BitSet() : seenAt;
+          if (seenAt.get(position)) {
+            continue;
+          }
+          seenAt.set(position);
         } else {
-          nodes.add(n);
+          n = base.get(name);
+          if (n == null) {
+            unknown.put(name, String.format(UNKNOWN_NODE, name));
+            continue;
+          }
+          seenNames = seenNames == null ? new java.util.HashSet<>() : seenNames;
+          if (!seenNames.add(name)) {
+            continue;
+          }
         }
+        nodes.add(n);
       }
       return new Candidates(base, nodes, unknown, true, Map.of());
     }
@@ -778,7 +817,9 @@ public final class ExtenderService {
         if (meta == null || blank(meta.getName())) {
           throw new BadRequestException("field \"Nodes.items[" + i + "].metadata.name\": is required");
         }
-        given.put(meta.getName(), node);
+        if (given.putIfAbsent(meta.getName(), node) != null) {
+          continue;
+        }
         NodeInfo cached = base.get(meta.getName());
         if (cached != null && sameVersion(cached.node(), node)) {
           nodes.add(cached);

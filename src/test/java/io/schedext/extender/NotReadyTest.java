@@ -71,6 +71,17 @@ class NotReadyTest {
     JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}", 200);
     assertThat(j.get("Error").asText()).isEqualTo("extender cluster state is not ready: watches down for longer than "
         + "PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(j.get("NodeNames").isArray()).as("NodeNames, the field the request used, is a list").isTrue();
+    assertThat(j.get("NodeNames")).isEmpty();
+    assertThat(j.get("Nodes").isNull()).isTrue();
+  }
+
+  @Test
+  void aFilterWithFullNodesAnswersTheErrorWithAnEmptyNodeList() throws Exception {
+    JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"Nodes\":{\"items\":[]}}", 200);
+    assertThat(j.get("Error").asText()).startsWith("extender cluster state is not ready");
+    assertThat(j.get("Nodes").get("items").isArray()).isTrue();
+    assertThat(j.get("NodeNames").isNull()).isTrue();
   }
 
   @Test
