@@ -40,4 +40,19 @@ class WireRulesTest {
         .containsExactly("fresh");
     assertThat(j.get("NodeNames").isNull()).isTrue();
   }
+
+  @Test
+  void theLargestQuantitiesTheApiServerAcceptsAreScoredNotA500() {
+    String huge = "{\"metadata\":{\"name\":\"huge\",\"namespace\":\"default\",\"uid\":\"huge\"},\"spec\":"
+        + "{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"9223372036854775\","
+        + "\"memory\":\"8Ei\"}}}]}}";
+    String body = "{\"Pod\":" + huge + ",\"NodeNames\":[\"node-a1\",\"node-b1\",\"node-c1\"]}";
+    Http.Reply scores = new Http(port).post("/scheduler/prioritize", body);
+    assertThat(scores.status()).as(scores.body()).isEqualTo(200);
+    assertThat(scores.json()).hasSize(3).allSatisfy(s -> assertThat(s.get("Score").asLong()).isBetween(0L, 10L));
+    JsonNode filtered = new Http(port).post("/scheduler/filter", body).json();
+    assertThat(filtered.get("NodeNames")).isEmpty();
+    assertThat(filtered.get("FailedAndUnresolvableNodes").get("node-a1").asText())
+        .isEqualTo("Insufficient cpu, Insufficient memory");
+  }
 }
