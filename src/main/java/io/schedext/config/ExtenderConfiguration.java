@@ -182,7 +182,7 @@ public class ExtenderConfiguration {
 
   @Bean
   WireCodec wireCodec(ExtenderProperties props) {
-    return new WireCodec(props.http().maxRequestBytes().toBytes());
+    return new WireCodec(props.http().maxRequestBytes().toBytes(), props.http().bodyReadTimeout(), System::nanoTime);
   }
 
   /** The threads binds run on, apart from the HTTP workers. */

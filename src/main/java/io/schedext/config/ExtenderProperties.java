@@ -65,8 +65,10 @@ public record ExtenderProperties(
    * Request handling limits.
    *
    * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node objects)
+   * @param bodyReadTimeout how long reading one request body may take from its first byte; longer gets HTTP 408
    */
-  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes) {}
+  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes,
+      @DefaultValue("2s") Duration bodyReadTimeout) {}
 
   /**
    * Framework runtime settings.

@@ -13,6 +13,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.schedext.cache.NameInterner;
 import io.schedext.extender.wire.ReplyBuffer;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.stream.Collectors;
@@ -32,11 +35,23 @@ public final class WireCodec {
 
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
+  private final long bodyReadNanos;
+  private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
 
-  /** A codec refusing bodies longer than {@code maxBodyBytes}. */
+  /** A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them. */
   public WireCodec(long maxBodyBytes) {
+    this(maxBodyBytes, Duration.ZERO, System::nanoTime);
+  }
+
+  /**
+   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies not read whole within {@code bodyReadTimeout}
+   * (zero: no deadline) of the first read, timed by {@code nanoTime}.
+   */
+  public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
     this.maxBodyBytes = maxBodyBytes;
+    this.bodyReadNanos = bodyReadTimeout.toNanos();
+    this.nanoTime = nanoTime;
     JsonMapper m = JsonMapper.builder()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
@@ -70,7 +85,7 @@ public final class WireCodec {
    * instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}). {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NameInterner names) {
-    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes))) {
+    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
@@ -87,12 +102,15 @@ public final class WireCodec {
       return value;
     } catch (JsonMappingException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException(describe(e));
     } catch (JsonProcessingException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
   }
@@ -111,6 +129,27 @@ public final class WireCodec {
     }
   }
 
+  /**
+   * A body not read in time is a 408: the client stalled inside it (its last bytes never came within the server's
+   * read timeout, {@code server.tomcat.connection-timeout}) or trickled it for longer than the deadline.
+   */
+  private void tooSlow(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TooSlow || t instanceof SocketTimeoutException) {
+        throw new BadRequestException(408, "request body not received in time (extender.http.body-read-timeout "
+            + Duration.ofNanos(bodyReadNanos) + ", server.tomcat.connection-timeout between two reads): "
+            + t.getMessage());
+      }
+    }
+  }
+
+  /** Thrown by {@link Limited} once the deadline for the whole body passed. */
+  private static final class TooSlow extends IOException {
+    TooSlow(long nanos) {
+      super("the body took longer than " + Duration.ofNanos(nanos));
+    }
+  }
+
   /** Thrown by {@link Limited} once the body passes the limit. */
   private static final class TooLarge extends IOException {
     TooLarge() {
@@ -118,18 +157,42 @@ public final class WireCodec {
     }
   }
 
-  /** An input stream that fails once more than {@code limit} bytes were read. */
+  /**
+   * An input stream that fails once more than {@code limit} bytes were read, or once a read returns later than
+   * {@code nanos} after the first one began (0: never).
+   */
   private static final class Limited extends java.io.FilterInputStream {
     private long remaining;
+    private final long nanos;
+    private final LongSupplier nanoTime;
+    private long deadline;
+    private boolean started;
 
-    Limited(InputStream in, long limit) {
+    Limited(InputStream in, long limit, long nanos, LongSupplier nanoTime) {
       super(in);
       this.remaining = limit;
+      this.nanos = nanos;
+      this.nanoTime = nanoTime;
+    }
+
+    private void start() {
+      if (!started && nanos > 0) {
+        started = true;
+        deadline = nanoTime.getAsLong() + nanos;
+      }
+    }
+
+    private void checkDeadline() throws TooSlow {
+      if (started && nanoTime.getAsLong() - deadline > 0) {
+        throw new TooSlow(nanos);
+      }
     }
 
     @Override
     public int read() throws IOException {
+      start();
       int b = super.read();
+      checkDeadline();
       if (b >= 0 && --remaining < 0) {
         throw new TooLarge();
       }
@@ -138,7 +201,9 @@ public final class WireCodec {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
+      start();
       int n = super.read(buf, off, len);
+      checkDeadline();
       if (n > 0) {
         remaining -= n;
         if (remaining < 0) {
