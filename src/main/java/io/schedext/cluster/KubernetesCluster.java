@@ -28,7 +28,6 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,10 +61,15 @@ public final class KubernetesCluster implements ClusterSource {
   private final SchedulerCache cache;
   private final ObjectStore store;
   private final Clock clock;
-  private final Duration syncGrace;
   private final KubernetesBinder binder;
   private final KubernetesVolumeWriter volumeWriter;
-  private final List<InformerHandle<?>> informers = new ArrayList<>();
+  private final WatchHealth health;
+  private final java.util.concurrent.ScheduledExecutorService healthPoller =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "watch-health");
+        t.setDaemon(true);
+        return t;
+      });
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
   private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
   private final AtomicLong handlerErrors = new AtomicLong();
@@ -100,7 +104,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.cache = cache;
     this.store = store;
     this.clock = clock;
-    this.syncGrace = syncGrace;
+    this.health = new WatchHealth(clock, syncGrace);
     this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, this::isPending);
   }
@@ -135,15 +139,17 @@ public final class KubernetesCluster implements ClusterSource {
     add("ReplicaSet", client.apps().replicaSets().inAnyNamespace(), new StoreEvents<>());
     add("StatefulSet", client.apps().statefulSets().inAnyNamespace(), new StoreEvents<>());
     add("ReplicationController", client.replicationControllers().inAnyNamespace(), new StoreEvents<>());
-    CompletableFuture.allOf(informers.stream().map(InformerHandle::start).toArray(CompletableFuture[]::new))
-        .thenRun(() -> whenSynced.run());
-    log.info("Watching {} kinds on {}", informers.size(), client.getMasterUrl());
+    CompletableFuture.allOf(health.informers().stream().map(InformerHandle::start)
+        .toArray(CompletableFuture[]::new)).thenRun(() -> whenSynced.run());
+    // Sampled every second whatever polls readiness, so an outage is timed from when it began.
+    healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
   }
 
   private <T extends HasMetadata> void add(String kind, Informable<T> source, ResourceEventHandler<T> handler) {
     var informer = source.runnableInformer(0);
     informer.addEventHandler(EventThreads.atNormalPriority(handler));
-    informers.add(new InformerHandle<>(kind, informer, clock));
+    health.add(new InformerHandle<>(kind, informer, clock));
   }
 
   @Override
@@ -151,46 +157,16 @@ public final class KubernetesCluster implements ClusterSource {
     return notReadyReason().isEmpty();
   }
 
+  /** As of the last samples of the watches, taken every second (see {@link WatchHealth}). */
   @Override
   public String notReadyReason() {
-    if (informers.isEmpty()) {
-      return "not started";
-    }
-    List<String> unsynced = new ArrayList<>();
-    List<String> down = new ArrayList<>();
-    Instant now = clock.instant();
-    for (InformerHandle<?> h : informers) {
-      if (!h.hasSynced()) {
-        unsynced.add(h.kind());
-        continue;
-      }
-      Instant since = h.downSince();
-      if (since != null && Duration.between(since, now).compareTo(syncGrace) > 0) {
-        down.add(h.kind() + " (since " + since + ")");
-      }
-    }
-    StringBuilder sb = new StringBuilder();
-    if (!unsynced.isEmpty()) {
-      sb.append("informers not synced yet: ").append(unsynced);
-    }
-    if (!down.isEmpty()) {
-      if (sb.length() > 0) {
-        sb.append("; ");
-      }
-      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
-    }
-    return sb.toString();
+    return health.notReadyReason();
   }
 
   /** The kinds whose watch is down right now (within the grace period or not). */
   public List<String> watchesDown() {
-    List<String> out = new ArrayList<>();
-    for (InformerHandle<?> h : informers) {
-      if (h.hasSynced() && h.downSince() != null) {
-        out.add(h.kind());
-      }
-    }
-    return out;
+    health.poll();
+    return health.down();
   }
 
   @Override
@@ -246,13 +222,9 @@ public final class KubernetesCluster implements ClusterSource {
     return handlerErrors.get();
   }
 
-  /** Errors the informers reported (list/watch failures, retried) since start. */
+  /** Watch outages (each counted once) and further list/watch failures, all retried, since start. */
   public long informerErrors() {
-    long n = 0;
-    for (InformerHandle<?> h : informers) {
-      n += h.errors();
-    }
-    return n;
+    return health.errors();
   }
 
   /**
@@ -307,7 +279,8 @@ public final class KubernetesCluster implements ClusterSource {
   /** Stops every informer and closes the client. */
   @Override
   public void close() {
-    informers.forEach(InformerHandle::stop);
+    healthPoller.shutdownNow();
+    health.informers().forEach(InformerHandle::stop);
     client.close();
   }
 
