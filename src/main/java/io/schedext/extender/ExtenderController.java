@@ -142,6 +142,12 @@ class ExtenderController {
     }
   }
 
+  /** The answer to work that failed beyond what {@link #attempt} catches (an Error): a logged 500, never no reply. */
+  private static Answer failed(String verb, Throwable t) {
+    log.error("{} failed", verb, t);
+    return new Answer(error(500, "internal error: " + t), "error");
+  }
+
   /** Encodes {@code reply} into {@code buf}; a reply that cannot be encoded is replaced by a 500, which is returned. */
   private Reply encode(String verb, Reply reply, ReplyBuffer buf) {
     try {
@@ -180,7 +186,7 @@ class ExtenderController {
     }
     try {
       bindWorkers.submit(() -> attempt("bind", () -> ok(service.bind(profile, args[0]))))
-          .thenAccept(a -> out.setResult(entity(a, start)));
+          .whenComplete((a, t) -> out.setResult(entity(a != null ? a : failed("bind", t), start)));
     } catch (RejectedExecutionException e) {
       metrics.bind("refused");
       out.setResult(entity(new Answer(ok(new ExtenderBindingResult("bind refused: all " + bindWorkers.workers()
