@@ -65,7 +65,7 @@ public record ExtenderProperties(
    * Request handling limits.
    *
    * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node objects)
-   * @param bodyReadTimeout how long reading one request body may take from its first byte; longer gets HTTP 408
+   * @param bodyReadTimeout how long the reads of one request body may wait for the client in all; longer gets 408
    */
   public record Http(@DefaultValue("256MB") DataSize maxRequestBytes,
       @DefaultValue("2s") Duration bodyReadTimeout) {}

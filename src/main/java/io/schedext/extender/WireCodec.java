@@ -45,8 +45,8 @@ public final class WireCodec {
   }
 
   /**
-   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies not read whole within {@code bodyReadTimeout}
-   * (zero: no deadline) of the first read, timed by {@code nanoTime}.
+   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies whose reads wait for the client longer than
+   * {@code bodyReadTimeout} in all (zero: no deadline), timed by {@code nanoTime}.
    */
   public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
     this.maxBodyBytes = maxBodyBytes;
@@ -143,10 +143,10 @@ public final class WireCodec {
     }
   }
 
-  /** Thrown by {@link Limited} once the deadline for the whole body passed. */
+  /** Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all. */
   private static final class TooSlow extends IOException {
     TooSlow(long nanos) {
-      super("the body took longer than " + Duration.ofNanos(nanos));
+      super("waited for the body longer than " + Duration.ofNanos(nanos));
     }
   }
 
@@ -158,15 +158,15 @@ public final class WireCodec {
   }
 
   /**
-   * An input stream that fails once more than {@code limit} bytes were read, or once a read returns later than
-   * {@code nanos} after the first one began (0: never).
+   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have waited for the
+   * client longer than {@code nanos} in all (0: never). Only the time inside the reads counts: decoding between them
+   * (slow on a cold start, or for thousands of full Node objects) is the server's time, not the client's.
    */
   private static final class Limited extends java.io.FilterInputStream {
     private long remaining;
     private final long nanos;
     private final LongSupplier nanoTime;
-    private long deadline;
-    private boolean started;
+    private long waited;
 
     Limited(InputStream in, long limit, long nanos, LongSupplier nanoTime) {
       super(in);
@@ -175,24 +175,18 @@ public final class WireCodec {
       this.nanoTime = nanoTime;
     }
 
-    private void start() {
-      if (!started && nanos > 0) {
-        started = true;
-        deadline = nanoTime.getAsLong() + nanos;
-      }
-    }
-
-    private void checkDeadline() throws TooSlow {
-      if (started && nanoTime.getAsLong() - deadline > 0) {
+    private void waitedSince(long start) throws TooSlow {
+      waited += nanoTime.getAsLong() - start;
+      if (nanos > 0 && waited > nanos) {
         throw new TooSlow(nanos);
       }
     }
 
     @Override
     public int read() throws IOException {
-      start();
+      long start = nanoTime.getAsLong();
       int b = super.read();
-      checkDeadline();
+      waitedSince(start);
       if (b >= 0 && --remaining < 0) {
         throw new TooLarge();
       }
@@ -201,9 +195,9 @@ public final class WireCodec {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
-      start();
+      long start = nanoTime.getAsLong();
       int n = super.read(buf, off, len);
-      checkDeadline();
+      waitedSince(start);
       if (n > 0) {
         remaining -= n;
         if (remaining < 0) {
