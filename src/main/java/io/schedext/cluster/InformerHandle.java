@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns one informer's life cycle: start without blocking, retry after errors, report whether it has synced and
- * whether its watch is up, and since when it is down. Thread-safe.
+ * whether its watch is up, and since when it is down. The watch is sampled by {@link WatchHealth#poll()} every second
+ * whether or not anyone asks, and a list/watch error fabric8 reports marks it down at once, so "down since" is the
+ * moment it dropped, not the moment a probe first looked. Thread-safe.
  */
 final class InformerHandle<T extends HasMetadata> {
 
@@ -21,15 +23,26 @@ final class InformerHandle<T extends HasMetadata> {
   private final SharedIndexInformer<T> informer;
   private final Clock clock;
   private final AtomicLong errors = new AtomicLong();
-  private volatile Instant downSince;
+  private final AtomicLong drops = new AtomicLong();
+  private Instant downSince;
+  /** True once the current outage was logged, so an outage of many retries logs one line. */
+  private boolean outageLogged;
 
   InformerHandle(String kind, SharedIndexInformer<T> informer, Clock clock) {
     this.kind = kind;
     this.informer = informer;
     this.clock = clock;
     informer.exceptionHandler((started, t) -> {
-      errors.incrementAndGet();
-      log.warn("{} informer: {} (retrying)", kind, t.toString());
+      boolean first = markDown(clock.instant());
+      if (!first) {
+        errors.incrementAndGet();
+      }
+      if (first) {
+        log.warn("{} watch failed: {} (retrying; further failures of this outage are logged at debug)", kind,
+            t.toString());
+      } else {
+        log.debug("{} watch failed again: {}", kind, t.toString());
+      }
       return true;
     });
   }
@@ -53,25 +66,50 @@ final class InformerHandle<T extends HasMetadata> {
     return informer.hasSynced();
   }
 
-  /** True when the watch is up; records since when it is not. */
-  boolean isWatching() {
-    boolean watching = informer.isWatching();
-    if (watching) {
-      downSince = null;
-    } else if (downSince == null) {
-      downSince = clock.instant();
+  /** What one sample of the watch found. */
+  enum Change { NONE, DROPPED, RECOVERED }
+
+  /**
+   * Samples the watch now: marks it down (from now, unless an error marked it earlier) or up again, and says whether
+   * that changed. Only synced informers count: before the first sync the watch is not up yet, not down.
+   */
+  synchronized Change sample() {
+    if (!informer.hasSynced()) {
+      return Change.NONE;
     }
-    return watching;
+    if (informer.isWatching()) {
+      if (downSince == null) {
+        return Change.NONE;
+      }
+      downSince = null;
+      outageLogged = false;
+      return Change.RECOVERED;
+    }
+    return markDown(clock.instant()) ? Change.DROPPED : Change.NONE;
   }
 
-  /** When the watch went down, or null while it is up. */
-  Instant downSince() {
-    isWatching();
+  /**
+   * Marks the watch down since {@code at} unless it already is; true when this starts an outage (counted, and logged
+   * by the caller).
+   */
+  private synchronized boolean markDown(Instant at) {
+    if (downSince != null) {
+      return false;
+    }
+    downSince = at;
+    outageLogged = true;
+    drops.incrementAndGet();
+    return true;
+  }
+
+  /** When the watch went down, or null while it is up (as of the last sample or error). */
+  synchronized Instant downSince() {
     return downSince;
   }
 
+  /** Outages of the watch (each counted once) plus every further list/watch failure fabric8 reported, since start. */
   long errors() {
-    return errors.get();
+    return errors.get() + drops.get();
   }
 
   SharedIndexInformer<T> informer() {

@@ -8,26 +8,36 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.BindingOutcomeUnknownException;
+import java.net.ConnectException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Binds pods through the API server: {@code POST /api/v1/namespaces/<ns>/pods/<name>/binding} with the pod's UID as
- * precondition, as upstream's DefaultBinder, bounded by a timeout. A pod already bound to the same node is success;
- * bound elsewhere, gone, or re-created under another UID is an error that binds nothing. Thread-safe.
+ * precondition, as upstream's DefaultBinder, sent once (never retried by the client) and bounded by a timeout. A pod
+ * already bound to the same node is success; bound elsewhere, gone, or re-created under another UID is an error that
+ * binds nothing. When no answer came although the request may have reached the API server (a timeout, a connection
+ * lost after it was sent) the outcome is unknown: {@link BindingOutcomeUnknownException}. Thread-safe.
  */
 public final class KubernetesBinder implements PodBinder {
 
   private final KubernetesClient client;
+  private final KubernetesClient lookups;
   private final Duration timeout;
 
-  /** A binder using {@code client}, giving up after {@code timeout}. */
-  public KubernetesBinder(KubernetesClient client, Duration timeout) {
-    this.client = client;
+  /**
+   * A binder using {@code client}, giving up on a Binding after {@code timeout} and on the lookup that explains a 409
+   * after {@code lookupTimeout}.
+   */
+  public KubernetesBinder(KubernetesClient client, Duration timeout, Duration lookupTimeout) {
+    this.client = KubernetesClients.bounded(client, timeout);
+    this.lookups = KubernetesClients.bounded(client, lookupTimeout);
     this.timeout = timeout;
   }
 
@@ -41,16 +51,25 @@ public final class KubernetesBinder implements PodBinder {
     HttpRequest req = client.getHttpClient().newHttpRequestBuilder().uri(url)
         .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).post("application/json", body).build();
     HttpResponse<String> resp;
+    CompletableFuture<HttpResponse<String>> call = client.getHttpClient().sendAsync(req, String.class);
     try {
-      resp = client.getHttpClient().sendAsync(req, String.class).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      // The client's timeout ends the request too, but it restarts while bytes trickle in; this wait does not.
+      resp = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new FrameworkException("binding pod " + pod.key() + " to " + nodeName + " timed out after " + timeout);
+      call.cancel(true);
+      throw unknown(pod, nodeName, "no answer within " + timeout, e);
     } catch (InterruptedException e) {
+      call.cancel(true);
       Thread.currentThread().interrupt();
-      throw new FrameworkException("binding pod " + pod.key() + " was interrupted");
+      throw unknown(pod, nodeName, "interrupted while waiting for the answer", e);
     } catch (ExecutionException e) {
-      throw new FrameworkException("binding pod " + pod.key() + " to " + nodeName + " failed: "
-          + e.getCause().getMessage(), e.getCause());
+      Throwable cause = e.getCause();
+      if (cause instanceof ConnectException) {
+        // The connection was never made, so the request never left: nothing was bound.
+        throw new FrameworkException("binding pod " + pod.key() + " to " + nodeName + " failed: the API server "
+            + "cannot be reached (" + cause.getMessage() + "); nothing was bound", cause);
+      }
+      throw unknown(pod, nodeName, "no answer (" + describe(cause) + ")", cause);
     }
     int code = resp.code();
     if (code >= 200 && code < 300) {
@@ -78,9 +97,19 @@ public final class KubernetesBinder implements PodBinder {
         + abbreviate(resp.body()));
   }
 
+  private static BindingOutcomeUnknownException unknown(PodInfo pod, String nodeName, String what, Throwable cause) {
+    return new BindingOutcomeUnknownException("binding pod " + pod.key() + " to " + nodeName + ": " + what
+        + "; the outcome is unknown", cause);
+  }
+
+  private static String describe(Throwable t) {
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": "
+        + t.getMessage();
+  }
+
   private Pod current(PodInfo pod) {
     try {
-      return client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+      return lookups.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
     } catch (KubernetesClientException e) {
       return null;
     }

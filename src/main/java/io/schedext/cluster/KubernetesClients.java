@@ -3,9 +3,11 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Builds the API client from an explicit kubeconfig path, or from the pod's service account when none is given. A
@@ -43,5 +45,17 @@ public final class KubernetesClients {
     // calls: fabric8 decodes before any handler runs, so this work is not held back by the event gate.
     return threads.apply(new KubernetesClientBuilder().withConfig(config)
         .withKubernetesSerialization(new WatchEventSerialization())).build();
+  }
+
+  /**
+   * A client sharing {@code client}'s connections whose every request gives up after {@code timeout} and is never
+   * retried: for the calls a request waits on. fabric8's default retries a failed or 5xx call up to ten times with a
+   * backoff, in the background, long after its caller stopped waiting (a Binding POST retried that way can land after
+   * the bind was answered).
+   */
+  static KubernetesClient bounded(KubernetesClient client, Duration timeout) {
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+    return client.newClient(new RequestConfigBuilder().withRequestTimeout(millis).withRequestRetryBackoffLimit(0)
+        .build()).adapt(KubernetesClient.class);
   }
 }

@@ -28,7 +28,6 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -57,19 +56,29 @@ public final class KubernetesCluster implements ClusterSource {
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private final KubernetesClient client;
+  /** The client for API reads a request waits on: bounded, never retried. */
+  private final KubernetesClient lookups;
   private final SchedulerCache cache;
   private final ObjectStore store;
   private final Clock clock;
-  private final Duration syncGrace;
   private final KubernetesBinder binder;
   private final KubernetesVolumeWriter volumeWriter;
-  private final List<InformerHandle<?>> informers = new ArrayList<>();
+  private final WatchHealth health;
+  private final java.util.concurrent.ScheduledExecutorService healthPoller =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "watch-health");
+        t.setDaemon(true);
+        return t;
+      });
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
   private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
   private final AtomicLong handlerErrors = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
   private final EventGate gate;
   private volatile Runnable whenSynced = () -> { };
+
+  /** The default deadline of the API reads a request waits on (the pod lookup of bind). */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(1);
 
   /**
    * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
@@ -78,23 +87,25 @@ public final class KubernetesCluster implements ClusterSource {
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
       Duration bindTimeout) {
-    this(client, cache, store, clock, syncGrace, bindTimeout, EventGate.off());
+    this(client, cache, store, clock, syncGrace, bindTimeout, DEFAULT_REQUEST_TIMEOUT, EventGate.off());
   }
 
   /**
-   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; node and
-   * pod events pass {@code gate} before they are applied, so they give way to the scheduling calls being answered.
+   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; the API
+   * reads a request waits on give up after {@code requestTimeout} and are never retried; node and pod events pass
+   * {@code gate} before they are applied, so they give way to the scheduling calls being answered.
    */
   public KubernetesCluster(
       KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
-      Duration bindTimeout, EventGate gate) {
+      Duration bindTimeout, Duration requestTimeout, EventGate gate) {
     this.gate = gate;
     this.client = client;
+    this.lookups = KubernetesClients.bounded(client, requestTimeout);
     this.cache = cache;
     this.store = store;
     this.clock = clock;
-    this.syncGrace = syncGrace;
-    this.binder = new KubernetesBinder(client, bindTimeout);
+    this.health = new WatchHealth(clock, syncGrace);
+    this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, this::isPending);
   }
 
@@ -128,15 +139,17 @@ public final class KubernetesCluster implements ClusterSource {
     add("ReplicaSet", client.apps().replicaSets().inAnyNamespace(), new StoreEvents<>());
     add("StatefulSet", client.apps().statefulSets().inAnyNamespace(), new StoreEvents<>());
     add("ReplicationController", client.replicationControllers().inAnyNamespace(), new StoreEvents<>());
-    CompletableFuture.allOf(informers.stream().map(InformerHandle::start).toArray(CompletableFuture[]::new))
-        .thenRun(() -> whenSynced.run());
-    log.info("Watching {} kinds on {}", informers.size(), client.getMasterUrl());
+    CompletableFuture.allOf(health.informers().stream().map(InformerHandle::start)
+        .toArray(CompletableFuture[]::new)).thenRun(() -> whenSynced.run());
+    // Sampled every second whatever polls readiness, so an outage is timed from when it began.
+    healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
   }
 
   private <T extends HasMetadata> void add(String kind, Informable<T> source, ResourceEventHandler<T> handler) {
     var informer = source.runnableInformer(0);
     informer.addEventHandler(EventThreads.atNormalPriority(handler));
-    informers.add(new InformerHandle<>(kind, informer, clock));
+    health.add(new InformerHandle<>(kind, informer, clock));
   }
 
   @Override
@@ -144,46 +157,16 @@ public final class KubernetesCluster implements ClusterSource {
     return notReadyReason().isEmpty();
   }
 
+  /** As of the last samples of the watches, taken every second (see {@link WatchHealth}). */
   @Override
   public String notReadyReason() {
-    if (informers.isEmpty()) {
-      return "not started";
-    }
-    List<String> unsynced = new ArrayList<>();
-    List<String> down = new ArrayList<>();
-    Instant now = clock.instant();
-    for (InformerHandle<?> h : informers) {
-      if (!h.hasSynced()) {
-        unsynced.add(h.kind());
-        continue;
-      }
-      Instant since = h.downSince();
-      if (since != null && Duration.between(since, now).compareTo(syncGrace) > 0) {
-        down.add(h.kind() + " (since " + since + ")");
-      }
-    }
-    StringBuilder sb = new StringBuilder();
-    if (!unsynced.isEmpty()) {
-      sb.append("informers not synced yet: ").append(unsynced);
-    }
-    if (!down.isEmpty()) {
-      if (sb.length() > 0) {
-        sb.append("; ");
-      }
-      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
-    }
-    return sb.toString();
+    return health.notReadyReason();
   }
 
   /** The kinds whose watch is down right now (within the grace period or not). */
   public List<String> watchesDown() {
-    List<String> out = new ArrayList<>();
-    for (InformerHandle<?> h : informers) {
-      if (h.hasSynced() && h.downSince() != null) {
-        out.add(h.kind());
-      }
-    }
-    return out;
+    health.poll();
+    return health.down();
   }
 
   @Override
@@ -227,7 +210,7 @@ public final class KubernetesCluster implements ClusterSource {
       }
     }
     try {
-      return client.pods().inNamespace(namespace).withName(name).get();
+      return lookups.pods().inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
       log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
       return null;
@@ -244,13 +227,9 @@ public final class KubernetesCluster implements ClusterSource {
     return handlerErrors.get();
   }
 
-  /** Errors the informers reported (list/watch failures, retried) since start. */
+  /** Watch outages (each counted once) and further list/watch failures, all retried, since start. */
   public long informerErrors() {
-    long n = 0;
-    for (InformerHandle<?> h : informers) {
-      n += h.errors();
-    }
-    return n;
+    return health.errors();
   }
 
   /**
@@ -305,7 +284,8 @@ public final class KubernetesCluster implements ClusterSource {
   /** Stops every informer and closes the client. */
   @Override
   public void close() {
-    informers.forEach(InformerHandle::stop);
+    healthPoller.shutdownNow();
+    health.informers().forEach(InformerHandle::stop);
     client.close();
   }
 

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.VolumeWriter;
 import java.time.Duration;
@@ -29,9 +28,7 @@ final class KubernetesVolumeWriter implements VolumeWriter {
    * informer whether a pod is known, before the API is asked.
    */
   KubernetesVolumeWriter(KubernetesClient client, Duration timeout, BiPredicate<String, String> pendingPod) {
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-    this.client = client.newClient(new RequestConfigBuilder().withRequestTimeout(millis)
-        .withRequestRetryBackoffLimit(0).build()).adapt(KubernetesClient.class);
+    this.client = KubernetesClients.bounded(client, timeout);
     this.pendingPod = pendingPod;
   }
 

@@ -11,6 +11,7 @@ import io.schedext.cluster.EventThreads;
 import io.schedext.cluster.KubernetesClients;
 import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
+import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.ExtenderService;
 import io.schedext.extender.SeenPods;
@@ -115,7 +116,8 @@ public class ExtenderConfiguration {
       case KUBERNETES -> {
         EventThreads threads = new EventThreads();
         KubernetesCluster k = new KubernetesCluster(KubernetesClients.create(props.cluster().kubeconfig(), threads),
-            cache, store, clock, props.cluster().syncGrace(), props.bind().timeout(), gate);
+            cache, store, clock, props.cluster().syncGrace(), props.bind().timeout(), props.cluster().requestTimeout(),
+            gate);
         // The initial lists are read at full speed; once they are in, the client's threads yield to the calls.
         k.whenSynced(threads::yieldToCalls);
         Gauge.builder("extender.informer.events", k, KubernetesCluster::events)
@@ -180,7 +182,16 @@ public class ExtenderConfiguration {
 
   @Bean
   WireCodec wireCodec(ExtenderProperties props) {
-    return new WireCodec(props.http().maxRequestBytes().toBytes());
+    return new WireCodec(props.http().maxRequestBytes().toBytes(), props.http().bodyReadTimeout(), System::nanoTime);
+  }
+
+  /** The threads binds run on, apart from the HTTP workers. */
+  @Bean(destroyMethod = "close")
+  BindWorkers bindWorkers(ExtenderProperties props, MeterRegistry registry) {
+    BindWorkers workers = new BindWorkers(props.bind().workers());
+    Gauge.builder("extender.bind.busy.workers", workers, BindWorkers::busy)
+        .description("Binds in progress (at most extender.bind.workers).").register(registry);
+    return workers;
   }
 
   @Bean

@@ -42,9 +42,12 @@ public record ExtenderProperties(
    * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster configuration
    * @param syncGrace for the kubernetes source: how long a watch may be down before the extender reports not ready
    *     and filter answers Error
+   * @param requestTimeout for the kubernetes source: how long an API read a request waits on (the pod lookup of
+   *     bind) may take; never retried
    */
   public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
-      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace) {}
+      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace,
+      @DefaultValue("1s") Duration requestTimeout) {}
 
   /**
    * Scheduler cache settings.
@@ -62,8 +65,10 @@ public record ExtenderProperties(
    * Request handling limits.
    *
    * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node objects)
+   * @param bodyReadTimeout how long the reads of one request body may wait for the client in all; longer gets 408
    */
-  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes) {}
+  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes,
+      @DefaultValue("2s") Duration bodyReadTimeout) {}
 
   /**
    * Framework runtime settings.
@@ -79,9 +84,10 @@ public record ExtenderProperties(
   /**
    * Binding settings.
    *
-   * @param timeout how long one Binding API call may take before the bind fails
+   * @param timeout how long one Binding API call may take; past it the outcome is unknown and the pod stays assumed
+   * @param workers how many binds run at once, on their own threads; a bind beyond them is refused at once
    */
-  public record Bind(@DefaultValue("10s") Duration timeout) {}
+  public record Bind(@DefaultValue("3s") Duration timeout, @DefaultValue("16") int workers) {}
 
   /**
    * The scheduler configuration file.

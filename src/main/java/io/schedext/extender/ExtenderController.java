@@ -5,21 +5,22 @@ import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
-import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ReplyBuffer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The HTTP face of the extender: {@code POST /scheduler/{verb}} for the default profile and
@@ -32,15 +33,19 @@ import org.springframework.web.bind.annotation.RestController;
 class ExtenderController {
 
   private static final Logger log = LoggerFactory.getLogger(ExtenderController.class);
+  /** A bind's reply waits for the bind itself (whose every API call is bounded), never for a servlet timeout. */
+  private static final long NO_ASYNC_TIMEOUT = 0L;
 
   private final ExtenderService service;
   private final WireCodec codec;
   private final ClusterSource source;
   private final ExtenderMetrics metrics;
   private final EventGate gate;
+  private final BindWorkers bindWorkers;
 
   ExtenderController(ExtenderService service, WireCodec codec, ClusterSource source, ExtenderMetrics metrics,
-      EventGate gate) {
+      EventGate gate, BindWorkers bindWorkers) {
+    this.bindWorkers = bindWorkers;
     this.service = service;
     this.codec = codec;
     this.source = source;
@@ -51,6 +56,16 @@ class ExtenderController {
   @PostMapping("/scheduler/{verb}")
   void defaultProfile(@PathVariable String verb, HttpServletRequest request, HttpServletResponse response) {
     handle(null, verb, request, response);
+  }
+
+  @PostMapping("/scheduler/bind")
+  DeferredResult<ResponseEntity<byte[]>> bindDefaultProfile(HttpServletRequest request) {
+    return bind(null, request);
+  }
+
+  @PostMapping("/profiles/{profile}/bind")
+  DeferredResult<ResponseEntity<byte[]>> bindNamedProfile(@PathVariable String profile, HttpServletRequest request) {
+    return bind(profile, request);
   }
 
   @PostMapping("/profiles/{profile}/{verb}")
@@ -82,11 +97,6 @@ class ExtenderController {
    */
   private record Reply(int status, Object body, String text) {}
 
-  /** Computes the reply of one call; may throw what {@link #answer} maps to an error reply. */
-  private interface ReplySource {
-    Reply reply() throws IOException;
-  }
-
   /**
    * Answers one call. The reply is encoded into a reused buffer first and sent with its {@code Content-Length} in one
    * write (a prioritize reply for 5,000 nodes is ~150 KB; streamed, it went out in many small chunked writes), and a
@@ -107,42 +117,20 @@ class ExtenderController {
     }
   }
 
-  private void answer(String verb, ReplySource source, HttpServletResponse response) {
+  private void answer(String verb, ReplyWork work, HttpServletResponse response) {
     long start = System.nanoTime();
-    String outcome = "ok";
-    Reply reply;
-    try {
-      reply = source.reply();
-      if (reply.status() != 200) {
-        outcome = "unavailable";
-      }
-    } catch (BadRequestException e) {
-      outcome = e.httpStatus() == 404 ? "not_found" : "bad_request";
-      reply = error(e.httpStatus(), e.getMessage());
-    } catch (IOException e) {
-      outcome = "bad_request";
-      reply = error(400, "cannot read request body: " + e.getMessage());
-    } catch (RuntimeException e) {
-      outcome = "error";
-      log.error("{} failed", verb, e);
-      reply = error(500, "internal error: "
-          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-    }
-    if (reply.text() != null) {
-      outcome = sendText(verb, reply, response, outcome);
+    Answer answer = attempt(verb, work);
+    String outcome = answer.outcome();
+    if (answer.reply().text() != null) {
+      outcome = sendText(verb, answer.reply(), response, outcome);
       metrics.request(verb, outcome, System.nanoTime() - start);
       return;
     }
     ReplyBuffer buf = codec.borrowBuffer();
     try {
-      try {
-        codec.encode(reply.body(), buf);
-      } catch (RuntimeException e) {
+      Reply reply = encode(verb, answer.reply(), buf);
+      if (reply != answer.reply()) {
         outcome = "error";
-        log.error("{} reply could not be encoded", verb, e);
-        reply = error(500, "internal error: cannot encode the reply: "
-            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-        codec.encode(reply.body(), buf);
       }
       response.setStatus(reply.status());
       response.setContentType(MediaType.APPLICATION_JSON_VALUE);
@@ -158,14 +146,104 @@ class ExtenderController {
     }
   }
 
+  /** A reply and the outcome label its request is counted under. */
+  private record Answer(Reply reply, String outcome) {}
+
+  /** Work that produces a reply (null: there is more to do elsewhere); may throw what {@link #attempt} maps. */
+  private interface ReplyWork {
+    Reply get() throws IOException;
+  }
+
+  /** The one mapping of failures to replies: client mistakes are 4xx, anything else a logged 500. */
+  private Answer attempt(String verb, ReplyWork work) {
+    try {
+      Reply reply = work.get();
+      return new Answer(reply, reply == null || reply.status() == 200 ? "ok" : "unavailable");
+    } catch (BadRequestException e) {
+      return new Answer(error(e.httpStatus(), e.getMessage()), e.httpStatus() == 404 ? "not_found" : "bad_request");
+    } catch (IOException e) {
+      return new Answer(error(400, "cannot read request body: " + e.getMessage()), "bad_request");
+    } catch (RuntimeException e) {
+      log.error("{} failed", verb, e);
+      return new Answer(error(500, "internal error: "
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())), "error");
+    }
+  }
+
+  /** The answer to work that failed beyond what {@link #attempt} catches (an Error): a logged 500, never no reply. */
+  private static Answer failed(String verb, Throwable t) {
+    log.error("{} failed", verb, t);
+    return new Answer(error(500, "internal error: " + t), "error");
+  }
+
+  /** Encodes {@code reply} into {@code buf}; a reply that cannot be encoded is replaced by a 500, which is returned. */
+  private Reply encode(String verb, Reply reply, ReplyBuffer buf) {
+    try {
+      codec.encode(reply.body(), buf);
+      return reply;
+    } catch (RuntimeException e) {
+      log.error("{} reply could not be encoded", verb, e);
+      Reply failed = error(500, "internal error: cannot encode the reply: "
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      codec.encode(failed.body(), buf);
+      return failed;
+    }
+  }
+
+  /**
+   * Answers a bind: the body is read and checked on the HTTP worker, the bind itself runs on {@link BindWorkers} and
+   * the worker is released meanwhile (Servlet async), so binds stuck on the API server hold no HTTP worker. The reply
+   * waits for the bind however long it takes (each of its API calls is bounded): an answer before the bind ended would
+   * have to guess its outcome. With every bind thread busy the bind is refused at once.
+   */
+  private DeferredResult<ResponseEntity<byte[]>> bind(String profile, HttpServletRequest request) {
+    long start = System.nanoTime();
+    DeferredResult<ResponseEntity<byte[]>> out = new DeferredResult<>(NO_ASYNC_TIMEOUT);
+    ExtenderBindingArgs[] args = new ExtenderBindingArgs[1];
+    Answer checked = attempt("bind", () -> {
+      args[0] = codec.decode(request.getInputStream(), ExtenderBindingArgs.class);
+      service.framework(profile);
+      if (!source.isReady()) {
+        return ok(new ExtenderBindingResult("extender cluster state is not ready: " + source.notReadyReason()));
+      }
+      return null;
+    });
+    if (checked.reply() != null) {
+      out.setResult(entity(checked, start));
+      return out;
+    }
+    try {
+      bindWorkers.submit(() -> attempt("bind", () -> ok(service.bind(profile, args[0]))))
+          .whenComplete((a, t) -> out.setResult(entity(a != null ? a : failed("bind", t), start)));
+    } catch (RejectedExecutionException e) {
+      metrics.bind("refused");
+      out.setResult(entity(new Answer(ok(new ExtenderBindingResult("bind refused: all " + bindWorkers.workers()
+          + " bind workers (extender.bind.workers) are busy; nothing was done")), "refused"), start));
+    }
+    return out;
+  }
+
+  /** The reply of a bind as a whole body with its length; the request is counted here. */
+  private ResponseEntity<byte[]> entity(Answer answer, long start) {
+    ReplyBuffer buf = codec.borrowBuffer();
+    try {
+      Reply reply = encode("bind", answer.reply(), buf);
+      metrics.request("bind", reply == answer.reply() ? answer.outcome() : "error", System.nanoTime() - start);
+      return ResponseEntity.status(reply.status()).contentType(MediaType.APPLICATION_JSON)
+          .body(buf.toByteArray());
+    } finally {
+      codec.release(buf);
+    }
+  }
+
   private Reply reply(String profile, String verb, HttpServletRequest request) throws IOException {
     switch (verb) {
       case "filter" -> {
         ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
         service.framework(profile);
         if (!source.isReady()) {
-          return ok(new ExtenderFilterResult(null, null, Map.of(), Map.of(),
-              "extender cluster state is not ready: " + source.notReadyReason()));
+          return ok(ExtenderService.notReady(args, "extender cluster state is not ready: "
+              + source.notReadyReason()));
         }
         return ok(service.filter(profile, args));
       }
@@ -185,14 +263,6 @@ class ExtenderController {
           return error(503, "extender cluster state is not ready: " + source.notReadyReason());
         }
         return ok(service.preempt(profile, args));
-      }
-      case "bind" -> {
-        ExtenderBindingArgs args = codec.decode(request.getInputStream(), ExtenderBindingArgs.class);
-        service.framework(profile);
-        if (!source.isReady()) {
-          return ok(new ExtenderBindingResult("extender cluster state is not ready: " + source.notReadyReason()));
-        }
-        return ok(service.bind(profile, args));
       }
       case "explain" -> {
         return explained(service.explain(profile, ExplainRequests.decode(codec, request, service.nodeNames())),

@@ -105,7 +105,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     return s;
   }
 
-  /** Counts one bind by result ({@code bound} or {@code failed}). */
+  /** Counts one bind by result: {@code bound}, {@code failed}, {@code unknown} (outcome unknown) or {@code refused}. */
   public void bind(String result) {
     registry.counter("extender.bind", "result", result).increment();
   }

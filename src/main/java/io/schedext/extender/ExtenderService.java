@@ -19,6 +19,7 @@ import io.schedext.extender.wire.HostPriority;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeItems;
 import io.schedext.extender.wire.NodeNameList;
+import io.schedext.framework.BindingOutcomeUnknownException;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
@@ -54,6 +55,9 @@ public final class ExtenderService {
   static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
   /** The reason given to nodes a PreFilter result left out (upstream's text). */
   static final String FILTERED_BY_PREFILTER = "node is filtered out by the prefilter result";
+  /** The answer to a request carrying both node fields. */
+  static final String BOTH_NODE_FIELDS = "\"Nodes\" and \"NodeNames\" are both set: kube-scheduler sends exactly one "
+      + "(NodeNames with nodeCacheCapable: true, Nodes with false)";
   /** How many nodes or reasons a decision log line names at most. */
   private static final int TOP = 3;
 
@@ -65,6 +69,10 @@ public final class ExtenderService {
   private final ExtenderMetrics metrics;
   private final PreemptionService preemption;
   private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
+  /** Pods (by UID) whose last Binding has an unknown outcome, with the node they stay assumed on. */
+  private final ConcurrentHashMap<String, String> inDoubt = new ConcurrentHashMap<>();
+  /** The size at which entries of pods no longer assumed are dropped from {@link #inDoubt}. */
+  private static final int IN_DOUBT_PRUNE_AT = 1024;
   /** Serialises the fit check and assume of binds onto the same node; binds onto other nodes go on in parallel. */
   private final Object[] nodeStripes = newStripes(64);
 
@@ -365,91 +373,158 @@ public final class ExtenderService {
     Object lock = bindLocks.computeIfAbsent(a.podUid(), k -> new Object());
     try {
       synchronized (lock) {
-        String err = bindLocked(fw, a);
-        metrics.bind(err.isEmpty() ? "bound" : "failed");
-        if (!err.isEmpty()) {
-          log.info("bind pod={}/{} node={} failed: {}", a.podNamespace(), a.podName(), a.node(), err);
+        BindOutcome outcome = bindLocked(fw, a);
+        metrics.bind(outcome.result());
+        if (!outcome.error().isEmpty()) {
+          log.info("bind pod={}/{} node={} {}: {}", a.podNamespace(), a.podName(), a.node(), outcome.result(),
+              outcome.error());
         } else {
           log.debug("bind pod={}/{} node={} done", a.podNamespace(), a.podName(), a.node());
         }
-        return new ExtenderBindingResult(err);
+        return new ExtenderBindingResult(outcome.error());
       }
     } finally {
       bindLocks.remove(a.podUid(), lock);
     }
   }
 
-  private String bindLocked(Framework fw, ExtenderBindingArgs a) {
+  /**
+   * How a bind ended: {@code bound}, {@code failed} (nothing was bound) or {@code unknown} (the Binding may land or
+   * not; the pod stays assumed), with the answer's {@code Error}.
+   */
+  private record BindOutcome(String result, String error) {
+    static final BindOutcome BOUND = new BindOutcome("bound", "");
+
+    static BindOutcome failed(String error) {
+      return new BindOutcome("failed", error);
+    }
+  }
+
+  private BindOutcome bindLocked(Framework fw, ExtenderBindingArgs a) {
     String key = a.podNamespace() + "/" + a.podName();
     PodInfo cached = cache.getPod(a.podUid());
+    PodInfo inDoubtOnNode = null;
     if (cached != null) {
-      if (cached.nodeName().equals(a.node())) {
-        return "";
+      String doubtful = inDoubt.get(a.podUid());
+      if (doubtful != null && doubtful.equals(cached.nodeName()) && cache.isAssumedPod(a.podUid())) {
+        if (!doubtful.equals(a.node())) {
+          return BindOutcome.failed("pod " + key + " stays assumed on node " + doubtful + ": the outcome of binding it "
+              + "there is unknown until the watch shows where it went or the assumed pod expires");
+        }
+        // Bind again: if the first Binding landed the API server answers 409 and the binder finds the pod on this
+        // node (success); if not, this one binds it.
+        inDoubtOnNode = cached;
+      } else if (cached.nodeName().equals(a.node())) {
+        return BindOutcome.BOUND;
+      } else {
+        return BindOutcome.failed("pod " + key + " is already bound to node " + cached.nodeName());
       }
-      return "pod " + key + " is already bound to node " + cached.nodeName();
     }
     Pod pod = source.findPod(a.podNamespace(), a.podName(), a.podUid());
     if (pod == null) {
       pod = seenPods.get(a.podUid());
     }
     if (pod == null) {
-      return "pod " + key + " (UID " + a.podUid() + ") is not known to the extender: neither the cluster source nor a "
-          + "recent filter/prioritize call has it";
+      return BindOutcome.failed("pod " + key + " (UID " + a.podUid() + ") is not known to the extender: neither the "
+          + "cluster source nor a recent filter/prioritize call has it");
     }
     if (!a.podUid().equals(pod.getMetadata().getUid())) {
-      return "pod " + key + " has UID " + pod.getMetadata().getUid() + ", not " + a.podUid()
-          + " (deleted and re-created?); nothing was bound";
+      return BindOutcome.failed("pod " + key + " has UID " + pod.getMetadata().getUid() + ", not " + a.podUid()
+          + " (deleted and re-created?); nothing was bound");
     }
     if (!a.podNamespace().equals(pod.getMetadata().getNamespace()) || !a.podName().equals(pod.getMetadata().getName())) {
-      return "pod with UID " + a.podUid() + " is " + pod.getMetadata().getNamespace() + "/"
-          + pod.getMetadata().getName() + ", not " + key;
+      return BindOutcome.failed("pod with UID " + a.podUid() + " is " + pod.getMetadata().getNamespace() + "/"
+          + pod.getMetadata().getName() + ", not " + key);
     }
     PodInfo info;
     try {
       info = PodInfo.of(pod);
     } catch (IllegalArgumentException e) {
-      return "pod " + key + " cannot be read: " + e.getMessage();
+      return BindOutcome.failed("pod " + key + " cannot be read: " + e.getMessage());
     }
     if (!info.nodeName().isEmpty() && !info.nodeName().equals(a.node())) {
-      return "pod " + key + " is already bound to node " + info.nodeName();
+      return BindOutcome.failed("pod " + key + " is already bound to node " + info.nodeName());
     }
     Assumption assumption;
     synchronized (nodeStripes[Math.floorMod(a.node().hashCode(), nodeStripes.length)]) {
+      if (inDoubtOnNode != null) {
+        inDoubt.remove(a.podUid());
+        forget(inDoubtOnNode, key);
+      }
       assumption = checkFitAndAssume(fw, info, key, a.node());
     }
     if (assumption.error() != null) {
-      return assumption.error();
+      return BindOutcome.failed(assumption.error());
     }
-    CycleState state = assumption.state();
-    PodInfo assumed = assumption.pod();
-    Status s = fw.runReservePluginsReserve(state, assumed, a.node());
+    return bindAssumed(fw, assumption.state(), assumption.pod(), key, a.node());
+  }
+
+  /**
+   * Runs Reserve .. PostBind for an assumed pod and ends every path in the cache: bound → FinishBinding (its expiry
+   * runs); failed → Unreserve in reverse order and forget; outcome unknown → FinishBinding only, so the pod stays
+   * assumed on the node (counted by filter) until the watch confirms or moves it, or it expires. The framework turns
+   * what plugins throw into statuses; anything else thrown on the way (a fault of the runtime itself) counts as a
+   * failure here, so no path leaves the pod assumed without an end.
+   */
+  private BindOutcome bindAssumed(Framework fw, CycleState state, PodInfo assumed, String key, String node) {
+    Status s;
+    try {
+      s = runBindingCycle(fw, state, assumed, node);
+    } catch (RuntimeException e) {
+      log.error("bind pod={} node={}: the binding cycle failed", key, node, e);
+      s = Status.error(e);
+    }
+    cache.finishBinding(assumed);
     if (s.isSuccess()) {
-      s = fw.runPermitPlugins(state, assumed, a.node());
+      fw.runPostBindPlugins(state, assumed, node);
+      return BindOutcome.BOUND;
+    }
+    String message = s.message().isEmpty() ? s.code().upstreamName() : s.message();
+    if (s.isError() && BindingOutcomeUnknownException.in(s.cause())) {
+      rememberInDoubt(assumed.uid(), node);
+      return new BindOutcome("unknown", message + ": pod " + key + " stays assumed on node " + node + " (filter counts "
+          + "it) until the watch shows where it went or the assumed pod expires (extender.cache.assumed-pod-ttl "
+          + cache.ttl() + ")");
+    }
+    fw.runReservePluginsUnreserve(state, assumed, node);
+    forget(assumed, key);
+    return BindOutcome.failed(message);
+  }
+
+  private static Status runBindingCycle(Framework fw, CycleState state, PodInfo assumed, String node) {
+    Status s = fw.runReservePluginsReserve(state, assumed, node);
+    if (s.isSuccess()) {
+      s = fw.runPermitPlugins(state, assumed, node);
       if (s.isWait()) {
         s = fw.waitOnPermit(assumed);
       }
     }
     if (s.isSuccess()) {
-      s = fw.runPreBindPlugins(state, assumed, a.node());
+      s = fw.runPreBindPlugins(state, assumed, node);
     }
     if (s.isSuccess()) {
-      s = fw.runBindPlugins(state, assumed, a.node());
+      s = fw.runBindPlugins(state, assumed, node);
       if (s.isSkip()) {
         s = Status.error("no bind plugin bound the pod (all skipped)");
       }
     }
-    cache.finishBinding(assumed);
-    if (!s.isSuccess()) {
-      fw.runReservePluginsUnreserve(state, assumed, a.node());
-      try {
-        cache.forgetPod(assumed);
-      } catch (FrameworkException e) {
-        log.warn("Could not forget pod {} after a failed bind: {}", key, e.getMessage());
-      }
-      return s.message().isEmpty() ? s.code().upstreamName() : s.message();
+    return s;
+  }
+
+  private void forget(PodInfo assumed, String key) {
+    try {
+      cache.forgetPod(assumed);
+    } catch (FrameworkException e) {
+      log.warn("Could not forget pod {} after a failed bind: {}", key, e.getMessage());
     }
-    fw.runPostBindPlugins(state, assumed, a.node());
-    return "";
+  }
+
+  /** Remembers a pod whose binding to {@code node} has an unknown outcome; drops entries of pods no longer assumed. */
+  private void rememberInDoubt(String uid, String node) {
+    if (inDoubt.size() >= IN_DOUBT_PRUNE_AT) {
+      inDoubt.keySet().removeIf(u -> !cache.isAssumedPod(u));
+    }
+    inDoubt.put(uid, node);
   }
 
   /**
@@ -731,29 +806,65 @@ public final class ExtenderService {
       Snapshot snapshot, List<NodeInfo> nodes, Map<String, String> unknown, boolean namesMode,
       Map<String, Node> given) {}
 
+  /**
+   * Refuses a request carrying both {@code Nodes} and {@code NodeNames}: kube-scheduler sends exactly one (NodeNames
+   * with {@code nodeCacheCapable: true}, Nodes otherwise), so both is a client's mistake, not a choice to make for it.
+   */
+  static void checkNodeFields(ExtenderArgs args) {
+    if (args.nodes() != null && args.nodeNames() != null) {
+      throw new BadRequestException(BOTH_NODE_FIELDS);
+    }
+  }
+
+  /**
+   * The filter reply while the cluster state is not ready: {@code error}, and an empty list in the field the request
+   * used.
+   */
+  public static ExtenderFilterResult notReady(ExtenderArgs args, String error) {
+    checkNodeFields(args);
+    boolean names = args.nodes() == null;
+    return new ExtenderFilterResult(names ? null : NodeItems.of(List.of()), names ? List.of() : null, Map.of(),
+        Map.of(), error);
+  }
+
   private Candidates candidates(ExtenderArgs args, boolean allWhenNone) {
+    checkNodeFields(args);
     Snapshot base = cache.snapshot();
     if (args.nodeNames() != null) {
       List<String> names = args.nodeNames();
       List<NodeInfo> nodes = new ArrayList<>(names.size());
       Map<String, String> unknown = new LinkedHashMap<>();
       // Names decoded against this snapshot's interner carry their index into its node order (another snapshot's
-      // positions are ignored: atPosition answers null and the name is looked up).
+      // positions are ignored: atPosition answers null and the name is looked up). A name given twice is answered
+      // once, at its first place: by position when interned, else by name.
       NodeNameList interned = names instanceof NodeNameList l ? l : null;
+      java.util.BitSet seenAt = null;
+      java.util.Set<String> seenNames = null;
       for (int i = 0; i < names.size(); i++) {
         String name = names.get(i);
         if (name == null) {
           throw new BadRequestException("field \"NodeNames\": contains null");
         }
-        NodeInfo n = interned == null ? null : base.atPosition(interned.interner(), interned.position(i));
-        if (n == null) {
-          n = base.get(name);
-        }
-        if (n == null) {
-          unknown.put(name, String.format(UNKNOWN_NODE, name));
+        int position = interned == null ? -1 : interned.position(i);
+        NodeInfo n = interned == null ? null : base.atPosition(interned.interner(), position);
+        if (n != null) {
+          seenAt = seenAt == null ? new java.util.BitSet() : seenAt;
+          if (seenAt.get(position)) {
+            continue;
+          }
+          seenAt.set(position);
         } else {
-          nodes.add(n);
+          n = base.get(name);
+          if (n == null) {
+            unknown.put(name, String.format(UNKNOWN_NODE, name));
+            continue;
+          }
+          seenNames = seenNames == null ? new java.util.HashSet<>() : seenNames;
+          if (!seenNames.add(name)) {
+            continue;
+          }
         }
+        nodes.add(n);
       }
       return new Candidates(base, nodes, unknown, true, Map.of());
     }
@@ -768,7 +879,9 @@ public final class ExtenderService {
         if (meta == null || blank(meta.getName())) {
           throw new BadRequestException("field \"Nodes.items[" + i + "].metadata.name\": is required");
         }
-        given.put(meta.getName(), node);
+        if (given.putIfAbsent(meta.getName(), node) != null) {
+          continue;
+        }
         NodeInfo cached = base.get(meta.getName());
         if (cached != null && sameVersion(cached.node(), node)) {
           nodes.add(cached);

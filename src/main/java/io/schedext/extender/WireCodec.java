@@ -16,6 +16,9 @@ import io.schedext.cache.NameInterner;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.stream.Collectors;
@@ -38,11 +41,23 @@ public final class WireCodec {
 
   private final ObjectMapper mapper;
   private final long maxBodyBytes;
+  private final long bodyReadNanos;
+  private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
 
-  /** A codec refusing bodies longer than {@code maxBodyBytes}. */
+  /** A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them. */
   public WireCodec(long maxBodyBytes) {
+    this(maxBodyBytes, Duration.ZERO, System::nanoTime);
+  }
+
+  /**
+   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies whose reads wait for the client longer than
+   * {@code bodyReadTimeout} in all (zero: no deadline), timed by {@code nanoTime}.
+   */
+  public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
     this.maxBodyBytes = maxBodyBytes;
+    this.bodyReadNanos = bodyReadTimeout.toNanos();
+    this.nanoTime = nanoTime;
     JsonMapper m = JsonMapper.builder()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
@@ -77,7 +92,7 @@ public final class WireCodec {
    * instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}). {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NameInterner names) {
-    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes))) {
+    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
@@ -94,12 +109,15 @@ public final class WireCodec {
       return value;
     } catch (JsonMappingException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException(describe(e));
     } catch (JsonProcessingException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
   }
@@ -117,9 +135,10 @@ public final class WireCodec {
   /** Reads a whole request body into memory; a body longer than the limit is a 413 {@link BadRequestException}. */
   public byte[] readBody(InputStream in) {
     try {
-      return new Limited(in, maxBodyBytes).readAllBytes();
+      return new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readAllBytes();
     } catch (IOException e) {
       tooLarge(e);
+      tooSlow(e);
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
   }
@@ -154,6 +173,27 @@ public final class WireCodec {
     }
   }
 
+  /**
+   * A body not read in time is a 408: the client stalled inside it (its last bytes never came within the server's
+   * read timeout, {@code server.tomcat.connection-timeout}) or trickled it for longer than the deadline.
+   */
+  private void tooSlow(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TooSlow || t instanceof SocketTimeoutException) {
+        throw new BadRequestException(408, "request body not received in time (extender.http.body-read-timeout "
+            + Duration.ofNanos(bodyReadNanos) + ", server.tomcat.connection-timeout between two reads): "
+            + t.getMessage());
+      }
+    }
+  }
+
+  /** Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all. */
+  private static final class TooSlow extends IOException {
+    TooSlow(long nanos) {
+      super("waited for the body longer than " + Duration.ofNanos(nanos));
+    }
+  }
+
   /** Thrown by {@link Limited} once the body passes the limit. */
   private static final class TooLarge extends IOException {
     TooLarge() {
@@ -161,18 +201,36 @@ public final class WireCodec {
     }
   }
 
-  /** An input stream that fails once more than {@code limit} bytes were read. */
+  /**
+   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have waited for the
+   * client longer than {@code nanos} in all (0: never). Only the time inside the reads counts: decoding between them
+   * (slow on a cold start, or for thousands of full Node objects) is the server's time, not the client's.
+   */
   private static final class Limited extends java.io.FilterInputStream {
     private long remaining;
+    private final long nanos;
+    private final LongSupplier nanoTime;
+    private long waited;
 
-    Limited(InputStream in, long limit) {
+    Limited(InputStream in, long limit, long nanos, LongSupplier nanoTime) {
       super(in);
       this.remaining = limit;
+      this.nanos = nanos;
+      this.nanoTime = nanoTime;
+    }
+
+    private void waitedSince(long start) throws TooSlow {
+      waited += nanoTime.getAsLong() - start;
+      if (nanos > 0 && waited > nanos) {
+        throw new TooSlow(nanos);
+      }
     }
 
     @Override
     public int read() throws IOException {
+      long start = nanoTime.getAsLong();
       int b = super.read();
+      waitedSince(start);
       if (b >= 0 && --remaining < 0) {
         throw new TooLarge();
       }
@@ -181,7 +239,9 @@ public final class WireCodec {
 
     @Override
     public int read(byte[] buf, int off, int len) throws IOException {
+      long start = nanoTime.getAsLong();
       int n = super.read(buf, off, len);
+      waitedSince(start);
       if (n > 0) {
         remaining -= n;
         if (remaining < 0) {

@@ -18,6 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class Framework {
 
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Framework.class);
+
   /** Longest time a Permit plugin may make a pod wait. */
   public static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
   private volatile double pluginMetricsSamplePercent = 10;
@@ -778,11 +780,11 @@ public final class Framework {
     long start = System.nanoTime();
     Status out = Status.success();
     for (ReservePlugin pl : reservePlugins) {
-      Status s = guard(() -> pl.reserve(state, pod, nodeName));
+      Status s = guard(pl.name(), "Reserve", () -> pl.reserve(state, pod, nodeName));
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Reserve plugin \"" + pl.name() + "\": " + s.message());
+            : wrapped(s, "running Reserve plugin \"" + pl.name() + "\": ");
         break;
       }
     }
@@ -793,11 +795,12 @@ public final class Framework {
   /** Runs Unreserve of every Reserve plugin in reverse order; failures are swallowed (it must be idempotent). */
   public void runReservePluginsUnreserve(CycleState state, PodInfo pod, String nodeName) {
     for (int i = reservePlugins.length - 1; i >= 0; i--) {
-      try {
-        reservePlugins[i].unreserve(state, pod, nodeName);
-      } catch (RuntimeException e) {
-        // Unreserve cannot fail the cycle; the cache forgets the pod regardless.
-      }
+      ReservePlugin pl = reservePlugins[i];
+      // Unreserve cannot fail the cycle; the cache forgets the pod regardless.
+      guard(pl.name(), "Unreserve", () -> {
+        pl.unreserve(state, pod, nodeName);
+        return Status.success();
+      });
     }
   }
 
@@ -810,12 +813,12 @@ public final class Framework {
     Map<String, Duration> waits = new LinkedHashMap<>();
     Status out = null;
     for (PermitPlugin pl : permitPlugins) {
-      PermitPlugin.Result r;
-      try {
-        r = pl.permit(state, pod, nodeName);
-      } catch (FrameworkException | IllegalArgumentException e) {
-        r = PermitPlugin.Result.of(Status.error(e));
-      }
+      PermitPlugin.Result[] result = new PermitPlugin.Result[1];
+      Status thrown = guard(pl.name(), "Permit", () -> {
+        result[0] = pl.permit(state, pod, nodeName);
+        return Status.success();
+      });
+      PermitPlugin.Result r = thrown.isSuccess() && result[0] != null ? result[0] : PermitPlugin.Result.of(thrown);
       Status s = r.status() == null ? Status.success() : r.status();
       if (s.isSuccess()) {
         continue;
@@ -829,7 +832,7 @@ public final class Framework {
         waits.put(pl.name(), t.compareTo(MAX_PERMIT_WAIT) > 0 ? MAX_PERMIT_WAIT : t);
         continue;
       }
-      out = Status.error("running Permit plugin \"" + pl.name() + "\": " + s.message()).withPlugin(pl.name());
+      out = wrapped(s, "running Permit plugin \"" + pl.name() + "\": ").withPlugin(pl.name());
       break;
     }
     if (out == null && !waits.isEmpty()) {
@@ -873,11 +876,11 @@ public final class Framework {
     long start = System.nanoTime();
     Status out = Status.success();
     for (PreBindPlugin pl : preBindPlugins) {
-      Status s = guard(() -> pl.preBind(state, pod, nodeName));
+      Status s = guard(pl.name(), "PreBind", () -> pl.preBind(state, pod, nodeName));
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running PreBind plugin \"" + pl.name() + "\": " + s.message());
+            : wrapped(s, "running PreBind plugin \"" + pl.name() + "\": ");
         break;
       }
     }
@@ -890,14 +893,14 @@ public final class Framework {
     long start = System.nanoTime();
     Status out = Status.skip();
     for (BindPlugin pl : bindPlugins) {
-      Status s = guard(() -> pl.bind(state, pod, nodeName));
+      Status s = guard(pl.name(), "Bind", () -> pl.bind(state, pod, nodeName));
       if (s.isSkip()) {
         continue;
       }
       if (!s.isSuccess()) {
         out = s.isRejected()
             ? s.withPlugin(pl.name())
-            : Status.error("running Bind plugin \"" + pl.name() + "\": " + s.message());
+            : wrapped(s, "running Bind plugin \"" + pl.name() + "\": ");
       } else {
         out = s;
       }
@@ -910,23 +913,39 @@ public final class Framework {
   /** Runs every PostBind plugin; failures are ignored. */
   public void runPostBindPlugins(CycleState state, PodInfo pod, String nodeName) {
     for (PostBindPlugin pl : postBindPlugins) {
-      try {
+      // PostBind is informational: a failure is logged and changes nothing.
+      guard(pl.name(), "PostBind", () -> {
         pl.postBind(state, pod, nodeName);
-      } catch (RuntimeException e) {
-        // PostBind is informational.
-      }
+        return Status.success();
+      });
     }
   }
 
   // -------------------------------------------------------------------------------------------------------- util
 
-  private static Status guard(java.util.function.Supplier<Status> call) {
+  /**
+   * The one catch policy of the binding cycle (Reserve, Unreserve, Permit, PreBind, Bind, PostBind): whatever a plugin
+   * throws becomes an Error status carrying the exception, so the caller always reaches Unreserve and the cache's
+   * forget. The runtime's own exceptions are expected faults and logged in one line; anything else (a
+   * NullPointerException in an SPI plugin, say) is a bug in the plugin and logged with its stack trace.
+   */
+  private static Status guard(String plugin, String point, java.util.function.Supplier<Status> call) {
     try {
       Status s = call.get();
       return s == null ? Status.success() : s;
     } catch (FrameworkException | IllegalArgumentException e) {
+      log.debug("{} plugin \"{}\" failed: {}", point, plugin, e.getMessage());
+      return Status.error(e);
+    } catch (RuntimeException e) {
+      log.warn("{} plugin \"{}\" threw", point, plugin, e);
       return Status.error(e);
     }
+  }
+
+  /** An Error status with {@code prefix} before the message of {@code s}, keeping its cause. */
+  private static Status wrapped(Status s, String prefix) {
+    return s.cause() == null ? Status.error(prefix + s.message())
+        : Status.error(new FrameworkException(prefix + s.message(), s.cause()));
   }
 
   private <T> T timed(

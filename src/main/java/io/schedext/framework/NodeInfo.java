@@ -257,8 +257,8 @@ public final class NodeInfo {
     } else {
       requested.subtract(r);
     }
-    nonZeroRequested.setMilliCpu(nonZeroRequested.milliCpu() + sign * p.nonZeroMilliCpu());
-    nonZeroRequested.setMemory(nonZeroRequested.memory() + sign * p.nonZeroMemory());
+    nonZeroRequested.addMilliCpu(sign * p.nonZeroMilliCpu());
+    nonZeroRequested.addMemory(sign * p.nonZeroMemory());
     for (PodInfo.HostPort hp : p.hostPorts()) {
       if (sign > 0) {
         usedPorts.add(hp.hostIp(), hp.protocol(), hp.port());

@@ -189,7 +189,8 @@ class KubernetesClusterTest {
   @Test
   void podEventsWaitForTheSchedulingCallsInFlight() {
     EventGate gate = new EventGate(Duration.ofMinutes(5));
-    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5), gate);
+    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5),
+        KubernetesCluster.DEFAULT_REQUEST_TIMEOUT, gate);
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
     client.nodes().resource(node("n1", "4")).create();

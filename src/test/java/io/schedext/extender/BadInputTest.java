@@ -47,6 +47,12 @@ class BadInputTest {
             "field \"Pod.metadata.labels\""),
         new Case("neither Nodes nor NodeNames is rejected", "/scheduler/filter", "{\"Pod\":" + pod + "}", 400,
             "one of \"Nodes\" or \"NodeNames\" is required"),
+        new Case("both Nodes and NodeNames are rejected: kube-scheduler sends one", "/scheduler/filter",
+            "{\"Pod\":" + pod + ",\"Nodes\":{\"items\":[]},\"NodeNames\":[\"node-a1\"]}", 400,
+            ExtenderService.BOTH_NODE_FIELDS),
+        new Case("both node fields are rejected by prioritize too", "/scheduler/prioritize",
+            "{\"Pod\":" + pod + ",\"Nodes\":{\"items\":[]},\"NodeNames\":[]}", 400,
+            ExtenderService.BOTH_NODE_FIELDS),
         new Case("an invalid quantity is rejected", "/scheduler/filter",
             "{\"Pod\":{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
                 + "{\"requests\":{\"cpu\":\"lots\"}}}]}},\"NodeNames\":[]}", 400, "invalid quantity"),

@@ -51,15 +51,22 @@ class EventGateVerbsTest {
     ClusterSource source = mock(ClusterSource.class);
     when(source.isReady()).thenReturn(true);
     ExtenderController controller = new ExtenderController(service, new WireCodec(1 << 20), source,
-        new ExtenderMetrics(new SimpleMeterRegistry()), gate);
+        new ExtenderMetrics(new SimpleMeterRegistry()), gate, new BindWorkers(1));
 
     for (String verb : List.of("filter", "prioritize", "preempt", "bind")) {
       MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/" + verb);
       request.setContent(Http.resource("fixtures/kube-scheduler-v1.26/" + fixture(verb))
           .getBytes(StandardCharsets.UTF_8));
-      MockHttpServletResponse response = new MockHttpServletResponse();
-      controller.defaultProfile(verb, request, response);
-      assertThat(response.getStatus()).as(verb).isEqualTo(200);
+      if (verb.equals("bind")) {
+        var reply = controller.bindDefaultProfile(request);
+        org.awaitility.Awaitility.await().until(reply::hasResult);
+        assertThat(((org.springframework.http.ResponseEntity<?>) reply.getResult()).getStatusCode().value())
+            .as(verb).isEqualTo(200);
+      } else {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        controller.defaultProfile(verb, request, response);
+        assertThat(response.getStatus()).as(verb).isEqualTo(200);
+      }
       assertThat(gate.inFlight()).as("after " + verb).isZero();
     }
     MockHttpServletRequest bad = new MockHttpServletRequest("POST", "/scheduler/filter");

@@ -48,14 +48,22 @@ class NotReadyTest {
     ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(),
         new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
-    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off());
+    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off(), new BindWorkers(1));
   }
 
   private JsonNode post(String verb, String body, int status) throws Exception {
     MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
     req.setContent(body.getBytes());
     MockHttpServletResponse r = new MockHttpServletResponse();
-    controller().defaultProfile(verb, req, r);
+    if (verb.equals("bind")) {
+      // Refused before any bind work starts, so the deferred reply is already there.
+      var reply = (org.springframework.http.ResponseEntity<?>) controller().bindDefaultProfile(req).getResult();
+      r.setStatus(reply.getStatusCode().value());
+      r.setContentType(String.valueOf(reply.getHeaders().getContentType()));
+      r.getOutputStream().write((byte[]) reply.getBody());
+    } else {
+      controller().defaultProfile(verb, req, r);
+    }
     assertThat(r.getStatus()).isEqualTo(status);
     assertThat(r.getContentType()).isEqualTo("application/json");
     return json.readTree(r.getContentAsByteArray());
@@ -66,6 +74,17 @@ class NotReadyTest {
     JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}", 200);
     assertThat(j.get("Error").asText()).isEqualTo("extender cluster state is not ready: watches down for longer than "
         + "PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(j.get("NodeNames").isArray()).as("NodeNames, the field the request used, is a list").isTrue();
+    assertThat(j.get("NodeNames")).isEmpty();
+    assertThat(j.get("Nodes").isNull()).isTrue();
+  }
+
+  @Test
+  void aFilterWithFullNodesAnswersTheErrorWithAnEmptyNodeList() throws Exception {
+    JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"Nodes\":{\"items\":[]}}", 200);
+    assertThat(j.get("Error").asText()).startsWith("extender cluster state is not ready");
+    assertThat(j.get("Nodes").get("items").isArray()).isTrue();
+    assertThat(j.get("NodeNames").isNull()).isTrue();
   }
 
   @Test

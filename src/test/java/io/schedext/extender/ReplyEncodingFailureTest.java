@@ -48,7 +48,7 @@ class ReplyEncodingFailureTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     ExtenderController controller =
         new ExtenderController(service, new WireCodec(1 << 20), source, new ExtenderMetrics(registry),
-            EventGate.off());
+            EventGate.off(), new BindWorkers(1));
     MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/prioritize");
     request.setContent(Http.resource("fixtures/kube-scheduler-v1.26/prioritize.ncc-true.json")
         .getBytes(StandardCharsets.UTF_8));

@@ -128,8 +128,18 @@ public final class MockApi implements AutoCloseable {
 
   /** Writes a kubeconfig for this server to a temporary file and returns its path. */
   public Path kubeconfig() {
+    return kubeconfig(client.getMasterUrl().toString());
+  }
+
+  /** The loopback address this server listens on. */
+  public java.net.InetSocketAddress address() {
+    return new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), client.getMasterUrl().getPort());
+  }
+
+  /** Writes a kubeconfig naming {@code url} (this server, or a proxy in front of it) and returns its path. */
+  public Path kubeconfig(String url) {
     String yaml = "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: "
-        + client.getMasterUrl().toString().replaceAll("/$", "") + "\nusers:\n- name: u\n  user:\n    token: t\n"
+        + url.replaceAll("/$", "") + "\nusers:\n- name: u\n  user:\n    token: t\n"
         + "contexts:\n- name: c\n  context:\n    cluster: mock\n    user: u\n    namespace: default\n"
         + "current-context: c\n";
     try {

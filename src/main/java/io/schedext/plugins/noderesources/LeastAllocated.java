@@ -1,7 +1,6 @@
 package io.schedext.plugins.noderesources;
 
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.ScorePlugin;
 
 /**
  * The LeastAllocated strategy: favours nodes with more free capacity. Per resource (capacity − requested) × 100 /
@@ -22,6 +21,6 @@ final class LeastAllocated implements ScoringFunction {
     if (capacity == 0 || requested > capacity) {
       return 0;
     }
-    return (capacity - requested) * ScorePlugin.MAX_NODE_SCORE / capacity;
+    return ScoringFunction.percentOf(capacity - requested, capacity);
   }
 }

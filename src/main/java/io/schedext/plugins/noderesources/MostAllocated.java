@@ -1,7 +1,6 @@
 package io.schedext.plugins.noderesources;
 
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.ScorePlugin;
 
 /**
  * The MostAllocated strategy: favours fuller nodes (bin packing). Per resource requested × 100 / capacity, with the
@@ -23,6 +22,6 @@ final class MostAllocated implements ScoringFunction {
       return 0;
     }
     // Requests can exceed capacity because pods without requests count the non-zero defaults.
-    return Math.min(requested, capacity) * ScorePlugin.MAX_NODE_SCORE / capacity;
+    return ScoringFunction.percentOf(Math.min(requested, capacity), capacity);
   }
 }

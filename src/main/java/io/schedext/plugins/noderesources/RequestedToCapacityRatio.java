@@ -39,7 +39,7 @@ final class RequestedToCapacityRatio implements ScoringFunction {
       long requested = resources.requested(node, i, podRequests[i]);
       long resourceScore = requested > allocatable
           ? brokenLinear(utilization, score, MAX_UTILIZATION)
-          : brokenLinear(utilization, score, requested * MAX_UTILIZATION / allocatable);
+          : brokenLinear(utilization, score, ScoringFunction.percentOf(requested, allocatable));
       if (resourceScore > 0) {
         nodeScore += resourceScore * resources.weight(i);
         weightSum += resources.weight(i);

@@ -118,14 +118,18 @@ final class ResourceAllocation {
     };
   }
 
-  /** What {@code node} would have in use of resource {@code i} with the pod placed on it. */
+  /**
+   * What {@code node} would have in use of resource {@code i} with the pod placed on it, saturated at
+   * {@link Long#MAX_VALUE} (upstream's int64 sum wraps around to a negative amount there).
+   */
   long requested(NodeInfo node, int i, long podRequest) {
-    return switch (kinds[i]) {
-      case CPU -> (useRequested ? node.requested() : node.nonZeroRequested()).milliCpu() + podRequest;
-      case MEMORY -> (useRequested ? node.requested() : node.nonZeroRequested()).memory() + podRequest;
-      case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage() + podRequest;
-      case SCALAR -> node.requested().scalar(names[i]) + podRequest;
+    long used = switch (kinds[i]) {
+      case CPU -> (useRequested ? node.requested() : node.nonZeroRequested()).milliCpu();
+      case MEMORY -> (useRequested ? node.requested() : node.nonZeroRequested()).memory();
+      case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage();
+      case SCALAR -> node.requested().scalar(names[i]);
       case OTHER -> 0;
     };
+    return kinds[i] == Kind.OTHER ? 0 : Resource.saturatedAdd(used, podRequest);
   }
 }

@@ -1,6 +1,7 @@
 package io.schedext.plugins.noderesources;
 
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.ScorePlugin;
 
 /** Turns a node's allocatable and requested amounts of the configured resources into a 0–100 score. */
 interface ScoringFunction {
@@ -27,5 +28,18 @@ interface ScoringFunction {
       weightSum += resources.weight(i);
     }
     return weightSum == 0 ? 0 : nodeScore / weightSum;
+  }
+
+  /**
+   * {@code part × 100 / whole} rounded down, for {@code 0 ≤ part ≤ whole}, {@code whole > 0}, exact over the whole
+   * long range. Upstream multiplies in int64 first, which wraps around for amounts over about 9.2e16 (a node with
+   * more than 9.2e13 cores, or 80 PiB of memory) and gives a wrong score; such amounts are computed exactly here.
+   */
+  static long percentOf(long part, long whole) {
+    if (part <= Long.MAX_VALUE / ScorePlugin.MAX_NODE_SCORE) {
+      return part * ScorePlugin.MAX_NODE_SCORE / whole;
+    }
+    return java.math.BigInteger.valueOf(part).multiply(java.math.BigInteger.valueOf(ScorePlugin.MAX_NODE_SCORE))
+        .divide(java.math.BigInteger.valueOf(whole)).longValueExact();
   }
 }

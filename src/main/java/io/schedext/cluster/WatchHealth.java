@@ -1,0 +1,112 @@
+package io.schedext.cluster;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the informers' state can be trusted: every informer synced, and no watch down for longer than the grace
+ * period, timed from the moment it dropped. {@link #poll()} samples every watch (the source runs it every second, so
+ * an outage is timed whether or not anything asks for readiness) and logs one line when a watch drops or recovers and
+ * when readiness changes. Thread-safe.
+ */
+final class WatchHealth {
+
+  private static final Logger log = LoggerFactory.getLogger(WatchHealth.class);
+
+  private final Clock clock;
+  private final Duration syncGrace;
+  private final List<InformerHandle<?>> informers = new CopyOnWriteArrayList<>();
+  private String lastReason;
+
+  WatchHealth(Clock clock, Duration syncGrace) {
+    this.clock = clock;
+    this.syncGrace = syncGrace;
+  }
+
+  void add(InformerHandle<?> handle) {
+    informers.add(handle);
+  }
+
+  List<InformerHandle<?>> informers() {
+    return informers;
+  }
+
+  /** Samples every watch now, logs what changed, and returns why the state is not ready (empty: ready). */
+  synchronized String poll() {
+    for (InformerHandle<?> h : informers) {
+      switch (h.sample()) {
+        case DROPPED -> log.warn("{} watch dropped at {}; readiness turns DOWN at {} unless it recovers", h.kind(),
+            h.downSince(), h.downSince().plus(syncGrace));
+        case RECOVERED -> log.info("{} watch recovered", h.kind());
+        case NONE -> { }
+      }
+    }
+    String reason = notReadyReason();
+    if (lastReason != null && !reason.equals(lastReason)) {
+      if (reason.isEmpty()) {
+        log.info("Cluster state ready");
+      } else if (lastReason.isEmpty()) {
+        log.warn("Cluster state not ready: {}", reason);
+      }
+    }
+    lastReason = reason;
+    return reason;
+  }
+
+  /** Why the state is not ready as of the last samples (empty: ready). */
+  String notReadyReason() {
+    if (informers.isEmpty()) {
+      return "not started";
+    }
+    List<String> unsynced = new ArrayList<>();
+    List<String> down = new ArrayList<>();
+    Instant now = clock.instant();
+    for (InformerHandle<?> h : informers) {
+      if (!h.hasSynced()) {
+        unsynced.add(h.kind());
+        continue;
+      }
+      Instant since = h.downSince();
+      if (since != null && Duration.between(since, now).compareTo(syncGrace) > 0) {
+        down.add(h.kind() + " (since " + since + ")");
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    if (!unsynced.isEmpty()) {
+      sb.append("informers not synced yet: ").append(unsynced);
+    }
+    if (!down.isEmpty()) {
+      if (sb.length() > 0) {
+        sb.append("; ");
+      }
+      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
+    }
+    return sb.toString();
+  }
+
+  /** The kinds whose watch is down (within the grace period or not), as of the last samples. */
+  List<String> down() {
+    List<String> out = new ArrayList<>();
+    for (InformerHandle<?> h : informers) {
+      if (h.hasSynced() && h.downSince() != null) {
+        out.add(h.kind());
+      }
+    }
+    return out;
+  }
+
+  /** Watch outages and further list/watch failures of every informer since start. */
+  long errors() {
+    long n = 0;
+    for (InformerHandle<?> h : informers) {
+      n += h.errors();
+    }
+    return n;
+  }
+}
