@@ -55,7 +55,13 @@ final class Workloads {
    * with the token of the ServiceAccount {@link #installExtenderIdentity} creates.
    */
   static void watchAsDeployed(ControlPlane cp, DynamicPropertyRegistry registry) {
-    Path kubeconfig = installExtenderIdentity(cp);
+    watchAsDeployed(cp, registry, cp.url());
+  }
+
+  /** The same, reaching the API server at {@code server} (a proxy in front of it). */
+  static void watchAsDeployed(ControlPlane cp, DynamicPropertyRegistry registry, String server) {
+    installExtenderIdentity(cp);
+    Path kubeconfig = cp.serviceAccountKubeconfig(EXTENDER_NAMESPACE, EXTENDER_ACCOUNT, server);
     registry.add("extender.cluster.source", () -> "kubernetes");
     registry.add("extender.cluster.kubeconfig", kubeconfig::toString);
   }

@@ -44,6 +44,11 @@ public final class StallingProxy implements AutoCloseable {
     return "http://127.0.0.1:" + server.getLocalPort();
   }
 
+  /** The proxy's port (TLS passes through it untouched: a client may speak https to it). */
+  public int port() {
+    return server.getLocalPort();
+  }
+
   /** Holds every byte from now on until {@link #resume()}. */
   public void stall() {
     synchronized (lock) {

@@ -117,7 +117,7 @@ public final class ControlPlane implements AutoCloseable {
         "--audit-log-format=json",
         "--audit-log-mode=blocking"), dir.resolve("kube-apiserver.log"));
     awaitApiServer();
-    this.adminKubeconfig = writeKubeconfig("admin", adminToken);
+    this.adminKubeconfig = writeKubeconfig("admin", url(), adminToken);
     this.client = clientFor(adminKubeconfig);
   }
 
@@ -162,9 +162,23 @@ public final class ControlPlane implements AutoCloseable {
    * TokenRequest API, valid for a day.
    */
   public Path serviceAccountKubeconfig(String namespace, String name) {
+    return serviceAccountKubeconfig(namespace, name, url());
+  }
+
+  /**
+   * The same, reaching the API server at {@code server} (a proxy in front of {@link #url()} on 127.0.0.1, so the
+   * certificate still matches).
+   */
+  public Path serviceAccountKubeconfig(String namespace, String name, String server) {
     TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(86_400L).endSpec().build();
     TokenRequest answer = client.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request);
-    return writeKubeconfig(namespace + "-" + name, answer.getStatus().getToken());
+    return writeKubeconfig(namespace + "-" + name + "-" + server.replaceAll("\\W", ""), server,
+        answer.getStatus().getToken());
+  }
+
+  /** The API server's port on 127.0.0.1. */
+  public int port() {
+    return apiPort;
   }
 
   /** The user name the API server gives ServiceAccount {@code namespace/name}. */
@@ -267,8 +281,8 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
-  /** Writes a kubeconfig for {@code token}, trusting the API server's CA, and returns its path. */
-  private Path writeKubeconfig(String user, String token) {
+  /** Writes a kubeconfig for {@code token} at {@code server}, trusting the API server's CA; returns its path. */
+  private Path writeKubeconfig(String user, String server, String token) {
     String yaml = """
         apiVersion: v1
         kind: Config
@@ -287,7 +301,7 @@ public final class ControlPlane implements AutoCloseable {
             cluster: real
             user: %s
         current-context: real
-        """.formatted(url(), dir.resolve("certs/apiserver.crt"), user, token, user);
+        """.formatted(server, dir.resolve("certs/apiserver.crt"), user, token, user);
     Path path = dir.resolve("kubeconfig-" + user);
     try {
       Files.writeString(path, yaml);
