@@ -27,6 +27,11 @@ final class InformerHandle<T extends HasMetadata> {
   private Instant downSince;
   /** True once the current outage was logged, so an outage of many retries logs one line. */
   private boolean outageLogged;
+  /**
+   * True once the watch was seen up. fabric8 reports an informer synced as soon as its first list is stored, and
+   * opens the watch just after: until then it is starting, not dropped (seen against a real API server at every start).
+   */
+  private boolean watched;
 
   InformerHandle(String kind, SharedIndexInformer<T> informer, Clock clock) {
     this.kind = kind;
@@ -71,19 +76,24 @@ final class InformerHandle<T extends HasMetadata> {
 
   /**
    * Samples the watch now: marks it down (from now, unless an error marked it earlier) or up again, and says whether
-   * that changed. Only synced informers count: before the first sync the watch is not up yet, not down.
+   * that changed. Only a watch seen up once counts: before the first sync, and between the first list and the watch
+   * that follows it, the watch is starting, not down (a failure fabric8 reports still marks it down at once).
    */
   synchronized Change sample() {
     if (!informer.hasSynced()) {
       return Change.NONE;
     }
     if (informer.isWatching()) {
+      watched = true;
       if (downSince == null) {
         return Change.NONE;
       }
       downSince = null;
       outageLogged = false;
       return Change.RECOVERED;
+    }
+    if (!watched) {
+      return Change.NONE;
     }
     return markDown(clock.instant()) ? Change.DROPPED : Change.NONE;
   }

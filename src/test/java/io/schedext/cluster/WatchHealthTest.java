@@ -67,6 +67,28 @@ class WatchHealthTest {
   }
 
   @Test
+  void aWatchStillOpeningAfterTheFirstListIsStartingNotDropped() {
+    @SuppressWarnings("unchecked")
+    SharedIndexInformer<Pod> starting = mock(SharedIndexInformer.class);
+    when(starting.hasSynced()).thenReturn(true);
+    when(starting.isWatching()).thenReturn(false);
+    WatchHealth fresh = new WatchHealth(clock, Duration.ofSeconds(30));
+    fresh.add(new InformerHandle<>("Node", starting, clock));
+
+    assertThat(fresh.poll()).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    when(starting.isWatching()).thenReturn(true);
+    assertThat(fresh.poll()).isEmpty();
+    assertThat(fresh.errors()).isZero();
+    assertThat(lines()).isEmpty();
+
+    when(starting.isWatching()).thenReturn(false);
+    fresh.poll();
+    assertThat(fresh.down()).containsExactly("Node");
+    assertThat(lines()).singleElement().asString().startsWith("Node watch dropped at");
+  }
+
+  @Test
   void anOutageNobodyAskedAboutIsTimedFromWhenTheWatchDropped() {
     when(informer.isWatching()).thenReturn(false);
     health.poll();

@@ -14,8 +14,11 @@ import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,6 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * reaches the cache. A kube-scheduler running through it schedules through the extender afterwards.
  */
 @RealCluster
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class ApiServerRestartTest {
@@ -42,7 +46,7 @@ class ApiServerRestartTest {
   }
 
   @Test
-  void readinessFollowsTheApiServerAndNothingIsLostAcrossItsRestart() {
+  void readinessFollowsTheApiServerAndNothingIsLostAcrossItsRestart(CapturedOutput log) {
     ControlPlane cp = RealClusterExtension.get();
     KubernetesClient api = cp.client();
     Http http = new Http(port);
@@ -54,6 +58,8 @@ class ApiServerRestartTest {
 
     try (KubeScheduler ks = KubeScheduler.start(cp, Extender.filterAndPrioritize(
         "http://127.0.0.1:" + port + "/scheduler"), OwnPlugins.EXTENDER_DECIDES)) {
+      // Opening the watches after the first lists at start is not an outage.
+      assertThat(log.getOut()).doesNotContain("watch dropped");
       cp.stopApiServer();
       await().atMost(PATIENCE).until(() -> http.get("/actuator/health/readiness").status() == 503);
       assertThat(http.get("/actuator/health/readiness").json().path("components").path("clusterState")
@@ -67,6 +73,9 @@ class ApiServerRestartTest {
       await().atMost(PATIENCE).untilAsserted(() -> assertThat(compare(http).get("equal").asBoolean())
           .as("cache vs API: %s", compare(http)).isTrue());
       assertThat(http.get("/debug/cache/nodes/" + after).status()).isEqualTo(200);
+      // What an operator reads: one line per watch drop and recovery and per readiness change, no stack traces.
+      assertThat(log.getOut()).contains("Node watch dropped at", "Pod watch recovered",
+          "Cluster state not ready: ", "Cluster state ready");
 
       // The loop works again: a pod that fits only the node created during the outage's recovery goes there.
       w.create(w.pod("heavy", "1500m").editSpec().withNodeName(before).endSpec());
