@@ -23,8 +23,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The extender's connection to a real API server stalls while it binds (a proxy holds every byte, in both directions,
  * and delivers them later: a network that delivers late). The Binding's outcome is unknown, so the pod stays assumed
- * on its node and the next pod is kept off the room it may take; when the held Binding lands, the node holds exactly
- * the one pod.
+ * on its node and the next pod is kept off the room it may take; afterwards the node holds at most the one pod, whether
+ * the held Binding landed late or was lost and the assumed pod expired.
  */
 @RealCluster
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -43,6 +43,7 @@ class BindFaultsTest {
     proxy = new StallingProxy(new InetSocketAddress("127.0.0.1", cp.port()));
     Workloads.watchAsDeployed(cp, registry, "https://127.0.0.1:" + proxy.port());
     registry.add("extender.bind.timeout", () -> "1s");
+    registry.add("extender.cache.assumed-pod-ttl", () -> "10s");
     // The watches stall with the Binding: readiness must not go down meanwhile for this test.
     registry.add("extender.cluster.sync-grace", () -> "1h");
   }
@@ -53,7 +54,7 @@ class BindFaultsTest {
   }
 
   @Test
-  void aBindingDeliveredLateNeverOverCommitsTheNode() {
+  void aBindingHeldUpOnTheWayNeverOverCommitsTheNode() {
     ControlPlane cp = RealClusterExtension.get();
     Http http = new Http(port);
     Workloads w = Workloads.scope(cp.client(), "late");
@@ -73,10 +74,17 @@ class BindFaultsTest {
       proxy.resume();
     }
 
-    await().atMost(PATIENCE).until(() -> node.equals(w.nodeOf("a")));
+    // The held Binding either lands late, or is lost with its connection (a connection opened during the stall has
+    // its TLS handshake held too, and the client gives up on it): then the pod expires from the cache after its TTL.
+    await().atMost(PATIENCE).until(() -> node.equals(w.nodeOf("a"))
+        || filter(http, b, node).path("NodeNames").toString().contains(node));
     await().atMost(PATIENCE).until(() -> http.get("/debug/cache/compare").json().get("equal").asBoolean());
-    assertThat(w.nodeOf("b")).as("the pod that did not fit").isNull();
-    assertThat(filter(http, b, node).get("FailedNodes").get(node).asText()).isEqualTo("Insufficient cpu");
+    assertThat(w.nodeOf("b")).as("the pod kept off the node").isNull();
+    if (node.equals(w.nodeOf("a"))) {
+      assertThat(filter(http, b, node).get("FailedNodes").get(node).asText()).isEqualTo("Insufficient cpu");
+    } else {
+      assertThat(filter(http, b, node).get("NodeNames")).extracting(JsonNode::asText).containsExactly(node);
+    }
   }
 
   private static String bind(Http http, Workloads w, Pod pod, String node) {
