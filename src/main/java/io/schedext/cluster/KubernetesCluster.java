@@ -53,11 +53,15 @@ import org.slf4j.LoggerFactory;
 public final class KubernetesCluster implements ClusterSource {
 
   private static final Logger log = LoggerFactory.getLogger(KubernetesCluster.class);
+  /** How long each list of {@link #compare()} may take; never retried, so a debug call cannot hang for minutes. */
+  static final Duration COMPARE_TIMEOUT = Duration.ofSeconds(30);
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private final KubernetesClient client;
   /** The client for API reads a request waits on: bounded, never retried. */
   private final KubernetesClient lookups;
+  /** For {@link #compare()}: whole lists take longer than a lookup, but an unreachable API server fails it once. */
+  private final KubernetesClient listings;
   private final SchedulerCache cache;
   private final ObjectStore store;
   private final Clock clock;
@@ -101,6 +105,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.gate = gate;
     this.client = client;
     this.lookups = KubernetesClients.bounded(client, requestTimeout);
+    this.listings = KubernetesClients.bounded(client, COMPARE_TIMEOUT);
     this.cache = cache;
     this.store = store;
     this.clock = clock;
@@ -240,7 +245,7 @@ public final class KubernetesCluster implements ClusterSource {
   public List<String> compare() {
     List<String> diffs = new ArrayList<>();
     Set<String> apiNodes = new HashSet<>();
-    for (Node n : client.nodes().list().getItems()) {
+    for (Node n : listings.nodes().list().getItems()) {
       apiNodes.add(n.getMetadata().getName());
     }
     Set<String> cacheNodes = new HashSet<>();
@@ -256,7 +261,7 @@ public final class KubernetesCluster implements ClusterSource {
       }
     }
     Map<String, Pod> apiPods = new HashMap<>();
-    for (Pod p : client.pods().inAnyNamespace().list().getItems()) {
+    for (Pod p : listings.pods().inAnyNamespace().list().getItems()) {
       if (!terminal(p) && assigned(p)) {
         apiPods.put(p.getMetadata().getUid(), p);
       }
