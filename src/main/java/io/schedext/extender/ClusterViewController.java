@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -82,7 +81,7 @@ class ClusterViewController {
       page.add(node(n));
     }
     out.put("nodeList", page);
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   /** The pods waiting for a node (at most {@code limit}, by namespace and name) with their nominated node. */
@@ -116,7 +115,7 @@ class ClusterViewController {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("total", pods.size());
     out.put("pods", list);
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   private static Map<String, Object> node(NodeInfo n) {
@@ -157,9 +156,5 @@ class ClusterViewController {
     }
     throw new BadRequestException("query parameter \"" + name + "\": must be a whole number from " + min + " to "
         + max + ", not \"" + value + "\"");
-  }
-
-  private ResponseEntity<byte[]> json(int status, Object body) {
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.encode(body));
   }
 }

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -85,14 +84,14 @@ class DebugController {
       nodes.add(m);
     }
     out.put("nodeList", nodes);
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   @GetMapping("/debug/cache/nodes/{name}")
   ResponseEntity<byte[]> node(@PathVariable String name) {
     NodeInfo n = cache.snapshot().get(name);
     if (n == null) {
-      return json(404, Map.of("Error", "node \"" + name + "\" is not in the extender's cache"));
+      return codec.response(404, Map.of("Error", "node \"" + name + "\" is not in the extender's cache"));
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("node", n.name());
@@ -123,7 +122,7 @@ class DebugController {
     out.put("usedPorts", ports);
     out.put("pvcRefCounts", new TreeMap<>(n.pvcRefCounts()));
     out.put("images", new TreeMap<>(n.imageStates()));
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   @GetMapping("/debug/cache/compare")
@@ -134,10 +133,10 @@ class DebugController {
       List<String> diffs = source.compare();
       out.put("equal", diffs.isEmpty());
       out.put("differences", diffs);
-      return json(200, out);
+      return codec.response(200, out);
     } catch (RuntimeException e) {
       out.put("Error", "cannot read the source: " + e.getMessage());
-      return json(503, out);
+      return codec.response(503, out);
     }
   }
 
@@ -153,7 +152,7 @@ class DebugController {
       m.put("since", w.since().toString());
       out.add(m);
     });
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   /**
@@ -187,7 +186,7 @@ class DebugController {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("defaultProfile", frameworks.defaultName());
     out.put("profiles", profiles);
-    return json(200, out);
+    return codec.response(200, out);
   }
 
   private static Map<String, Object> resource(Resource r) {
@@ -200,9 +199,5 @@ class DebugController {
       m.put("scalar", new TreeMap<>(r.scalarResources()));
     }
     return m;
-  }
-
-  private ResponseEntity<byte[]> json(int status, Object body) {
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(codec.encode(body));
   }
 }

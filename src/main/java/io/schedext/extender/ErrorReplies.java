@@ -1,7 +1,6 @@
 package io.schedext.extender;
 
 import io.schedext.extender.wire.ExtenderBindingResult;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -22,13 +21,11 @@ class ErrorReplies {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<byte[]> methodNotAllowed(HttpRequestMethodNotSupportedException e) {
-    return ResponseEntity.status(405).contentType(MediaType.APPLICATION_JSON)
-        .body(codec.encode(new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST")));
+    return codec.response(405, new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST"));
   }
 
   @ExceptionHandler(BadRequestException.class)
   ResponseEntity<byte[]> badRequest(BadRequestException e) {
-    return ResponseEntity.status(e.httpStatus()).contentType(MediaType.APPLICATION_JSON)
-        .body(codec.encode(new ExtenderBindingResult(e.getMessage())));
+    return codec.response(e.httpStatus(), new ExtenderBindingResult(e.getMessage()));
   }
 }

@@ -19,6 +19,8 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.stream.Collectors;
@@ -284,6 +286,11 @@ public final class WireCodec {
       buf.reset();
       buffers.offer(buf);
     }
+  }
+
+  /** A whole JSON response: {@code body} encoded, with {@code status}, its content type and length. */
+  public ResponseEntity<byte[]> response(int status, Object body) {
+    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(encode(body));
   }
 
   /** Encodes a reply. */

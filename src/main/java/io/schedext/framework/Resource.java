@@ -69,18 +69,8 @@ public final class Resource {
     switch (name) {
       case ResourceNames.CPU -> addMilliCpu(Quantities.roundUpToLong(v.movePointRight(3)));
       case ResourceNames.MEMORY -> addMemory(Quantities.roundUpToLong(v));
-      case ResourceNames.PODS -> {
-        long n = Quantities.roundUpToLong(v);
-        long r = allowedPodNumber + n;
-        allowedPodNumberCarry += carryOfAdd(allowedPodNumber, n, r);
-        allowedPodNumber = r;
-      }
-      case ResourceNames.EPHEMERAL_STORAGE -> {
-        long n = Quantities.roundUpToLong(v);
-        long r = ephemeralStorage + n;
-        ephemeralStorageCarry += carryOfAdd(ephemeralStorage, n, r);
-        ephemeralStorage = r;
-      }
+      case ResourceNames.PODS -> addAllowedPodNumber(Quantities.roundUpToLong(v));
+      case ResourceNames.EPHEMERAL_STORAGE -> addEphemeralStorage(Quantities.roundUpToLong(v));
       default -> {
         if (ResourceNames.isScalar(name)) {
           addScalar(name, Quantities.roundUpToLong(v));
@@ -187,6 +177,18 @@ public final class Resource {
     long r = memory + v;
     memoryCarry += carryOfAdd(memory, v, r);
     memory = r;
+  }
+
+  private void addEphemeralStorage(long v) {
+    long r = ephemeralStorage + v;
+    ephemeralStorageCarry += carryOfAdd(ephemeralStorage, v, r);
+    ephemeralStorage = r;
+  }
+
+  private void addAllowedPodNumber(long v) {
+    long r = allowedPodNumber + v;
+    allowedPodNumberCarry += carryOfAdd(allowedPodNumber, v, r);
+    allowedPodNumber = r;
   }
 
   /** Sets scalar resource {@code name}. */

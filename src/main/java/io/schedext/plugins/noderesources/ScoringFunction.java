@@ -2,6 +2,7 @@ package io.schedext.plugins.noderesources;
 
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.ScorePlugin;
+import java.math.BigInteger;
 
 /** Turns a node's allocatable and requested amounts of the configured resources into a 0–100 score. */
 interface ScoringFunction {
@@ -39,7 +40,7 @@ interface ScoringFunction {
     if (part <= Long.MAX_VALUE / ScorePlugin.MAX_NODE_SCORE) {
       return part * ScorePlugin.MAX_NODE_SCORE / whole;
     }
-    return java.math.BigInteger.valueOf(part).multiply(java.math.BigInteger.valueOf(ScorePlugin.MAX_NODE_SCORE))
-        .divide(java.math.BigInteger.valueOf(whole)).longValueExact();
+    return BigInteger.valueOf(part).multiply(BigInteger.valueOf(ScorePlugin.MAX_NODE_SCORE))
+        .divide(BigInteger.valueOf(whole)).longValueExact();
   }
 }
