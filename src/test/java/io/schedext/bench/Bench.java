@@ -9,8 +9,8 @@ import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.EventThreads;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.realcluster.ControlPlane;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,7 +178,7 @@ public final class Bench {
    * {@code priorities=false}.
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
-    int port = freePort();
+    int port = ControlPlane.freePort();
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx" + o.getOrDefault("heap", "1g"),
         "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
     if (!"false".equals(o.get("priorities"))) {
@@ -241,14 +241,9 @@ public final class Bench {
    * the scheduling of two shared CPUs than latency is.
    */
   record ServiceCpu(long pid) {
-    private static final double NANOS_PER_TICK = 1e9 / 100; // USER_HZ, 100 on Linux
-
     long nanos() {
       try {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // After the command: state(0) ... utime(11) stime(12), in clock ticks.
-        return (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK);
+        return ThreadGroupCpu.cpuNanos(Files.readString(Path.of("/proc/" + pid + "/stat")));
       } catch (IOException | RuntimeException e) {
         return -1;
       }
@@ -465,7 +460,7 @@ public final class Bench {
     Path file = Files.createTempFile("bench-cluster", ".json");
     file.toFile().deleteOnExit();
     HttpLoadDriver.writeClusterFile(cluster.objects(), file);
-    int port = freePort();
+    int port = ControlPlane.freePort();
     List<String> serviceArgs = new ArrayList<>(List.of("--server.port=" + port, "--extender.cluster.file=" + file,
         "--logging.level.root=WARN"));
     if (o.containsKey("serviceArgs")) {
@@ -542,12 +537,6 @@ public final class Bench {
           serverBefore, serverAfter);
     } finally {
       ctx.close();
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 

@@ -111,7 +111,7 @@ final class LoopBenchmark {
     long t0 = System.nanoTime();
     Served served;
     if (extender.equals("noop")) {
-      int port = Bench.freePort();
+      int port = ControlPlane.freePort();
       Process p = new ProcessBuilder(Bench.javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
           NoopExtender.class.getName(), String.valueOf(port)).inheritIO().start();
       served = new Served(p, "http://127.0.0.1:" + port + "/scheduler");

@@ -20,6 +20,13 @@ final class ThreadGroupCpu {
 
   private ThreadGroupCpu() {}
 
+  /** The user and system CPU time of one {@code /proc/.../stat} line, in nanoseconds. */
+  static long cpuNanos(String stat) {
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    // After the command: state(0) ... utime(11) stime(12), in clock ticks.
+    return (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK);
+  }
+
   /** Which group a thread of this name belongs to. */
   static String group(String name) {
     if (name.startsWith("http-nio-")) {
@@ -49,9 +56,7 @@ final class ThreadGroupCpu {
         try {
           String stat = Files.readString(t.resolve("stat"));
           String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          long nanos = (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK);
-          out.merge(group(name), nanos, Long::sum);
+          out.merge(group(name), cpuNanos(stat), Long::sum);
         } catch (IOException | RuntimeException e) {
           // the thread ended while being read
         }
