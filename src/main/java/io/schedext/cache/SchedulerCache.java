@@ -650,7 +650,7 @@ public final class SchedulerCache {
             generations[at] = ni.generation();
           }
         }
-        next = new Snapshot(arr, current.indexByName(), target, current.builtNameInterner(), generations);
+        next = new Snapshot(arr, current.indexByName(), target, generations);
       }
       published = next;
       unpublishedChanges = 0;

@@ -29,24 +29,17 @@ public final class Snapshot implements NodeInfoLister {
   private volatile List<NodeInfo> withAffinity;
   private volatile List<NodeInfo> withRequiredAntiAffinity;
   private volatile Set<String> usedPvcs;
-  private volatile NameInterner names;
 
   Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation) {
     this(nodes, indexByName, generation, null);
   }
 
-  /** {@code names}, when not null, must intern exactly the names of {@code nodes} (a predecessor's, same node set). */
-  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, NameInterner names) {
-    this(nodes, indexByName, generation, names, null);
-  }
-
   /**
-   * As {@link #Snapshot(NodeInfo[], Map, long, NameInterner)}; {@code nodeGenerations}, when not null, are the
+   * A snapshot of {@code nodes}, whose positions {@code indexByName} maps their names to (a predecessor's map when the
+   * node order is unchanged, which {@link #sameNodeOrder} then tells); {@code nodeGenerations}, when not null, are the
    * generations of {@code nodes}, index-aligned.
    */
-  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, NameInterner names,
-      long[] nodeGenerations) {
-    this.names = names;
+  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, long[] nodeGenerations) {
     this.nodes = nodes;
     this.indexByName = indexByName;
     this.generation = generation;
@@ -140,12 +133,6 @@ public final class Snapshot implements NodeInfoLister {
 
   @Override
   public NodeInfo get(String name) {
-    NameInterner n = names;
-    if (n != null && name != null) {
-      // Built from exactly these nodes in this order: positions are indexes, a miss is definitive.
-      int i = n.position(name);
-      return i < 0 ? null : nodes[i];
-    }
     Integer i = indexByName.get(name);
     return i == null ? null : nodes[i];
   }
@@ -175,36 +162,13 @@ public final class Snapshot implements NodeInfoLister {
   }
 
   /**
-   * The canonical instances of this snapshot's node names. Built on first use and handed on to the next snapshot
-   * while the node set stays the same.
+   * True when {@code other} has the same node names at the same positions of {@link #list()} as this snapshot: the
+   * cache hands its node order on from snapshot to snapshot until a node is added, removed or changes zone, and a
+   * snapshot with overrides in place keeps its base's order. Lets an index built over one snapshot's node order (the
+   * request decoder's) serve its successors. Constant time; false for null.
    */
-  public NameInterner nameInterner() {
-    NameInterner n = names;
-    if (n == null) {
-      String[] all = new String[nodes.length];
-      for (int i = 0; i < nodes.length; i++) {
-        all[i] = nodes[i].name();
-      }
-      n = NameInterner.of(all);
-      names = n;
-    }
-    return n;
-  }
-
-  /**
-   * The node info at {@code position} of {@code interner}, when {@code interner} is this snapshot's own (so its
-   * positions are this snapshot's node order); null when it is another's or the position is -1.
-   */
-  public NodeInfo atPosition(NameInterner interner, int position) {
-    if (position < 0 || interner == null || interner != names) {
-      return null;
-    }
-    return nodes[position];
-  }
-
-  /** The interner if one was built, else null (never builds one). */
-  NameInterner builtNameInterner() {
-    return names;
+  public boolean sameNodeOrder(Snapshot other) {
+    return other != null && other.indexByName == indexByName;
   }
 
   /** The generations of the node infos if already known (see {@link NodeInfoList}), else null. */

@@ -1,6 +1,5 @@
 package io.schedext.config;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.schedext.cache.EventGate;
@@ -13,8 +12,6 @@ import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
-import io.schedext.extender.ExtenderService;
-import io.schedext.extender.SeenPods;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.Frameworks;
@@ -24,7 +21,6 @@ import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.InTreeRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.LoggerFactory;
@@ -36,7 +32,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the cache, the cluster source, the plugin registry, the profiles' frameworks and the extender service. */
+/** Wires the core: the cache, the cluster source, the plugin registry and the profiles' frameworks. */
 @Configuration(proxyBeanMethods = false)
 public class ExtenderConfiguration {
 
@@ -192,18 +188,6 @@ public class ExtenderConfiguration {
     Gauge.builder("extender.bind.busy.workers", workers, BindWorkers::busy)
         .description("Binds in progress (at most extender.bind.workers).").register(registry);
     return workers;
-  }
-
-  @Bean
-  SeenPods seenPods() {
-    return new SeenPods(10_000, Duration.ofMinutes(10), Ticker.systemTicker());
-  }
-
-  @Bean
-  ExtenderService extenderService(
-      SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
-      SeenPods seenPods, ExtenderMetrics metrics) {
-    return new ExtenderService(cache, source, frameworks, parallelizer, seenPods, metrics);
   }
 
   /** Readiness: UP only when the cluster state is loaded (or synced) and not lost. */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.ExtenderArgs;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -26,7 +26,7 @@ final class ExplainRequests {
   private ExplainRequests() {}
 
   /** Decodes the body of {@code request}; every mistake is a {@link BadRequestException}. */
-  static ExtenderArgs decode(WireCodec codec, HttpServletRequest request, NameInterner names) throws IOException {
+  static ExtenderArgs decode(WireCodec codec, HttpServletRequest request, NodeNameIndex names) throws IOException {
     byte[] body = codec.readBody(request.getInputStream());
     boolean yaml = isYaml(request.getContentType());
     if (!yaml && !isBarePod(codec, body)) {

@@ -1,16 +1,18 @@
 package io.schedext.extender;
 
 import io.schedext.cache.EventGate;
+import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
-import io.schedext.extender.wire.ExtenderArgs;
-import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
-import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.framework.Framework;
+import io.schedext.framework.Frameworks;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +27,10 @@ import org.springframework.web.context.request.async.DeferredResult;
 /**
  * The HTTP face of the extender: {@code POST /scheduler/{verb}} for the default profile and
  * {@code POST /profiles/{profile}/{verb}} for a named one, verbs filter, prioritize, preempt, bind and explain, and
- * {@code GET .../explain/{namespace}/{name}} to explain a pod the extender knows (JSON, or text for people). Decodes
- * with the fabric8-aware {@link WireCodec}, delegates to {@link ExtenderService}, and answers every client mistake
- * with a 4xx whose JSON body has the {@code Error} field filled.
+ * {@code GET .../explain/{namespace}/{name}} to explain a pod the extender knows (JSON, or text for people). Every
+ * verb is served the same way from its definition in {@link Verbs}: the profile is resolved once (an unknown one is a
+ * 404), the call's snapshot is taken once ({@link Call}), the request decoded against it, readiness checked, and the
+ * verb's handler answers. Every client mistake is a 4xx whose JSON body has the {@code Error} field filled.
  */
 @RestController
 class ExtenderController {
@@ -36,21 +39,28 @@ class ExtenderController {
   /** A bind's reply waits for the bind itself (whose every API call is bounded), never for a servlet timeout. */
   private static final long NO_ASYNC_TIMEOUT = 0L;
 
-  private final ExtenderService service;
+  private final Verbs verbs;
+  private final ExplainService explain;
+  private final Frameworks frameworks;
+  private final SchedulerCache cache;
+  private final SnapshotNames nameIndexes = new SnapshotNames();
   private final WireCodec codec;
   private final ClusterSource source;
   private final ExtenderMetrics metrics;
   private final EventGate gate;
   private final BindWorkers bindWorkers;
 
-  ExtenderController(ExtenderService service, WireCodec codec, ClusterSource source, ExtenderMetrics metrics,
-      EventGate gate, BindWorkers bindWorkers) {
-    this.bindWorkers = bindWorkers;
-    this.service = service;
+  ExtenderController(Verbs verbs, ExplainService explain, Frameworks frameworks, SchedulerCache cache,
+      WireCodec codec, ClusterSource source, ExtenderMetrics metrics, EventGate gate, BindWorkers bindWorkers) {
+    this.verbs = verbs;
+    this.explain = explain;
+    this.frameworks = frameworks;
+    this.cache = cache;
     this.codec = codec;
     this.source = source;
     this.metrics = metrics;
     this.gate = gate;
+    this.bindWorkers = bindWorkers;
   }
 
   @PostMapping("/scheduler/{verb}")
@@ -89,32 +99,47 @@ class ExtenderController {
   }
 
   /**
-   * A status and the object its JSON body encodes, or the text of a {@code text/plain} body.
-   *
-   * @param status the HTTP status
-   * @param body the object to encode as JSON (when text is null)
-   * @param text the plain-text body, or null
-   */
-  private record Reply(int status, Object body, String text) {}
-
-  /**
    * Answers one call. The reply is encoded into a reused buffer first and sent with its {@code Content-Length} in one
    * write (a prioritize reply for 5,000 nodes is ~150 KB; streamed, it went out in many small chunked writes), and a
    * reply that cannot be encoded becomes a 500 with the reason instead of a truncated body.
    */
-  private void handle(String profile, String verb, HttpServletRequest request, HttpServletResponse response) {
+  private void handle(String profile, String name, HttpServletRequest request, HttpServletResponse response) {
+    Verb<?> verb = verbs.get(name);
+    if (verb == null) {
+      answer(name, () -> {
+        throw new BadRequestException(404, "unknown verb \"" + name + "\"; verbs: " + verbs.names());
+      }, response);
+      return;
+    }
     // The calls kube-scheduler waits on for each pod go before watch events (see EventGate).
-    boolean gated = "filter".equals(verb) || "prioritize".equals(verb) || "preempt".equals(verb);
-    if (gated) {
+    if (verb.gated()) {
       gate.requestStarted();
     }
     try {
-      answer(verb, () -> reply(profile, verb, request), response);
+      answer(verb.name(), () -> reply(verb, profile, request), response);
     } finally {
-      if (gated) {
+      if (verb.gated()) {
         gate.requestFinished();
       }
     }
+  }
+
+  /** Serves one synchronous verb: resolve the call, decode, check readiness, handle. */
+  private <A> Reply reply(Verb<A> verb, String profile, HttpServletRequest request) throws IOException {
+    Call call = call(profile);
+    A args = verb.decoder().decode(request, call);
+    Reply notReady = verb.unlessReady(args, source);
+    return notReady != null ? notReady : verb.handler().handle(call, args);
+  }
+
+  /** The call of a request to {@code profile} (null = the default profile); 404 when the profile is unknown. */
+  private Call call(String profile) {
+    Framework fw = profile == null ? frameworks.defaultFramework() : frameworks.get(profile);
+    if (fw == null) {
+      throw new BadRequestException(404, "unknown profile \"" + profile + "\"; profiles: "
+          + frameworks.all().stream().map(Framework::profileName).toList());
+    }
+    return new Call(fw, cache::snapshot, nameIndexes);
   }
 
   private void answer(String verb, ReplyWork work, HttpServletResponse response) {
@@ -160,12 +185,13 @@ class ExtenderController {
       Reply reply = work.get();
       return new Answer(reply, reply == null || reply.status() == 200 ? "ok" : "unavailable");
     } catch (BadRequestException e) {
-      return new Answer(error(e.httpStatus(), e.getMessage()), e.httpStatus() == 404 ? "not_found" : "bad_request");
+      return new Answer(Reply.error(e.httpStatus(), e.getMessage()),
+          e.httpStatus() == 404 ? "not_found" : "bad_request");
     } catch (IOException e) {
-      return new Answer(error(400, "cannot read request body: " + e.getMessage()), "bad_request");
+      return new Answer(Reply.error(400, "cannot read request body: " + e.getMessage()), "bad_request");
     } catch (RuntimeException e) {
       log.error("{} failed", verb, e);
-      return new Answer(error(500, "internal error: "
+      return new Answer(Reply.error(500, "internal error: "
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())), "error");
     }
   }
@@ -173,7 +199,7 @@ class ExtenderController {
   /** The answer to work that failed beyond what {@link #attempt} catches (an Error): a logged 500, never no reply. */
   private static Answer failed(String verb, Throwable t) {
     log.error("{} failed", verb, t);
-    return new Answer(error(500, "internal error: " + t), "error");
+    return new Answer(Reply.error(500, "internal error: " + t), "error");
   }
 
   /** Encodes {@code reply} into {@code buf}; a reply that cannot be encoded is replaced by a 500, which is returned. */
@@ -183,7 +209,7 @@ class ExtenderController {
       return reply;
     } catch (RuntimeException e) {
       log.error("{} reply could not be encoded", verb, e);
-      Reply failed = error(500, "internal error: cannot encode the reply: "
+      Reply failed = Reply.error(500, "internal error: cannot encode the reply: "
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       codec.encode(failed.body(), buf);
       return failed;
@@ -197,38 +223,49 @@ class ExtenderController {
    * have to guess its outcome. With every bind thread busy the bind is refused at once.
    */
   private DeferredResult<ResponseEntity<byte[]>> bind(String profile, HttpServletRequest request) {
+    return async(verbs.get("bind"), profile, request);
+  }
+
+  /** A request read on the HTTP worker, to be answered on a bind worker. */
+  private record Decoded<A>(Call call, A args) {}
+
+  /**
+   * Serves a verb that runs on the bind workers: the call is resolved, the body read and readiness checked on the
+   * HTTP worker, which is then released (Servlet async) while a bind worker runs the handler.
+   */
+  private <A> DeferredResult<ResponseEntity<byte[]>> async(Verb<A> verb, String profile, HttpServletRequest request) {
     long start = System.nanoTime();
     DeferredResult<ResponseEntity<byte[]>> out = new DeferredResult<>(NO_ASYNC_TIMEOUT);
-    ExtenderBindingArgs[] args = new ExtenderBindingArgs[1];
-    Answer checked = attempt("bind", () -> {
-      args[0] = codec.decode(request.getInputStream(), ExtenderBindingArgs.class);
-      service.framework(profile);
-      if (!source.isReady()) {
-        return ok(new ExtenderBindingResult("extender cluster state is not ready: " + source.notReadyReason()));
-      }
-      return null;
+    List<Decoded<A>> decoded = new ArrayList<>(1);
+    Answer checked = attempt(verb.name(), () -> {
+      Call call = call(profile);
+      A args = verb.decoder().decode(request, call);
+      decoded.add(new Decoded<>(call, args));
+      return verb.unlessReady(args, source);
     });
     if (checked.reply() != null) {
-      out.setResult(entity(checked, start));
+      out.setResult(entity(verb.name(), checked, start));
       return out;
     }
     try {
-      bindWorkers.submit(() -> attempt("bind", () -> ok(service.bind(profile, args[0]))))
-          .whenComplete((a, t) -> out.setResult(entity(a != null ? a : failed("bind", t), start)));
+      Decoded<A> d = decoded.get(0);
+      bindWorkers.submit(() -> attempt(verb.name(), () -> verb.handler().handle(d.call(), d.args())))
+          .whenComplete((a, t) -> out.setResult(entity(verb.name(), a != null ? a : failed(verb.name(), t), start)));
     } catch (RejectedExecutionException e) {
       metrics.bind("refused");
-      out.setResult(entity(new Answer(ok(new ExtenderBindingResult("bind refused: all " + bindWorkers.workers()
-          + " bind workers (extender.bind.workers) are busy; nothing was done")), "refused"), start));
+      out.setResult(entity(verb.name(), new Answer(Reply.ok(new ExtenderBindingResult("bind refused: all "
+          + bindWorkers.workers() + " bind workers (extender.bind.workers) are busy; nothing was done")), "refused"),
+          start));
     }
     return out;
   }
 
   /** The reply of a bind as a whole body with its length; the request is counted here. */
-  private ResponseEntity<byte[]> entity(Answer answer, long start) {
+  private ResponseEntity<byte[]> entity(String verb, Answer answer, long start) {
     ReplyBuffer buf = codec.borrowBuffer();
     try {
-      Reply reply = encode("bind", answer.reply(), buf);
-      metrics.request("bind", reply == answer.reply() ? answer.outcome() : "error", System.nanoTime() - start);
+      Reply reply = encode(verb, answer.reply(), buf);
+      metrics.request(verb, reply == answer.reply() ? answer.outcome() : "error", System.nanoTime() - start);
       return ResponseEntity.status(reply.status()).contentType(MediaType.APPLICATION_JSON)
           .body(buf.toByteArray());
     } finally {
@@ -236,54 +273,13 @@ class ExtenderController {
     }
   }
 
-  private Reply reply(String profile, String verb, HttpServletRequest request) throws IOException {
-    switch (verb) {
-      case "filter" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
-        service.framework(profile);
-        if (!source.isReady()) {
-          return ok(ExtenderService.notReady(args, "extender cluster state is not ready: "
-              + source.notReadyReason()));
-        }
-        return ok(service.filter(profile, args));
-      }
-      case "prioritize" -> {
-        ExtenderArgs args = codec.decode(request.getInputStream(), ExtenderArgs.class, service.nodeNames());
-        service.framework(profile);
-        if (!source.isReady()) {
-          return error(503, "extender cluster state is not ready: " + source.notReadyReason());
-        }
-        return ok(service.prioritize(profile, args));
-      }
-      case "preempt" -> {
-        ExtenderPreemptionArgs args =
-            codec.decode(request.getInputStream(), ExtenderPreemptionArgs.class);
-        service.framework(profile);
-        if (!source.isReady()) {
-          return error(503, "extender cluster state is not ready: " + source.notReadyReason());
-        }
-        return ok(service.preempt(profile, args));
-      }
-      case "explain" -> {
-        return explained(service.explain(profile, ExplainRequests.decode(codec, request, service.nodeNames())),
-            request);
-      }
-      default -> throw new BadRequestException(404,
-          "unknown verb \"" + verb + "\"; verbs: filter, prioritize, preempt, bind, explain");
-    }
-  }
-
   /** Explains a known pod; while the state is incomplete a missing pod proves nothing, so that is a 503. */
   private Reply explainedByName(String profile, String namespace, String name, HttpServletRequest request) {
-    service.framework(profile);
+    Call call = call(profile);
     if (!source.isReady()) {
-      return error(503, "extender cluster state is not ready: " + source.notReadyReason());
+      return Reply.error(503, "extender cluster state is not ready: " + source.notReadyReason());
     }
-    return explained(service.explain(profile, namespace, name), request);
-  }
-
-  private static Reply explained(Explanation e, HttpServletRequest request) {
-    return ExplainRequests.wantsText(request) ? new Reply(200, null, ExplanationReport.render(e)) : ok(e);
+    return ExplainService.reply(explain.explain(call, namespace, name), ExplainRequests.wantsText(request));
   }
 
   private static String sendText(String verb, Reply reply, HttpServletResponse response, String outcome) {
@@ -298,13 +294,5 @@ class ExtenderController {
       log.debug("{} reply not delivered: {}", verb, e.toString());
       return "aborted";
     }
-  }
-
-  private static Reply ok(Object body) {
-    return new Reply(200, body, null);
-  }
-
-  private static Reply error(int status, String message) {
-    return new Reply(status, new ExtenderBindingResult(message), null);
   }
 }

@@ -1,7 +1,6 @@
 package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
@@ -39,19 +38,46 @@ final class PreemptionService {
 
   private static final Logger log = LoggerFactory.getLogger(PreemptionService.class);
 
-  private final SchedulerCache cache;
+  private final IncomingPods pods;
+  private final ExtenderMetrics metrics;
 
-  PreemptionService(SchedulerCache cache) {
-    this.cache = cache;
+  PreemptionService(IncomingPods pods, ExtenderMetrics metrics) {
+    this.pods = pods;
+    this.metrics = metrics;
   }
 
-  ExtenderPreemptionResult preempt(Framework fw, PodInfo preemptor, ExtenderPreemptionArgs args) {
+  /** Answers a preempt call: the proposed nodes and victims this service agrees with, by UID. */
+  ExtenderPreemptionResult preempt(Call call, ExtenderPreemptionArgs args) {
+    Framework fw = call.framework();
+    PodInfo pod = pods.read(args.pod());
+    ExtenderPreemptionResult result = review(fw, call.snapshot(), pod, args);
+    metrics.preemption(result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
+    if (DecisionLog.LOG.isDebugEnabled()) {
+      Map<String, ?> proposed = args.nodeNameToMetaVictims() != null ? args.nodeNameToMetaVictims()
+          : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();
+      Snapshot snapshot = call.snapshot();
+      Map<String, String> dropped = new LinkedHashMap<>();
+      for (String node : proposed.keySet()) {
+        if (!result.nodeNameToMetaVictims().containsKey(node)) {
+          dropped.put(node, snapshot.get(node) == null ? "node not in the extender's cache"
+              : "no proposed victim runs on the node");
+        }
+      }
+      int victims = result.nodeNameToMetaVictims().values().stream().mapToInt(v -> v.pods().size()).sum();
+      DecisionLog.LOG.debug(
+          "preempt pod={} profile={} proposedNodes={} keptNodes={} victims={} dropped={} topReasons={}", pod.key(), fw.profileName(), proposed.size(), result.nodeNameToMetaVictims().size(), victims,
+          dropped.size(), DecisionLog.topReasons(dropped));
+    }
+    return result;
+  }
+
+  private ExtenderPreemptionResult review(Framework fw, Snapshot snapshot, PodInfo preemptor,
+      ExtenderPreemptionArgs args) {
     Map<String, Set<String>> proposed = proposals(args);
     Map<String, MetaVictims> out = new LinkedHashMap<>();
     if (proposed.isEmpty()) {
       return new ExtenderPreemptionResult(out);
     }
-    Snapshot snapshot = cache.snapshot();
     CycleState state = fw.newCycleState(snapshot);
     PreFilterResult pre = fw.runPreFilterPlugins(state, preemptor);
     Status preStatus = pre.status();

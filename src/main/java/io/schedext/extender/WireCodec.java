@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
@@ -93,13 +93,13 @@ public final class WireCodec {
    * As {@link #decode(InputStream, Class)}; node names the {@code names} interner knows are decoded as its canonical
    * instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}). {@code names} may be null.
    */
-  public <T> T decode(InputStream in, Class<T> type, NameInterner names) {
+  public <T> T decode(InputStream in, Class<T> type, NodeNameIndex names) {
     try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
       ObjectReader reader = names == null ? mapper.readerFor(type)
-          : mapper.readerFor(type).withAttribute(NameInterner.class, names);
+          : mapper.readerFor(type).withAttribute(NodeNameIndex.class, names);
       T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
@@ -129,8 +129,8 @@ public final class WireCodec {
     return decode(new java.io.ByteArrayInputStream(body), type);
   }
 
-  /** As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class, NameInterner)}. */
-  public <T> T decode(byte[] body, Class<T> type, NameInterner names) {
+  /** As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class, NodeNameIndex)}. */
+  public <T> T decode(byte[] body, Class<T> type, NodeNameIndex names) {
     return decode(new java.io.ByteArrayInputStream(body), type, names);
   }
 

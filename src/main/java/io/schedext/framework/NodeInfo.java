@@ -24,7 +24,6 @@ public final class NodeInfo {
   private String name;
   // The name as it appears in JSON between quotes when no character needs escaping (node names are DNS names), so
   // replies listing thousands of nodes copy bytes instead of encoding each name again; null otherwise.
-  private byte[] nameJson;
   private Map<String, String> labels = Map.of();
   // The values of the two labels spreading reads for every node of every request, kept beside the map so the hot
   // loops skip a hash lookup into it; zone values are shared instances.
@@ -88,7 +87,6 @@ public final class NodeInfo {
   private NodeInfo(NodeInfo o) {
     this.node = o.node;
     this.name = o.name;
-    this.nameJson = o.nameJson;
     this.labels = o.labels;
     this.zoneLabel = o.zoneLabel;
     this.hostnameLabel = o.hostnameLabel;
@@ -121,11 +119,7 @@ public final class NodeInfo {
   /** Sets or replaces the node object; recomputes allocatable and advances the generation. */
   public void setNode(Node n) {
     this.node = n;
-    String newName = n.getMetadata() == null ? "" : n.getMetadata().getName();
-    if (nameJson == null || !java.util.Objects.equals(newName, name)) {
-      this.nameJson = jsonSafeAscii(newName);
-    }
-    this.name = newName;
+    this.name = n.getMetadata() == null ? "" : n.getMetadata().getName();
     this.labels = sharedLabels(n.getMetadata() == null ? null : n.getMetadata().getLabels());
     this.zoneLabel = labels.get(LABEL_ZONE);
     this.hostnameLabel = labels.get(LABEL_HOSTNAME);
@@ -136,28 +130,6 @@ public final class NodeInfo {
     this.allocatable = Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
     this.generation = nextGeneration();
     this.memo = NO_MEMO;
-  }
-
-  /** The bytes of {@code s} when it is printable ASCII with no quote or backslash, else null (also for null). */
-  private static byte[] jsonSafeAscii(String s) {
-    if (s == null) {
-      return null;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-        return null;
-      }
-    }
-    return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  }
-
-  /**
-   * The node name's bytes as JSON writes them between quotes, or null when some character would need escaping (or
-   * there is no name). Shared: do not modify.
-   */
-  public byte[] nameJson() {
-    return nameJson;
   }
 
   /** Drops the node object (it was deleted) and advances the generation; the pods stay until removed. */

@@ -1,9 +1,9 @@
 package io.schedext.bench;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.WireCodec;
-import io.schedext.extender.wire.EncodedNames;
+import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriorityList;
@@ -48,7 +48,7 @@ public class WireBenchmark {
 
   private final WireCodec codec = new WireCodec(256L << 20);
   private byte[] namesRequest;
-  private NameInterner interner;
+  private NodeNameIndex interner;
   private HostPriorityList priorities;
   private ExtenderFilterResult filterReply;
   private final ReplyBuffer buffer = new ReplyBuffer(64 * 1024);
@@ -60,23 +60,21 @@ public class WireBenchmark {
     SyntheticCluster cluster = SyntheticCluster.build(nodes, 1, 42);
     List<Node> all = cluster.nodes();
     String[] names = new String[all.size()];
-    byte[][] encoded = new byte[all.size()][];
     long[] scores = new long[all.size()];
     Map<String, String> failed = new LinkedHashMap<>();
     for (int i = 0; i < names.length; i++) {
       NodeInfo info = NodeInfo.of(all.get(i));
       names[i] = info.name();
-      encoded[i] = info.nameJson();
       scores[i] = i % 11;
       if (i % 10 == 0) {
         failed.put(names[i], "node(s) had untolerated taint {dedicated: batch}");
       }
     }
-    interner = NameInterner.of(names);
+    interner = NodeNameIndex.of(names);
     namesRequest = HttpLoadDriver.namesBody(SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0),
         List.of(names));
-    priorities = new HostPriorityList(names, encoded, scores, names.length);
-    filterReply = new ExtenderFilterResult(null, new EncodedNames(names, encoded), failed, Map.of(), "");
+    priorities = new HostPriorityList(names, scores, names.length);
+    filterReply = new ExtenderFilterResult(null, new NameArray(names), failed, Map.of(), "");
   }
 
   /** A filter/prioritize body with every node's name, decoded with the names interned. */

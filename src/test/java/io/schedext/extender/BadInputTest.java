@@ -49,10 +49,10 @@ class BadInputTest {
             "one of \"Nodes\" or \"NodeNames\" is required"),
         new Case("both Nodes and NodeNames are rejected: kube-scheduler sends one", "/scheduler/filter",
             "{\"Pod\":" + pod + ",\"Nodes\":{\"items\":[]},\"NodeNames\":[\"node-a1\"]}", 400,
-            ExtenderService.BOTH_NODE_FIELDS),
+            Candidates.BOTH_NODE_FIELDS),
         new Case("both node fields are rejected by prioritize too", "/scheduler/prioritize",
             "{\"Pod\":" + pod + ",\"Nodes\":{\"items\":[]},\"NodeNames\":[]}", 400,
-            ExtenderService.BOTH_NODE_FIELDS),
+            Candidates.BOTH_NODE_FIELDS),
         new Case("an invalid quantity is rejected", "/scheduler/filter",
             "{\"Pod\":{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
                 + "{\"requests\":{\"cpu\":\"lots\"}}}]}},\"NodeNames\":[]}", 400, "invalid quantity"),

@@ -106,7 +106,7 @@ class BindExceptionSafetyTest {
   @ValueSource(strings = {"Reserve", "Permit", "PreBind", "Bind"})
   void aThrowingPluginFailsTheBindUnreservesAndForgetsThePodAndARetryBinds(String point) {
     Thrower thrower = new Thrower();
-    ExtenderService service = service(thrower);
+    VerbHarness service = service(thrower);
     thrower.throwAt = point;
 
     String error = service.bind(null, args()).error();
@@ -128,7 +128,7 @@ class BindExceptionSafetyTest {
   @ValueSource(strings = {"PostBind"})
   void aThrowingPostBindChangesNothingAsUpstreamIgnoresIt(String point) {
     Thrower thrower = new Thrower();
-    ExtenderService service = service(thrower);
+    VerbHarness service = service(thrower);
     thrower.throwAt = point;
 
     assertThat(service.bind(null, args()).error()).isEmpty();
@@ -138,14 +138,14 @@ class BindExceptionSafetyTest {
     assertThat(cache.assumedPods().values()).containsExactly(clock.instant().plus(Duration.ofSeconds(30)));
   }
 
-  private ExtenderService service(Thrower thrower) {
+  private VerbHarness service(Thrower thrower) {
     cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110")).obj());
     Registry registry = new Registry().register("Thrower", (args, handle) -> thrower);
     Framework fw = TestFrameworks.framework(registry, new ObjectStore(), List.of("Thrower"), Map.of());
     SeenPods seen = new SeenPods(100, Duration.ofMinutes(10), Ticker.systemTicker());
     Pod pod = MakePod.pod().name("web").namespace("default").uid("web-uid").req(Map.of("cpu", "1")).obj();
     seen.remember(pod);
-    return new ExtenderService(cache, FixedSource.ready(), new Frameworks(Map.of("test", fw), "test"),
+    return new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of("test", fw), "test"),
         parallelizer, seen, new ExtenderMetrics(new SimpleMeterRegistry()));
   }
 

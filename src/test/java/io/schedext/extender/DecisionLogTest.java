@@ -25,7 +25,7 @@ class DecisionLogTest {
   @Value("${local.server.port}")
   int port;
 
-  private final Logger logger = (Logger) LoggerFactory.getLogger(ExtenderService.class);
+  private final Logger logger = (Logger) LoggerFactory.getLogger(DecisionLog.NAME);
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
   private Level previous;
 
@@ -83,8 +83,8 @@ class DecisionLogTest {
     byNode.put("e", "ports");
     byNode.put("f", "Insufficient cpu");
     byNode.put("g", "zone");
-    assertThat(ExtenderService.topReasons(byNode))
+    assertThat(DecisionLog.topReasons(byNode))
         .containsExactly("\"Insufficient cpu\"=3", "\"ports\"=2", "\"taint\"=1");
-    assertThat(ExtenderService.topReasons(Map.of())).isEmpty();
+    assertThat(DecisionLog.topReasons(Map.of())).isEmpty();
   }
 }

@@ -7,7 +7,6 @@ import static org.mockito.Mockito.when;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.EventGate;
-import io.schedext.cache.NameInterner;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.extender.wire.ExtenderFilterResult;
@@ -41,17 +40,20 @@ class EventGateVerbsTest {
 
   @Test
   void filterPrioritizeAndPreemptAreInFlightWhileAnsweredAndBindIsNot() throws Exception {
-    ExtenderService service = mock(ExtenderService.class);
-    when(service.nodeNames()).thenReturn(NameInterner.of("n1"));
-    when(service.filter(any(), any())).then(recording("filter",
+    FilterService filter = mock(FilterService.class);
+    when(filter.filter(any(), any())).then(recording("filter",
         new ExtenderFilterResult(null, List.of("n1"), Map.of(), Map.of(), "")));
-    when(service.prioritize(any(), any())).then(recording("prioritize", List.of()));
-    when(service.preempt(any(), any())).then(recording("preempt", new ExtenderPreemptionResult(Map.of())));
-    when(service.bind(any(), any())).then(recording("bind", new ExtenderBindingResult("")));
+    PrioritizeService prioritize = mock(PrioritizeService.class);
+    when(prioritize.prioritize(any(), any())).then(recording("prioritize", List.of()));
+    PreemptionService preemption = mock(PreemptionService.class);
+    when(preemption.preempt(any(), any())).then(recording("preempt", new ExtenderPreemptionResult(Map.of())));
+    BindService bind = mock(BindService.class);
+    when(bind.bind(any(), any())).then(recording("bind", new ExtenderBindingResult("")));
     ClusterSource source = mock(ClusterSource.class);
     when(source.isReady()).thenReturn(true);
-    ExtenderController controller = new ExtenderController(service, new WireCodec(1 << 20), source,
-        new ExtenderMetrics(new SimpleMeterRegistry()), gate, new BindWorkers(1));
+    Verbs verbs = Verbs.of(new WireCodec(1 << 20), filter, prioritize, preemption, bind, mock(ExplainService.class));
+    ExtenderController controller = VerbHarness.controller(verbs, source,
+        new ExtenderMetrics(new SimpleMeterRegistry()), gate);
 
     for (String verb : List.of("filter", "prioritize", "preempt", "bind")) {
       MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/" + verb);

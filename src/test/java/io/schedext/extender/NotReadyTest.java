@@ -45,10 +45,10 @@ class NotReadyTest {
         TestFrameworks.services(store));
     ClusterSource lost = FixedSource.notReady("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
     ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());
-    ExtenderService service = new ExtenderService(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
+    VerbHarness service = new VerbHarness(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(),
         new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
-    return new ExtenderController(service, new WireCodec(1 << 20), lost, metrics, EventGate.off(), new BindWorkers(1));
+    return service.controller(EventGate.off(), new BindWorkers(1));
   }
 
   private JsonNode post(String verb, String body, int status) throws Exception {

@@ -40,9 +40,9 @@ class PreFilterReuseTest {
 
   private final AtomicInteger preFilters = new AtomicInteger();
   private final SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
-  private final ExtenderService service = service();
+  private final VerbHarness service = service();
 
-  private ExtenderService service() {
+  private VerbHarness service() {
     cache.addNode(MakeNode.node().name("n1").label("topology.kubernetes.io/zone", "a")
         .capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "10")).obj());
     cache.addNode(MakeNode.node().name("n2").label("topology.kubernetes.io/zone", "b")
@@ -60,7 +60,7 @@ class PreFilterReuseTest {
         PodNominator.NONE, Clock.systemUTC(), base.timers(), new WaitingPods(), counting, VolumeWriter.NONE);
     var registry = InTreeRegistry.create();
     Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
-    return new ExtenderService(cache, FixedSource.ready(), new Frameworks(Map.of(fw.profileName(), fw),
+    return new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), base.parallelizer(), new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
         new ExtenderMetrics(new SimpleMeterRegistry()));
   }

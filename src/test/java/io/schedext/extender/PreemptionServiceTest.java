@@ -2,6 +2,7 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetSpec;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetStatus;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
@@ -208,7 +210,8 @@ class PreemptionServiceTest {
       args = new ExtenderPreemptionArgs(preemptor, null, v);
     }
 
-    var reply = new PreemptionService(cache).preempt(fw, PodInfo.of(preemptor), args);
+    var reply = new PreemptionService(new IncomingPods(new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker())),
+        new ExtenderMetrics(new SimpleMeterRegistry())).preempt(Call.on(fw, cache.snapshot()), args);
 
     assertThat(reply.nodeNameToMetaVictims()).isEqualTo(c.want());
   }

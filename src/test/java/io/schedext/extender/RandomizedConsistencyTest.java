@@ -50,7 +50,7 @@ class RandomizedConsistencyTest {
     return IntStream.range(0, 6).mapToObj(i -> 1000L + i);
   }
 
-  private record World(SchedulerCache cache, ObjectStore store, Framework framework, ExtenderService service,
+  private record World(SchedulerCache cache, ObjectStore store, Framework framework, VerbHarness service,
       List<String> nodeNames, SyntheticCluster cluster) {}
 
   private static World world(long seed) {
@@ -72,7 +72,7 @@ class RandomizedConsistencyTest {
     Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
         TestFrameworks.services(store));
     ClusterSource source = FixedSource.ready();
-    ExtenderService service = new ExtenderService(cache, source, new Frameworks(Map.of(fw.profileName(), fw),
+    VerbHarness service = new VerbHarness(cache, source, new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), TestFrameworks.services(store).parallelizer(), new SeenPods(100, Duration.ofMinutes(1),
         Ticker.systemTicker()), new ExtenderMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
     return new World(cache, store, fw, service, names, cluster);

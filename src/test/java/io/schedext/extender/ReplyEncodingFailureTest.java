@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.EventGate;
-import io.schedext.cache.NameInterner;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.testing.Http;
@@ -40,15 +39,15 @@ class ReplyEncodingFailureTest {
         return 1;
       }
     };
-    ExtenderService service = mock(ExtenderService.class);
-    when(service.nodeNames()).thenReturn(NameInterner.of("n1"));
-    when(service.prioritize(any(), any())).thenReturn(broken);
+    PrioritizeService prioritize = mock(PrioritizeService.class);
+    when(prioritize.prioritize(any(), any())).thenReturn(broken);
     ClusterSource source = mock(ClusterSource.class);
     when(source.isReady()).thenReturn(true);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Verbs verbs = Verbs.of(new WireCodec(1 << 20), mock(FilterService.class), prioritize,
+        mock(PreemptionService.class), mock(BindService.class), mock(ExplainService.class));
     ExtenderController controller =
-        new ExtenderController(service, new WireCodec(1 << 20), source, new ExtenderMetrics(registry),
-            EventGate.off(), new BindWorkers(1));
+        VerbHarness.controller(verbs, source, new ExtenderMetrics(registry), EventGate.off());
     MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/prioritize");
     request.setContent(Http.resource("fixtures/kube-scheduler-v1.26/prioritize.ncc-true.json")
         .getBytes(StandardCharsets.UTF_8));

@@ -1,24 +1,24 @@
 package io.schedext.extender.wire;
 
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
- * The {@code NodeNames} of a request as decoded against a {@link NameInterner}: each name with its position in the
- * interner (the snapshot's node order), or -1 for a name the interner does not hold. The service then finds each
+ * The {@code NodeNames} of a request as decoded against a {@link NodeNameIndex}: each name with its position in the
+ * index (the snapshot's node order), or -1 for a name the index does not hold. The service then finds each
  * candidate's node info by index instead of hashing the name again. Immutable once decoded.
  */
 public final class NodeNameList extends AbstractList<String> implements RandomAccess {
 
-  private final NameInterner interner;
+  private final NodeNameIndex index;
   private String[] names;
   private int[] positions;
   private int size;
 
-  NodeNameList(NameInterner interner, int capacity) {
-    this.interner = interner;
+  NodeNameList(NodeNameIndex index, int capacity) {
+    this.index = index;
     this.names = new String[Math.max(4, capacity)];
     this.positions = new int[names.length];
   }
@@ -33,12 +33,12 @@ public final class NodeNameList extends AbstractList<String> implements RandomAc
     size++;
   }
 
-  /** The interner the names were decoded against. */
-  public NameInterner interner() {
-    return interner;
+  /** The index the names were decoded against. */
+  public NodeNameIndex index() {
+    return index;
   }
 
-  /** The position of name {@code i} in {@link #interner()}, or -1 when it holds no such name. */
+  /** The position of name {@code i} in {@link #index()}, or -1 when it holds no such name. */
   public int position(int i) {
     if (i >= size) {
       throw new IndexOutOfBoundsException(i);

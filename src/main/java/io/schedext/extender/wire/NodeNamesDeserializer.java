@@ -5,14 +5,14 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes {@code NodeNames}. With a {@link NameInterner} given as the {@code NameInterner.class} attribute of the read,
- * into a {@link NodeNameList}: a name the interner holds is found straight from the parser's character buffer and
+ * Decodes {@code NodeNames}. With a {@link NodeNameIndex} given as the {@code NodeNameIndex.class} attribute of the read,
+ * into a {@link NodeNameList}: a name the index holds is found straight from the parser's character buffer and
  * kept as its canonical instance with its position, so no string is built (or hashed again later) for the thousands
  * of names kube-scheduler sends per call. Otherwise as Jackson's own list of strings. Either way nulls are kept,
  * scalars taken as text, anything else a mismatch naming the field.
@@ -30,7 +30,7 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     if (!p.isExpectedStartArrayToken()) {
       return (List<String>) ctxt.handleUnexpectedToken(ctxt.constructType(List.class), p);
     }
-    NameInterner names = (NameInterner) ctxt.getAttribute(NameInterner.class);
+    NodeNameIndex names = (NodeNameIndex) ctxt.getAttribute(NodeNameIndex.class);
     if (names != null) {
       return decodeInterned(p, ctxt, names);
     }
@@ -41,7 +41,7 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     return out;
   }
 
-  private static NodeNameList decodeInterned(JsonParser p, DeserializationContext ctxt, NameInterner names)
+  private static NodeNameList decodeInterned(JsonParser p, DeserializationContext ctxt, NodeNameIndex names)
       throws IOException {
     NodeNameList out = new NodeNameList(names, names.size());
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {

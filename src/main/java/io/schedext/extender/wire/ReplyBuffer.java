@@ -10,7 +10,7 @@ import java.util.Arrays;
  * A growable byte buffer a reply is encoded into before it is sent, so it goes out with a {@code Content-Length} in as
  * few socket writes as the connector allows, and is reused from one reply to the next.
  *
- * <p>The serializers of the large node lists ({@link EncodedNames}, {@link HostPriorityList}) append their elements
+ * <p>The serializers of the large node lists ({@link NameArray}, {@link HostPriorityList}) append their elements
  * here directly when the generator writes into a {@code ReplyBuffer}: a reply listing 5,000 nodes is then a copy of
  * each name's bytes and a few digits per node, not 20,000 generator calls each checking its context. Not thread-safe.
  */
@@ -104,21 +104,27 @@ public final class ReplyBuffer extends OutputStream {
   }
 
   /**
-   * Appends {@code name} as a JSON string: {@code encoded} (the bytes between the quotes) when given, else the name
-   * escaped as Jackson escapes strings.
+   * Appends {@code s} as a JSON string, escaped as Jackson escapes strings. Node names are DNS names, so the common
+   * case is printable ASCII needing no escapes: those characters are stored as they are read, one pass, nothing
+   * allocated; a string with any other character is written by {@link #escaped}.
    */
-  void string(String name, byte[] encoded) {
-    if (encoded == null) {
-      ascii('"');
-      escaped(name);
-      ascii('"');
-      return;
+  void string(String s) {
+    int n = s.length();
+    ensure(n + 2);
+    int at = size;
+    buf[at++] = '"';
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        ascii('"');
+        escaped(s);
+        ascii('"');
+        return;
+      }
+      buf[at++] = (byte) c;
     }
-    ensure(encoded.length + 2);
-    buf[size++] = '"';
-    System.arraycopy(encoded, 0, buf, size, encoded.length);
-    size += encoded.length;
-    buf[size++] = '"';
+    buf[at++] = '"';
+    size = at;
   }
 
   /**

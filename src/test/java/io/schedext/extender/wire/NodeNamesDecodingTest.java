@@ -3,7 +3,7 @@ package io.schedext.extender.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.schedext.cache.NameInterner;
+import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.BadRequestException;
 import io.schedext.extender.WireCodec;
 import java.io.ByteArrayInputStream;
@@ -17,15 +17,15 @@ class NodeNamesDecodingTest {
   private static final WireCodec CODEC = new WireCodec(1 << 20);
   private static final String POD = "{\"metadata\":{\"name\":\"p\"}}";
 
-  private static ExtenderArgs decode(String nodeNames, NameInterner names) {
+  private static ExtenderArgs decode(String nodeNames, NodeNameIndex names) {
     String body = "{\"Pod\":" + POD + ",\"NodeNames\":" + nodeNames + "}";
     return CODEC.decode(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), ExtenderArgs.class, names);
   }
 
   @Test
-  void knownNamesAreTheInternersInstancesAndOthersAreDecodedAsGiven() {
+  void knownNamesAreTheIndexsInstancesAndOthersAreDecodedAsGiven() {
     String a = new String("node-a");
-    NameInterner names = NameInterner.of(a, "node-b");
+    NodeNameIndex names = NodeNameIndex.of(a, "node-b");
 
     ExtenderArgs args = decode("[\"node-a\",\"elsewhere\",null,\"node-b\",7,\"n\\u006fde-a\"]", names);
 
@@ -33,20 +33,20 @@ class NodeNamesDecodingTest {
     assertThat(args.nodeNames().get(0)).isSameAs(a);
     assertThat(args.nodeNames().get(5)).as("an escaped spelling of a known name").isSameAs(a);
     NodeNameList list = (NodeNameList) args.nodeNames();
-    assertThat(list.interner()).isSameAs(names);
+    assertThat(list.index()).isSameAs(names);
     int[] positions = new int[list.size()];
     for (int i = 0; i < positions.length; i++) {
       positions[i] = list.position(i);
     }
-    assertThat(positions).as("positions in the interner, -1 for names it does not hold").containsExactly(
+    assertThat(positions).as("positions in the index, -1 for names it does not hold").containsExactly(
         0, -1, -1, 1, -1, 0);
   }
 
   @Test
-  void withoutAnInternerTheNamesAreDecodedAsGiven() {
+  void withoutAnIndexTheNamesAreDecodedAsGiven() {
     assertThat(decode("[\"node-a\",\"x\"]", null).nodeNames()).containsExactly("node-a", "x");
-    assertThat(decode("[]", NameInterner.of("node-a")).nodeNames()).isEmpty();
-    assertThat(decode("null", NameInterner.of("node-a")).nodeNames()).isNull();
+    assertThat(decode("[]", NodeNameIndex.of("node-a")).nodeNames()).isEmpty();
+    assertThat(decode("null", NodeNameIndex.of("node-a")).nodeNames()).isNull();
   }
 
   @Test
@@ -57,7 +57,7 @@ class NodeNamesDecodingTest {
     }
     String json = Arrays.stream(all).map(n -> "\"" + n + "\"").reduce((x, y) -> x + "," + y).orElseThrow();
 
-    ExtenderArgs args = decode("[" + json + "]", NameInterner.of(all));
+    ExtenderArgs args = decode("[" + json + "]", NodeNameIndex.of(all));
 
     assertThat(args.nodeNames()).containsExactly(all);
     for (int i = 0; i < all.length; i++) {
@@ -68,7 +68,7 @@ class NodeNamesDecodingTest {
 
   @Test
   void wrongShapesNameTheField() {
-    NameInterner names = NameInterner.of("node-a");
+    NodeNameIndex names = NodeNameIndex.of("node-a");
     assertThatThrownBy(() -> decode("5", names)).isInstanceOf(BadRequestException.class)
         .hasMessageContaining("field \"NodeNames\"");
     assertThatThrownBy(() -> decode("[{\"a\":1}]", names)).isInstanceOf(BadRequestException.class)

@@ -36,13 +36,8 @@ class ReplyBufferTest {
     return new String(CODEC.mapper().writeValueAsBytes(o), StandardCharsets.UTF_8);
   }
 
-  private static EncodedNames encodedNames(String... names) {
-    byte[][] encoded = new byte[names.length][];
-    for (int i = 0; i < names.length; i++) {
-      // Node infos keep an encoding only for names that need no escaping; the others are encoded when written.
-      encoded[i] = names[i].isEmpty() ? null : NodeInfo.of(MakeNode.node().name(names[i]).obj()).nameJson();
-    }
-    return new EncodedNames(names, encoded);
+  private static NameArray encodedNames(String... names) {
+    return new NameArray(names);
   }
 
   @Test
@@ -63,11 +58,7 @@ class ReplyBufferTest {
   @Test
   void priorityListsInsideOtherValuesAreIdentical() throws Exception {
     long[] scores = {0, 7, 10, 100, -3, 1234567890123L, Long.MAX_VALUE, Long.MIN_VALUE, 42, 5, 9};
-    byte[][] encoded = new byte[NAMES.length][];
-    for (int i = 0; i < NAMES.length; i++) {
-      encoded[i] = NAMES[i].isEmpty() ? null : NodeInfo.of(MakeNode.node().name(NAMES[i]).obj()).nameJson();
-    }
-    HostPriorityList withEncodings = new HostPriorityList(NAMES, encoded, scores, NAMES.length);
+    HostPriorityList withEncodings = new HostPriorityList(NAMES, scores, NAMES.length);
     HostPriorityList without = new HostPriorityList(NAMES, scores, NAMES.length - 1);
     // Arrays of arrays and fields of objects: the separators around a raw value are the generator's.
     Object nested = List.of(withEncodings, without, Map.of("k", withEncodings));

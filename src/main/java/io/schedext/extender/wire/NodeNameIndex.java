@@ -1,4 +1,4 @@
-package io.schedext.cache;
+package io.schedext.extender.wire;
 
 /**
  * The canonical instances of a fixed set of node names, found from the characters of a name without building a
@@ -6,9 +6,9 @@ package io.schedext.cache;
  * comes back as the very instance the snapshot is keyed by (hash already computed), so the thousands of names of one
  * request are neither copied nor hashed again. Immutable and thread-safe.
  */
-public final class NameInterner {
+public final class NodeNameIndex {
 
-  private static final NameInterner EMPTY = new NameInterner(new String[0]);
+  private static final NodeNameIndex EMPTY = new NodeNameIndex(new String[0]);
 
   private final String[] table;
   private final int[] hashes;
@@ -22,7 +22,7 @@ public final class NameInterner {
   private final int mask;
   private final int size;
 
-  private NameInterner(String[] names) {
+  private NodeNameIndex(String[] names) {
     int capacity = Integer.highestOneBit(Math.max(4, names.length * 2) - 1) << 1;
     this.table = new String[capacity];
     this.hashes = new int[capacity];
@@ -68,8 +68,8 @@ public final class NameInterner {
   }
 
   /** An interner of {@code names} (nulls and repeats ignored). */
-  public static NameInterner of(String... names) {
-    return names.length == 0 ? EMPTY : new NameInterner(names);
+  public static NodeNameIndex of(String... names) {
+    return names.length == 0 ? EMPTY : new NodeNameIndex(names);
   }
 
   /** The number of distinct names. */

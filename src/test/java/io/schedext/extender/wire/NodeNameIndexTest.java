@@ -1,11 +1,11 @@
-package io.schedext.cache;
+package io.schedext.extender.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link NameInterner}: canonical instances from characters, unknown names null, hash collisions told apart. */
-class NameInternerTest {
+/** {@link NodeNameIndex}: canonical instances from characters, unknown names null, hash collisions told apart. */
+class NodeNameIndexTest {
 
   private static char[] chars(String s) {
     return ("[" + s + "]").toCharArray();
@@ -15,7 +15,7 @@ class NameInternerTest {
   void findsTheCanonicalInstanceFromASliceOfCharacters() {
     String a = new String("node-a1");
     String b = new String("node-b2");
-    NameInterner in = NameInterner.of(a, b, null, new String("node-a1"));
+    NodeNameIndex in = NodeNameIndex.of(a, b, null, new String("node-a1"));
 
     assertThat(in.size()).isEqualTo(2);
     assertThat(in.find(chars("node-a1"), 1, 7)).isSameAs(a);
@@ -28,20 +28,20 @@ class NameInternerTest {
   @Test
   void positionIsTheIndexOfTheFirstOccurrence() {
     String a = "node-a";
-    NameInterner in = NameInterner.of(a, null, "node-b", "node-a");
+    NodeNameIndex in = NodeNameIndex.of(a, null, "node-b", "node-a");
 
     assertThat(in.position(a)).isZero();
     assertThat(in.position(new String("node-a"))).as("an equal, other instance").isZero();
     assertThat(in.position("node-b")).isEqualTo(2);
     assertThat(in.position("node-c")).isEqualTo(-1);
-    assertThat(NameInterner.of().position("x")).isEqualTo(-1);
+    assertThat(NodeNameIndex.of().position("x")).isEqualTo(-1);
   }
 
   @Test
   void namesWithTheSameHashAreToldApart() {
     // "Aa" and "BB" share String.hashCode, so they probe the same slot.
     assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
-    NameInterner in = NameInterner.of("Aa", "BB");
+    NodeNameIndex in = NodeNameIndex.of("Aa", "BB");
 
     assertThat(in.find(chars("Aa"), 1, 2)).isEqualTo("Aa");
     assertThat(in.find(chars("BB"), 1, 2)).isEqualTo("BB");
@@ -54,12 +54,12 @@ class NameInternerTest {
     for (int i = 0; i < names.length; i++) {
       names[i] = "node-" + i;
     }
-    NameInterner in = NameInterner.of(names);
+    NodeNameIndex in = NodeNameIndex.of(names);
     for (String n : names) {
       assertThat(in.find(n.toCharArray(), 0, n.length())).isSameAs(n);
     }
     assertThat(in.find("node-5000".toCharArray(), 0, 9)).isNull();
-    assertThat(NameInterner.of().find("x".toCharArray(), 0, 1)).isNull();
-    assertThat(NameInterner.of().size()).isZero();
+    assertThat(NodeNameIndex.of().find("x".toCharArray(), 0, 1)).isNull();
+    assertThat(NodeNameIndex.of().size()).isZero();
   }
 }

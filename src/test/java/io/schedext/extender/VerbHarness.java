@@ -1,0 +1,113 @@
+package io.schedext.extender;
+
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import io.schedext.cache.EventGate;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.ExtenderBindingArgs;
+import io.schedext.extender.wire.ExtenderBindingResult;
+import io.schedext.extender.wire.ExtenderFilterResult;
+import io.schedext.extender.wire.ExtenderPreemptionArgs;
+import io.schedext.extender.wire.ExtenderPreemptionResult;
+import io.schedext.extender.wire.HostPriority;
+import io.schedext.framework.Framework;
+import io.schedext.framework.Frameworks;
+import io.schedext.framework.Parallelizer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The extender's services wired as the application wires them, over a given cache, source and frameworks, and
+ * called as the controller calls them (profile resolved, one call per request): for tests below the HTTP layer, and
+ * for controllers over the same services.
+ */
+final class VerbHarness {
+
+  private final SchedulerCache cache;
+  private final ClusterSource source;
+  private final Frameworks frameworks;
+  private final ExtenderMetrics metrics;
+  private final WireCodec codec = new WireCodec(1 << 20);
+  private final SnapshotNames nameIndexes = new SnapshotNames();
+  private final FilterService filter;
+  private final PrioritizeService prioritize;
+  private final PreemptionService preemption;
+  private final BindService bind;
+  private final ExplainService explain;
+
+  VerbHarness(SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
+      SeenPods seen, ExtenderMetrics metrics) {
+    this.cache = cache;
+    this.source = source;
+    this.frameworks = frameworks;
+    this.metrics = metrics;
+    IncomingPods pods = new IncomingPods(seen);
+    PreFilterHandoff handoff = new PreFilterHandoff();
+    this.filter = new FilterService(pods, handoff, metrics);
+    this.prioritize = new PrioritizeService(pods, handoff, metrics);
+    this.preemption = new PreemptionService(pods, metrics);
+    this.bind = new BindService(cache, source, seen, metrics);
+    this.explain = new ExplainService(cache, source, pods, parallelizer);
+  }
+
+  /** A call to {@code profile} (null = default) on the cache's current snapshot. */
+  Call call(String profile) {
+    Framework fw = profile == null ? frameworks.defaultFramework() : frameworks.get(profile);
+    if (fw == null) {
+      throw new IllegalArgumentException("no profile " + profile);
+    }
+    return new Call(fw, cache::snapshot, nameIndexes);
+  }
+
+  ExtenderFilterResult filter(String profile, ExtenderArgs args) {
+    return filter.filter(call(profile), args);
+  }
+
+  List<HostPriority> prioritize(String profile, ExtenderArgs args) {
+    return prioritize.prioritize(call(profile), args);
+  }
+
+  ExtenderPreemptionResult preempt(String profile, ExtenderPreemptionArgs args) {
+    return preemption.preempt(call(profile), args);
+  }
+
+  ExtenderBindingResult bind(String profile, ExtenderBindingArgs args) {
+    return bind.bind(call(profile).framework(), args);
+  }
+
+  Explanation explain(String profile, ExtenderArgs args) {
+    return explain.explain(call(profile), args);
+  }
+
+  /** The verb table over these services. */
+  Verbs verbs() {
+    return Verbs.of(codec, filter, prioritize, preemption, bind, explain);
+  }
+
+  /** A controller serving these services with {@code gate} and {@code workers}. */
+  ExtenderController controller(EventGate gate, BindWorkers workers) {
+    return controller(verbs(), gate, workers);
+  }
+
+  /** A controller serving {@code verbs} with {@code gate} and {@code workers}. */
+  ExtenderController controller(Verbs verbs, EventGate gate, BindWorkers workers) {
+    return new ExtenderController(verbs, explain, frameworks, cache, codec, source, metrics, gate, workers);
+  }
+
+  /**
+   * A controller serving {@code verbs} (whose services a test stubs) over an empty cache, with one profile whose
+   * framework is a mock.
+   */
+  static ExtenderController controller(Verbs verbs, ClusterSource source, ExtenderMetrics metrics, EventGate gate) {
+    Framework fw = mock(Framework.class);
+    when(fw.profileName()).thenReturn("default-scheduler");
+    return new ExtenderController(verbs, mock(ExplainService.class), new Frameworks(Map.of("default-scheduler", fw),
+        "default-scheduler"), new SchedulerCache(Clock.systemUTC(), Duration.ZERO), new WireCodec(1 << 20), source,
+        metrics, gate, new BindWorkers(1));
+  }
+}
