@@ -357,41 +357,52 @@ public final class Framework {
    * other than Success or a rejection becomes an Error. Allocation-free on success.
    */
   public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
-    return runFilterPlugins(state, pod, node, state.recordPluginMetrics());
+    FilterRun run = new FilterRun(state, 1);
+    return filterNode(run, state, pod, node, run.timed(0));
   }
-
-  private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
-    return runFilterPlugins(state, pod, node, sample, null);
-  }
-
-  private static final boolean[] NONE_SKIPPED = new boolean[0];
 
   /**
-   * Which filter plugins (by position) this cycle's PreFilter told to skip, computed once for a loop over many nodes;
-   * an empty array when none.
+   * What one run of the Filter plugins over a call's nodes decides once for all of them: which filter plugins this
+   * cycle's PreFilter told to skip (by position, so a node's loop reads an array rather than hashing names), and on
+   * which nodes the plugin calls are timed (a cycle sampled for plugin metrics times at most
+   * {@link #PLUGIN_METRICS_NODES} nodes, spread evenly). A single-node run times its node when the cycle is sampled.
    */
-  private boolean[] skippedFilters(CycleState state) {
-    Set<String> skip = state.skipFilterPlugins();
-    if (skip.isEmpty()) {
-      return NONE_SKIPPED;
+  private final class FilterRun {
+    private final boolean[] skipped;
+    private final int stride;
+
+    FilterRun(CycleState state, int nodes) {
+      Set<String> skip = state.skipFilterPlugins();
+      if (skip.isEmpty()) {
+        this.skipped = null;
+      } else {
+        this.skipped = new boolean[filterPlugins.length];
+        for (int i = 0; i < filterPlugins.length; i++) {
+          skipped[i] = skip.contains(filterPlugins[i].name());
+        }
+      }
+      this.stride = timingStride(state, nodes);
     }
-    boolean[] out = new boolean[filterPlugins.length];
-    for (int i = 0; i < filterPlugins.length; i++) {
-      out[i] = skip.contains(filterPlugins[i].name());
+
+    /** Whether filter plugin {@code plugin} (its position) is skipped in this cycle. */
+    boolean skipped(int plugin) {
+      return skipped != null && skipped[plugin];
     }
-    return out;
+
+    /** Whether the plugin calls on node {@code index} of the run are timed. */
+    boolean timed(int index) {
+      return stride != 0 && index % stride == 0;
+    }
   }
 
-  /** {@code skipped}: from {@link #skippedFilters}, or null to consult the state's set (single-node calls). */
-  private Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node, boolean sample, boolean[] skipped) {
-    Set<String> skip = skipped == null ? state.skipFilterPlugins() : null;
-    boolean anySkip = skip != null && !skip.isEmpty();
+  /** Runs the Filter plugins not skipped on one node, in order, up to the first rejection. */
+  private Status filterNode(FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
     for (int i = 0; i < filterPlugins.length; i++) {
-      FilterPlugin pl = filterPlugins[i];
-      if (skipped != null ? skipped.length > 0 && skipped[i] : anySkip && skip.contains(pl.name())) {
+      if (run.skipped(i)) {
         continue;
       }
-      Status s = sample ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
+      FilterPlugin pl = filterPlugins[i];
+      Status s = timed ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
       if (!s.isSuccess()) {
         if (!s.isRejected()) {
           return Status.error("running \"" + pl.name() + "\" filter plugin: " + s.message()).withPlugin(pl.name());
@@ -408,9 +419,10 @@ public final class Framework {
    */
   public Status[] runAllFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
     Status[] out = new Status[filterPlugins.length];
+    FilterRun run = new FilterRun(state, 1);
     for (int i = 0; i < filterPlugins.length; i++) {
       FilterPlugin pl = filterPlugins[i];
-      if (state.skipFilterPlugins().contains(pl.name())) {
+      if (run.skipped(i)) {
         continue;
       }
       Status s = callFilter(pl, state, pod, node);
@@ -443,42 +455,41 @@ public final class Framework {
    * nominated to the node, the filters must pass both with them added (on copies of state and node) and without.
    */
   public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
-    return runFilterPluginsWithNominatedPods(state, pod, node, state.recordPluginMetrics());
+    FilterRun run = new FilterRun(state, 1);
+    return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0));
   }
 
   /**
    * Filters every node of {@code nodes} in parallel ({@link #runFilterPluginsWithNominatedPods} on each) and returns
    * their statuses in the same order; one Filter extension-point sample covers all of them, as upstream. In a cycle
    * that records plugin metrics, per-plugin durations are observed on at most {@link #PLUGIN_METRICS_NODES} nodes
-   * spread evenly over the list (see {@link #timedNode}).
+   * spread evenly over the list (see {@link FilterRun}).
    */
   public Status[] runFilterPluginsOnNodes(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     long start = System.nanoTime();
     Status[] out = new Status[nodes.size()];
-    int stride = metricsStride(state, nodes.size());
-    boolean[] skipped = skippedFilters(state);
-    // Statuses go to the running worker's part of the scratch array first (see Parallelizer.untilLight).
     int n = nodes.size();
-    int part = Parallelizer.BLOCK + Parallelizer.Blocks.SCRATCH_PAD;
-    Status[] scratch = new Status[services.parallelizer().parallelism() * part + Parallelizer.Blocks.SCRATCH_PAD];
+    FilterRun run = new FilterRun(state, n);
+    // Statuses go to the running worker's part of the scratch array first (see Parallelizer.untilLight).
+    Parallelizer.Scratch layout = new Parallelizer.Scratch(1);
+    Status[] scratch = new Status[layout.length(services.parallelizer().parallelism())];
     // Asked once per call rather than per node: nominations change only with watch events, which a node-by-node
     // answer would not see consistently either.
     boolean noneNominated = services.nominator().isEmpty();
     services.parallelizer().untilLight(n, new Parallelizer.Blocks(n) {
       @Override
       protected void compute(int from, int to, int worker) {
-        int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part - from;
+        int at = layout.start(worker) - from;
         for (int i = from; i < to; i++) {
-          boolean sample = timedNode(stride, i);
           scratch[at + i] = noneNominated
-              ? runFilterPlugins(state, pod, nodes.get(i), sample, skipped)
-              : runFilterPluginsWithNominatedPods(state, pod, nodes.get(i), sample, skipped);
+              ? filterNode(run, state, pod, nodes.get(i), run.timed(i))
+              : filterNodeWithNominatedPods(run, state, pod, nodes.get(i), run.timed(i));
         }
       }
 
       @Override
       protected void store(int from, int to, int worker) {
-        System.arraycopy(scratch, Parallelizer.Blocks.SCRATCH_PAD + worker * part, out, from, to - from);
+        System.arraycopy(scratch, layout.start(worker), out, from, to - from);
       }
     });
     Code code = Code.SUCCESS;
@@ -503,28 +514,23 @@ public final class Framework {
    */
   public static final int PLUGIN_METRICS_NODES = 100;
 
-  /** 0 when this cycle records no plugin metrics, else the node-index step between timed nodes. */
-  private static int metricsStride(CycleState state, int nodes) {
-    if (!state.recordPluginMetrics()) {
-      return 0;
-    }
-    return Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES);
+  /**
+   * The node-index step between nodes whose plugin calls are timed in a run over {@code nodes} nodes: at most
+   * {@link #PLUGIN_METRICS_NODES} of them, spread evenly; 0 when the cycle records no plugin metrics.
+   */
+  private static int timingStride(CycleState state, int nodes) {
+    return state.recordPluginMetrics() ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES) : 0;
   }
 
-  /** Whether the plugin calls on node {@code index} are timed, given {@link #metricsStride}. */
-  private static boolean timedNode(int stride, int index) {
-    return stride != 0 && index % stride == 0;
-  }
-
-  private Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node, boolean sample) {
-    return runFilterPluginsWithNominatedPods(state, pod, node, sample, null);
-  }
-
-  private Status runFilterPluginsWithNominatedPods(
-      CycleState state, PodInfo pod, NodeInfo node, boolean sample, boolean[] skipped) {
+  /**
+   * Filters one node with the pods nominated to it, as upstream: when pods of equal or higher priority are nominated
+   * there, the filters must pass both with them added (on copies of state and node) and without.
+   */
+  private Status filterNodeWithNominatedPods(
+      FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
     PodNominator nominator = services.nominator();
     if (nominator.isEmpty()) {
-      return runFilterPlugins(state, pod, node, sample, skipped);
+      return filterNode(run, state, pod, node, timed);
     }
     List<PodInfo> relevant = null;
     for (PodInfo np : nominator.nominatedPodsForNode(node.name())) {
@@ -536,7 +542,7 @@ public final class Framework {
       }
     }
     if (relevant == null) {
-      return runFilterPlugins(state, pod, node, sample, skipped);
+      return filterNode(run, state, pod, node, timed);
     }
     CycleState withNominated = state.copy();
     NodeInfo nodeWithNominated = node.snapshotCopy();
@@ -547,11 +553,11 @@ public final class Framework {
         return s;
       }
     }
-    Status first = runFilterPlugins(withNominated, pod, nodeWithNominated, sample, skipped);
+    Status first = filterNode(run, withNominated, pod, nodeWithNominated, timed);
     if (!first.isSuccess()) {
       return first;
     }
-    return runFilterPlugins(state, pod, node, sample, skipped);
+    return filterNode(run, state, pod, node, timed);
   }
 
   // --------------------------------------------------------------------------------------------------- PostFilter
@@ -685,18 +691,18 @@ public final class Framework {
     for (int p = 0; p < np; p++) {
       perPlugin[p] = new NodeScores(nodes);
     }
-    int stride = metricsStride(state, nodes.length);
+    int stride = timingStride(state, nodes.length);
     // Scores go to the running worker's part of the scratch array first, node by node and plugin by plugin, and
     // into the per-plugin arrays when the block is stored (see Parallelizer.untilLight).
-    int part = Parallelizer.BLOCK * np + Parallelizer.Blocks.SCRATCH_PAD;
-    long[] scratch = new long[services.parallelizer().parallelism() * part + Parallelizer.Blocks.SCRATCH_PAD];
+    Parallelizer.Scratch layout = new Parallelizer.Scratch(np);
+    long[] scratch = new long[layout.length(services.parallelizer().parallelism())];
     try {
       services.parallelizer().untilLight(nodes.length, new Parallelizer.Blocks(nodes.length) {
         @Override
         protected void compute(int from, int to, int worker) {
-          int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part;
+          int at = layout.start(worker);
           for (int i = from; i < to; i++) {
-            boolean sample = timedNode(stride, i);
+            boolean sample = stride != 0 && i % stride == 0;
             for (int p = 0; p < np; p++) {
               ScorePlugin pl = active.get(p);
               long t0 = sample ? System.nanoTime() : 0;
@@ -714,7 +720,7 @@ public final class Framework {
 
         @Override
         protected void store(int from, int to, int worker) {
-          int at = Parallelizer.Blocks.SCRATCH_PAD + worker * part;
+          int at = layout.start(worker);
           for (int i = from; i < to; i++) {
             for (int p = 0; p < np; p++) {
               perPlugin[p].set(i, scratch[at++]);

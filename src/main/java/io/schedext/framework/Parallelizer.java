@@ -103,6 +103,29 @@ public final class Parallelizer implements AutoCloseable {
     }
   }
 
+  /**
+   * The layout of a {@link Blocks} loop's scratch array: each worker owns room for one block of {@code width} slots per
+   * piece, and the parts are {@link Blocks#SCRATCH_PAD} slots apart so no two workers share a cache line.
+   *
+   * @param width slots per piece (1 for one result per node; the plugin count for a score per plugin per node)
+   */
+  public record Scratch(int width) {
+
+    /** The length of the scratch array for {@code parallelism} workers. */
+    public int length(int parallelism) {
+      return parallelism * part() + Blocks.SCRATCH_PAD;
+    }
+
+    /** The index of the first slot of {@code worker}'s part. */
+    public int start(int worker) {
+      return Blocks.SCRATCH_PAD + worker * part();
+    }
+
+    private int part() {
+      return BLOCK * width + Blocks.SCRATCH_PAD;
+    }
+  }
+
   private static int blocks(int pieces) {
     return (pieces + BLOCK - 1) / BLOCK;
   }
