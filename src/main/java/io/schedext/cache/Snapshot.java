@@ -147,6 +147,12 @@ public final class Snapshot implements NodeInfoLister {
     return generation;
   }
 
+  /** Answered from {@link #usedPvcs()}, built once per snapshot. */
+  @Override
+  public boolean isPvcUsedByPods(String claimKey) {
+    return usedPvcs().contains(claimKey);
+  }
+
   /** {@code namespace/claim} of every PVC used by some pod in this snapshot. Computed once on first use. */
   public Set<String> usedPvcs() {
     Set<String> s = usedPvcs;

@@ -27,4 +27,18 @@ public interface NodeInfoLister {
 
   /** The cache generation this snapshot reflects. */
   long generation();
+
+  /**
+   * Whether some pod of the snapshot uses the PersistentVolumeClaim {@code claimKey} ({@code namespace/name}), as
+   * upstream's {@code StorageInfoLister.IsPVCUsedByPods}. This default looks at every node; an implementation may
+   * answer from an index.
+   */
+  default boolean isPvcUsedByPods(String claimKey) {
+    for (NodeInfo n : list()) {
+      if (n.pvcRefCounts().containsKey(claimKey)) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -14,7 +14,7 @@ import java.util.Set;
  * would-be victims into the pods whose eviction violates a budget and the rest ({@code filterPodsWithPDBViolation}).
  * Immutable and thread-safe.
  */
-public final class DisruptionBudgets {
+final class DisruptionBudgets {
 
   /** No budgets at all: every pod may be evicted without violating one. */
   public static final DisruptionBudgets NONE = new DisruptionBudgets(List.of());

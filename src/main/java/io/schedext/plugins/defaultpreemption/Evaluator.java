@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@code SelectVictimsOnNode}): which pods must go for a pod to fit on a node, and the dry run over many nodes. It
  * only simulates; it never evicts. Thread-safe: every call works on the state and node copies it is given.
  */
-public final class Evaluator {
+final class Evaluator {
 
   /** The status of a node without a single pod of lower priority than the preemptor (upstream's text). */
   public static final String NO_VICTIMS = "No preemption victims found for incoming pod";

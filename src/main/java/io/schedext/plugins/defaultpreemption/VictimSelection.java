@@ -11,7 +11,7 @@ import java.util.List;
  * @param numPdbViolations how many of the victims violate a PodDisruptionBudget
  * @param status Success when the pod fits once the victims are gone; otherwise why the node cannot help
  */
-public record VictimSelection(List<PodInfo> victims, int numPdbViolations, Status status) {
+record VictimSelection(List<PodInfo> victims, int numPdbViolations, Status status) {
 
   /** A selection that failed with {@code status}. */
   static VictimSelection failed(Status status) {

@@ -2,7 +2,6 @@ package io.schedext.plugins.volumerestrictions;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.schedext.cache.Snapshot;
 import io.schedext.framework.ClusterObjects;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FilterPlugin;
@@ -80,7 +79,7 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
     }
     int conflicts = 0;
     for (String claim : rwopClaims) {
-      if (isUsedByPods(state.snapshot(), pod.namespace() + "/" + claim)) {
+      if (state.snapshot().isPvcUsedByPods(pod.namespace() + "/" + claim)) {
         conflicts++;
       }
     }
@@ -124,18 +123,6 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
     }
     PreFilterState s = state.read(PRE_FILTER_STATE_KEY, PreFilterState.class);
     return s.conflictingClaimRefs() > 0 ? RWOP_CONFLICT : Status.success();
-  }
-
-  private static boolean isUsedByPods(NodeInfoLister snapshot, String claimKey) {
-    if (snapshot instanceof Snapshot s) {
-      return s.usedPvcs().contains(claimKey);
-    }
-    for (NodeInfo n : snapshot.list()) {
-      if (n.pvcRefCounts().containsKey(claimKey)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static List<Volume> volumes(PodInfo pod) {
