@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * ordering, Skip handling, status wrapping and error texts. Thread-safe: any number of cycles may run at once, each
  * with its own {@link CycleState}.
  */
-public final class Framework {
+public final class Framework implements PluginsRunner {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Framework.class);
 
@@ -174,11 +174,13 @@ public final class Framework {
   }
 
   /** The profile name. */
+  @Override
   public String profileName() {
     return profileName;
   }
 
   /** The handle plugins of this framework were given. */
+  @Override
   public Handle handle() {
     return handle;
   }
@@ -242,6 +244,7 @@ public final class Framework {
   }
 
   /** A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics (10% of cycles by default). */
+  @Override
   public CycleState newCycleState(NodeInfoLister snapshot) {
     CycleState s = new CycleState(snapshot);
     s.setRecordPluginMetrics(ThreadLocalRandom.current().nextDouble(100) < pluginMetricsSamplePercent);
@@ -255,6 +258,7 @@ public final class Framework {
    * Error stops at once; Unschedulable is remembered while the rest still run (so preemption has their state). Node
    * narrowings are intersected; an empty intersection is UnschedulableAndUnresolvable.
    */
+  @Override
   public PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod) {
     return runPreFilterPlugins(state, pod, null);
   }
@@ -321,11 +325,13 @@ public final class Framework {
   }
 
   /** Calls every AddPod extension (of plugins not skipped); the first failure becomes an Error. */
+  @Override
   public Status runPreFilterExtensionAddPod(CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node) {
     return runExtensions(state, pod, podToAdd, node, true);
   }
 
   /** Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error. */
+  @Override
   public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node) {
     return runExtensions(state, pod, podToRemove, node, false);
   }
@@ -454,6 +460,7 @@ public final class Framework {
    * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher priority are
    * nominated to the node, the filters must pass both with them added (on copies of state and node) and without.
    */
+  @Override
   public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
     FilterRun run = new FilterRun(state, 1);
     return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0));

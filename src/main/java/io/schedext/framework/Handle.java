@@ -27,7 +27,7 @@ public interface Handle {
   PodNominator nominator();
 
   /** Runs this profile's plugins (for plugins that simulate, like preemption). */
-  Framework framework();
+  PluginsRunner framework();
 
   /** The clock. */
   Clock clock();

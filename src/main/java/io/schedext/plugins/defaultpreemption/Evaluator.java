@@ -1,7 +1,7 @@
 package io.schedext.plugins.defaultpreemption;
 
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -60,7 +60,7 @@ final class Evaluator {
    */
   public VictimSelection selectVictimsAmong(
       CycleState state, PodInfo pod, NodeInfo nodeInfo, List<PodInfo> potentialVictims, DisruptionBudgets pdbs) {
-    Framework fw = handle.framework();
+    PluginsRunner fw = handle.framework();
     for (PodInfo p : potentialVictims) {
       Status s = remove(fw, state, pod, p, nodeInfo);
       if (!s.isSuccess()) {
@@ -106,7 +106,7 @@ final class Evaluator {
   private record Reprieve(boolean fits, Status error) {}
 
   /** Puts {@code victim} back; if the pod no longer fits, takes it out again (it stays a victim). */
-  private static Reprieve reprieve(Framework fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
+  private static Reprieve reprieve(PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
     nodeInfo.addPod(victim);
     Status added = fw.runPreFilterExtensionAddPod(state, pod, victim, nodeInfo);
     if (!added.isSuccess()) {
@@ -122,7 +122,7 @@ final class Evaluator {
     return new Reprieve(fits, null);
   }
 
-  private static Status remove(Framework fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
+  private static Status remove(PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
     if (nodeInfo.removePod(victim.uid()) == null) {
       return Status.error("no corresponding pod " + victim.key() + " in pods of node " + nodeInfo.name());
     }

@@ -2,7 +2,7 @@ package io.schedext.plugins.defaultpreemption;
 
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeInfoLister;
 import io.schedext.framework.PodInfo;
@@ -44,7 +44,7 @@ public final class ProposalReview {
    * evicting some of the proposed victims, with those victims, in proposal order. An Error of PreFilter is thrown as
    * an {@link IllegalStateException}; an UnschedulableAndUnresolvable PreFilter answers no node.
    */
-  public static Map<String, Needed> review(Framework fw, NodeInfoLister snapshot, PodInfo preemptor,
+  public static Map<String, Needed> review(PluginsRunner fw, NodeInfoLister snapshot, PodInfo preemptor,
       Map<String, Set<String>> proposedUids) {
     Map<String, Needed> out = new LinkedHashMap<>();
     if (proposedUids.isEmpty()) {
