@@ -15,7 +15,7 @@ import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.Frameworks;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;

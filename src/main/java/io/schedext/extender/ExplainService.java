@@ -13,7 +13,7 @@ import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FitError;
 import io.schedext.framework.Framework;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;

@@ -3,7 +3,7 @@ package io.schedext.extender;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

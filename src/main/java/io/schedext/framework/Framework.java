@@ -1,5 +1,7 @@
 package io.schedext.framework;
 
+import io.schedext.framework.parallelize.Parallelizer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.schedext.framework;
 
+import io.schedext.framework.parallelize.Parallelizer;
+
 import java.time.Clock;
 import java.util.Objects;
 

@@ -10,7 +10,7 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Framework;
 import io.schedext.framework.FrameworkMetrics;
 import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;

@@ -12,7 +12,7 @@ import io.schedext.framework.BindPlugin;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PermitPlugin;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PostBindPlugin;

@@ -21,7 +21,7 @@ import io.schedext.framework.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
 import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Registry;

@@ -15,7 +15,7 @@ import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

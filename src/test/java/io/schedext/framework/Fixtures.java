@@ -1,5 +1,7 @@
 package io.schedext.framework;
 
+import io.schedext.framework.parallelize.Parallelizer;
+
 import io.schedext.cluster.ObjectStore;
 import java.time.Clock;
 import java.time.Instant;

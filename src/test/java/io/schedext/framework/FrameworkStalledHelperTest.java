@@ -1,5 +1,8 @@
 package io.schedext.framework;
 
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.parallelize.ParallelizerTest;
+
 import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
 package io.schedext.framework;
 
+import io.schedext.framework.parallelize.Parallelizer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;

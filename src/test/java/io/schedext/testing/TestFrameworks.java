@@ -11,7 +11,7 @@ import io.schedext.framework.FrameworkMetrics;
 import io.schedext.framework.FrameworkServices;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Profile;

@@ -4,7 +4,7 @@ import io.schedext.framework.AffinityTerm;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;

@@ -9,7 +9,7 @@ import io.schedext.framework.FrameworkException;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeScores;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterExtensions;

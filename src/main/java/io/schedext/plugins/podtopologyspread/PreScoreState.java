@@ -2,7 +2,7 @@ package io.schedext.plugins.podtopologyspread;
 
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.Parallelizer;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;

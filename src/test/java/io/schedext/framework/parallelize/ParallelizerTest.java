@@ -1,4 +1,6 @@
-package io.schedext.framework;
+package io.schedext.framework.parallelize;
+
+import io.schedext.framework.FrameworkException;
 
 import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link Parallelizer#until}: every index exactly once; {@link Parallelizer#untilLight}: every piece published exactly
  * once, without waiting for a helper stalled mid-chunk; both rethrow failures to the caller.
  */
-class ParallelizerTest {
+public class ParallelizerTest {
 
   record Case(int parallelism, int pieces) {
     @Override
@@ -162,7 +164,7 @@ class ParallelizerTest {
   }
 
   /** Returns once the single helper thread of {@code p} finished everything it was given before (FIFO queue). */
-  static void drain(Parallelizer p) {
+  public static void drain(Parallelizer p) {
     CountDownLatch ran = new CountDownLatch(1);
     p.until(100, i -> {
       if (Thread.currentThread().getName().startsWith("scheduling-")) {

@@ -1,4 +1,6 @@
-package io.schedext.framework;
+package io.schedext.framework.parallelize;
+
+import io.schedext.framework.FrameworkException;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
