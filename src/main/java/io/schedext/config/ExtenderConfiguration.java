@@ -1,5 +1,7 @@
 package io.schedext.config;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.schedext.cache.EventGate;
@@ -13,12 +15,11 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.WireCodec;
-import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Frameworks;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.Registry;
-import io.schedext.framework.ScheduledTimers;
-import io.schedext.framework.WaitingPods;
+import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.plugins.InTreeRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -143,8 +144,8 @@ public class ExtenderConfiguration {
   }
 
   @Bean
-  WaitingPods waitingPods() {
-    return new WaitingPods();
+  WaitingPodsMap waitingPods() {
+    return new WaitingPodsMap();
   }
 
   @Bean
@@ -165,7 +166,7 @@ public class ExtenderConfiguration {
   @Bean
   Frameworks frameworks(
       Registry registry, ObjectStore store, ClusterSource source, Parallelizer parallelizer, Clock clock,
-      ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
+      ScheduledTimers timers, WaitingPodsMap waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
         clock, timers, waitingPods, metrics, source.volumeWriter());
     String defaultProfile = props.scheduling().defaultProfile();

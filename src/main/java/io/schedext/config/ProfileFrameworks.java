@@ -4,10 +4,10 @@ import static io.schedext.config.ConfigDocument.child;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.framework.ExtensionPoint;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
-import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Frameworks;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.Plugin;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;

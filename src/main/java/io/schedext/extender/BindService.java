@@ -8,7 +8,7 @@ import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.framework.BindingOutcomeUnknownException;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;

@@ -2,7 +2,7 @@ package io.schedext.extender;
 
 import io.schedext.cache.Snapshot;
 import io.schedext.extender.wire.NodeNameIndex;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import java.util.function.Supplier;
 
 /**

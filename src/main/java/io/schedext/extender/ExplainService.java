@@ -11,7 +11,7 @@ import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FitError;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;

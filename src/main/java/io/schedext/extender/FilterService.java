@@ -7,7 +7,7 @@ import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.NodeItems;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;

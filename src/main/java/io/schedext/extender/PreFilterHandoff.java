@@ -3,7 +3,7 @@ package io.schedext.extender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**

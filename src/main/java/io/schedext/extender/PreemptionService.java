@@ -6,7 +6,7 @@ import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.MetaPod;
 import io.schedext.extender.wire.MetaVictims;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodInfo;
 import io.schedext.plugins.defaultpreemption.ProposalReview;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.ScoreResult;
@@ -79,8 +79,7 @@ final class PrioritizeService {
       BiConsumer<String, Status> preScores) {
     Status pre = fw.runPreScorePlugins(state, pod, nodes, preScores);
     if (!pre.isSuccess()) {
-      return new ScoreResult(pre, new NodeInfo[0], new String[0], new int[0], new long[0][], new long[0][],
-          new long[0]);
+      return ScoreResult.failed(pre);
     }
     return fw.runScorePlugins(state, pod, nodes, preScores != null);
   }

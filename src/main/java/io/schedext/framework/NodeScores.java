@@ -46,8 +46,8 @@ public final class NodeScores {
     scores[i] = score;
   }
 
-  /** The scores themselves (not a copy), for the framework once scoring is over. */
-  long[] values() {
+  /** The scores themselves (not a copy), for the runtime once scoring is over: callers must not change them. */
+  public long[] values() {
     return scores;
   }
 

@@ -16,7 +16,8 @@ public record ScoreResult(
     Status status, NodeInfo[] nodes, String[] plugins, int[] weights, long[][] raw, long[][] normalized,
     long[] totals) {
 
-  static ScoreResult failed(Status status) {
+  /** The result of scoring that failed with {@code status}: no nodes, plugins or scores. */
+  public static ScoreResult failed(Status status) {
     return new ScoreResult(status, new NodeInfo[0], new String[0], new int[0], new long[0][], new long[0][], new long[0]);
   }
 }

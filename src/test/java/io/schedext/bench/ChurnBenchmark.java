@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;

@@ -1,5 +1,7 @@
 package io.schedext.bench;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -7,14 +9,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterFile;
 import io.schedext.cluster.ObjectStore;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
-import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
@@ -62,7 +64,7 @@ record InProcess(SyntheticCluster cluster, SchedulerCache cache, Framework frame
     ScheduledTimers timers = new ScheduledTimers();
     PodBinder none = (p, n) -> { };
     FrameworkServices services = new FrameworkServices(store, none, parallelizer, PodNominator.NONE,
-        Clock.systemUTC(), timers, new WaitingPods(), FrameworkMetrics.NONE);
+        Clock.systemUTC(), timers, new WaitingPodsMap(), FrameworkMetrics.NONE);
     var registry = InTreeRegistry.create();
     Framework framework =
         Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.schedext.cluster.ObjectStore;
-import io.schedext.framework.Framework;
-import io.schedext.framework.Frameworks;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.Registry;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;

@@ -6,7 +6,7 @@ import static org.mockito.Mockito.mock;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;

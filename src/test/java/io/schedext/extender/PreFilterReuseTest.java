@@ -1,5 +1,7 @@
 package io.schedext.extender;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -11,10 +13,10 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.framework.Code;
 import io.schedext.framework.ExtensionPoint;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
-import io.schedext.framework.Frameworks;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.WaitingPods;
@@ -57,7 +59,7 @@ class PreFilterReuseTest {
     };
     FrameworkServices base = TestFrameworks.services(new ObjectStore());
     FrameworkServices services = new FrameworkServices(base.clusterObjects(), base.binder(), base.parallelizer(),
-        PodNominator.NONE, Clock.systemUTC(), base.timers(), new WaitingPods(), counting, VolumeWriter.NONE);
+        PodNominator.NONE, Clock.systemUTC(), base.timers(), new WaitingPodsMap(), counting, VolumeWriter.NONE);
     var registry = InTreeRegistry.create();
     Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
     return new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of(fw.profileName(), fw),

@@ -1,5 +1,7 @@
 package io.schedext.extender;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -17,15 +19,15 @@ import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.MetaPod;
 import io.schedext.extender.wire.MetaVictims;
 import io.schedext.extender.wire.Victims;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Registry;
-import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
@@ -191,7 +193,7 @@ class PreemptionServiceTest {
     Registry registry = InTreeRegistry.create();
     FrameworkServices services = new FrameworkServices(store, (pod, node) -> {
       throw new FrameworkException("no binding here");
-    }, new Parallelizer(1), nominator, Clock.fixed(NOW, ZoneOffset.UTC), new ScheduledTimers(), new WaitingPods(),
+    }, new Parallelizer(1), nominator, Clock.fixed(NOW, ZoneOffset.UTC), new ScheduledTimers(), new WaitingPodsMap(),
         FrameworkMetrics.NONE);
     Framework fw = Framework.create(DefaultProfile.create("default-scheduler", registry.names()), registry, services);
 

@@ -1,14 +1,16 @@
 package io.schedext.testing;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.parallelize.Parallelizer;
@@ -16,7 +18,7 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
-import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.WaitingPods;
 import java.time.Clock;
@@ -43,7 +45,7 @@ public final class TestFrameworks {
       throw new FrameworkException("binding is not available in this test");
     };
     return new FrameworkServices(store, refusing, PARALLELIZER, PodNominator.NONE, Clock.systemUTC(), TIMERS,
-        new WaitingPods(), FrameworkMetrics.NONE, volumeWriter);
+        new WaitingPodsMap(), FrameworkMetrics.NONE, volumeWriter);
   }
 
   /**

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Status;
 import io.schedext.testing.PodWrapper;

@@ -1,5 +1,7 @@
 package io.schedext.plugins.defaultpreemption;
 
+import io.schedext.framework.runtime.WaitingPodsMap;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
@@ -13,10 +15,10 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FilterPlugin;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.FrameworkServices;
+import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
@@ -26,7 +28,7 @@ import io.schedext.framework.PreFilterPlugin;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
-import io.schedext.framework.ScheduledTimers;
+import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.Status;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.InTreeRegistry;
@@ -174,7 +176,7 @@ final class Fixtures {
     Profile profile = new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), args);
     FrameworkServices services = new FrameworkServices(store, (pod, node) -> {
       throw new FrameworkException("binding is not available in this test");
-    }, SERIAL, nominator, Clock.fixed(NOW, ZoneOffset.UTC), TIMERS, new WaitingPods(), FrameworkMetrics.NONE);
+    }, SERIAL, nominator, Clock.fixed(NOW, ZoneOffset.UTC), TIMERS, new WaitingPodsMap(), FrameworkMetrics.NONE);
     return Framework.create(profile, registry, services);
   }
 

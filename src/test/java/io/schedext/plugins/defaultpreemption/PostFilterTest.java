@@ -21,7 +21,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PostFilterResult;
 import io.schedext.framework.Status;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;

@@ -2,7 +2,7 @@ package io.schedext.plugins.volumebinding;
 
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;

@@ -19,7 +19,7 @@ import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.Framework;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Registry;

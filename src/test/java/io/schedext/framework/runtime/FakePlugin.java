@@ -1,4 +1,40 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.PreFilterResult;
+
+import io.schedext.framework.BindPlugin;
+
+import io.schedext.framework.PreFilterExtensions;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.ScorePlugin;
+
+import io.schedext.framework.PostFilterPlugin;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.PostBindPlugin;
+
+import io.schedext.framework.PermitPlugin;
+
+import io.schedext.framework.ReservePlugin;
+
+import io.schedext.framework.PostFilterResult;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.PreScorePlugin;
+
+import io.schedext.framework.FilterPlugin;
+
+import io.schedext.framework.PreBindPlugin;
+
+import io.schedext.framework.PreFilterPlugin;
+
+import io.schedext.framework.ScoreExtensions;
 
 import java.util.ArrayList;
 import java.util.List;

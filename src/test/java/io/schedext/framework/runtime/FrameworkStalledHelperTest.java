@@ -1,4 +1,40 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.ScorePlugin;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.Code;
+
+import io.schedext.framework.NodeScores;
+
+import io.schedext.framework.PodBinder;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.FilterPlugin;
+
+import io.schedext.framework.FrameworkMetrics;
+
+import io.schedext.framework.ScoreExtensions;
+
+import io.schedext.framework.ScoreResult;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.runtime.WaitingPodsMap;
+
+import io.schedext.framework.runtime.FrameworkServices;
+
+import io.schedext.framework.runtime.Framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.parallelize.ParallelizerTest;
@@ -71,7 +107,7 @@ class FrameworkStalledHelperTest {
       throw new FrameworkException("binding is not available in this test");
     };
     return new FrameworkServices(new ObjectStore(), refusing, parallelizer, PodNominator.NONE, Fixtures.CLOCK,
-        new FakeTimers(), new WaitingPods(), FrameworkMetrics.NONE);
+        new FakeTimers(), new WaitingPodsMap(), FrameworkMetrics.NONE);
   }
 
   /** Every third node does not fit. */

@@ -1,4 +1,78 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.FilterPlugin;
+
+import io.schedext.framework.NodeInfoLister;
+
+import io.schedext.framework.Registry;
+
+import io.schedext.framework.PreFilterPlugin;
+
+import io.schedext.framework.Handle;
+
+import io.schedext.framework.ClusterObjects;
+
+import io.schedext.framework.PreBindPlugin;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.ScoreExtensions;
+
+import io.schedext.framework.PluginsRunner;
+
+import io.schedext.framework.WaitingPod;
+
+import io.schedext.framework.PreScorePlugin;
+
+import io.schedext.framework.VolumeWriter;
+
+import io.schedext.framework.NodeScores;
+
+import io.schedext.framework.Code;
+
+import io.schedext.framework.PluginFactory;
+
+import io.schedext.framework.PodBinder;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.PermitPlugin;
+
+import io.schedext.framework.PostFilterPlugin;
+
+import io.schedext.framework.ScorePlugin;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.PreFilterResult;
+
+import io.schedext.framework.PreFilterExtensions;
+
+import io.schedext.framework.PluginArgs;
+
+import io.schedext.framework.WaitingPods;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.PostBindPlugin;
+
+import io.schedext.framework.PostFilterResult;
+
+import io.schedext.framework.Profile;
+
+import io.schedext.framework.BindPlugin;
+
+import io.schedext.framework.ReservePlugin;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.ScoreResult;
 
 import io.schedext.framework.parallelize.Parallelizer;
 
@@ -851,7 +925,7 @@ public final class Framework implements PluginsRunner {
       break;
     }
     if (out == null && !waits.isEmpty()) {
-      WaitingPod wp = new WaitingPod(pod, nodeName, services.clock().instant());
+      HeldPod wp = new HeldPod(pod, nodeName, services.clock().instant());
       services.waitingPods().add(wp);
       wp.startTimers(waits, services.timers());
       out = Status.waiting("one or more plugins asked to wait and no plugin rejected pod \"" + pod.name() + "\"");
@@ -865,7 +939,7 @@ public final class Framework implements PluginsRunner {
 
   /** Blocks until the waiting pod (if any) is allowed or rejected; Success when it was not waiting. */
   public Status waitOnPermit(PodInfo pod) {
-    WaitingPod wp = services.waitingPods().get(pod.uid());
+    HeldPod wp = services.waitingPods().held(pod.uid());
     if (wp == null) {
       return Status.success();
     }

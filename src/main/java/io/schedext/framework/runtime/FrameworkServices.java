@@ -1,4 +1,17 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.ClusterObjects;
+
+import io.schedext.framework.Timers;
+
+import io.schedext.framework.VolumeWriter;
+
+import io.schedext.framework.PodBinder;
+
+import io.schedext.framework.FrameworkMetrics;
+
+import io.schedext.framework.PodNominator;
+
 
 import io.schedext.framework.parallelize.Parallelizer;
 
@@ -25,7 +38,7 @@ public record FrameworkServices(
     PodNominator nominator,
     Clock clock,
     Timers timers,
-    WaitingPods waitingPods,
+    WaitingPodsMap waitingPods,
     FrameworkMetrics metrics,
     VolumeWriter volumeWriter) {
 
@@ -45,7 +58,7 @@ public record FrameworkServices(
   /** Services for a source that cannot write volumes ({@link VolumeWriter#NONE}). */
   public FrameworkServices(
       ClusterObjects clusterObjects, PodBinder binder, Parallelizer parallelizer, PodNominator nominator, Clock clock,
-      Timers timers, WaitingPods waitingPods, FrameworkMetrics metrics) {
+      Timers timers, WaitingPodsMap waitingPods, FrameworkMetrics metrics) {
     this(clusterObjects, binder, parallelizer, nominator, clock, timers, waitingPods, metrics, VolumeWriter.NONE);
   }
 }

@@ -1,4 +1,30 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.Code;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.FrameworkMetrics;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.ScoreResult;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.runtime.WaitingPodsMap;
+
+import io.schedext.framework.runtime.FrameworkServices;
+
+import io.schedext.framework.runtime.Framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
 
@@ -46,7 +72,7 @@ class PluginMetricsSamplingTest {
   private static Framework framework(Recorder recorder, List<String> calls) {
     FrameworkServices services = new FrameworkServices(new ObjectStore(), (pod, node) -> {
       throw new FrameworkException("no binding here");
-    }, Fixtures.PARALLELIZER, PodNominator.NONE, Fixtures.CLOCK, new FakeTimers(), new WaitingPods(), recorder);
+    }, Fixtures.PARALLELIZER, PodNominator.NONE, Fixtures.CLOCK, new FakeTimers(), new WaitingPodsMap(), recorder);
     FakePlugin a = new FakePlugin("a", calls);
     a.filterFn = (state, node) -> node.name().endsWith("7") ? Status.unschedulable("sevens") : Status.success();
     a.score = 40;

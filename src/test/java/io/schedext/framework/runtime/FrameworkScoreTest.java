@@ -1,4 +1,26 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.ScorePlugin;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.Profile;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.ScoreResult;
+
+import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.PRE_SCORE;
 import static io.schedext.framework.ExtensionPoint.SCORE;

@@ -1,4 +1,34 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.Timers;
+
+import io.schedext.framework.PodBinder;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.Registry;
+
+import io.schedext.framework.Profile;
+
+import io.schedext.framework.FrameworkMetrics;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.runtime.WaitingPodsMap;
+
+import io.schedext.framework.runtime.FrameworkServices;
+
+import io.schedext.framework.runtime.Frameworks;
+
+import io.schedext.framework.runtime.Framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
 
@@ -24,7 +54,7 @@ final class Fixtures {
       throw new FrameworkException("binding is not available in this test");
     };
     return new FrameworkServices(new ObjectStore(), refusing, PARALLELIZER, nominator, CLOCK, timers,
-        new WaitingPods(), FrameworkMetrics.NONE);
+        new WaitingPodsMap(), FrameworkMetrics.NONE);
   }
 
   static FrameworkServices services() {

@@ -1,4 +1,24 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.PermitPlugin;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.PostFilterResult;
+
+import io.schedext.framework.runtime.FrameworkServices;
+
+import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.BIND;
 import static io.schedext.framework.ExtensionPoint.PERMIT;
@@ -169,7 +189,7 @@ class FrameworkBindingCycleTest {
   }
 
   /** A framework whose two Permit plugins ask to wait 10s and 20 minutes. */
-  private record Waiting(Framework fw, FakeTimers timers, WaitingPods waitingPods) {
+  private record Waiting(Framework fw, FakeTimers timers, WaitingPodsMap waitingPods) {
     static Waiting start() {
       FakeTimers timers = new FakeTimers();
       FrameworkServices services = Fixtures.services(PodNominator.NONE, timers);
@@ -181,8 +201,8 @@ class FrameworkBindingCycleTest {
       return new Waiting(fw, timers, services.waitingPods());
     }
 
-    WaitingPod pod() {
-      return waitingPods.get(POD.uid());
+    HeldPod pod() {
+      return waitingPods.held(POD.uid());
     }
   }
 
@@ -201,7 +221,7 @@ class FrameworkBindingCycleTest {
   @Test
   void aPodAllowedByEveryWaitingPluginProceedsAndStopsWaiting() {
     Waiting w = Waiting.start();
-    WaitingPod wp = w.pod();
+    HeldPod wp = w.pod();
 
     wp.allow("short");
     assertThat(wp.pendingPlugins()).containsExactly("long");

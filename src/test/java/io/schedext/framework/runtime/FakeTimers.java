@@ -1,4 +1,6 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.Timers;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,6 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.FrameworkException;
 
 import java.util.Collection;
 import java.util.Collections;

@@ -1,4 +1,34 @@
-package io.schedext.framework;
+package io.schedext.framework.runtime;
+
+import io.schedext.framework.PodInfo;
+
+import io.schedext.framework.PreFilterResult;
+
+import io.schedext.framework.ExtensionPoint;
+
+import io.schedext.framework.PreFilterExtensions;
+
+import io.schedext.framework.NodeInfo;
+
+import io.schedext.framework.FrameworkException;
+
+import io.schedext.framework.Status;
+
+import io.schedext.framework.Code;
+
+import io.schedext.framework.CycleState;
+
+import io.schedext.framework.StateData;
+
+import io.schedext.framework.Profile;
+
+import io.schedext.framework.PreFilterPlugin;
+
+import io.schedext.framework.Plugin;
+
+import io.schedext.framework.PodNominator;
+
+import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.FILTER;
 import static io.schedext.framework.ExtensionPoint.PRE_FILTER;
