@@ -23,6 +23,8 @@ import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
 import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.ConfiguredProfiles;
+import io.schedext.profiles.ProfileFrameworks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

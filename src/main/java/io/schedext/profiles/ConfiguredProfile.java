@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.Profile;

@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
-import static io.schedext.config.ConfigDocument.child;
+import static io.schedext.profiles.ConfigDocument.child;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.framework.ExtensionPoint;

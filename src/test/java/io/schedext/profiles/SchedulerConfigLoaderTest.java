@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
