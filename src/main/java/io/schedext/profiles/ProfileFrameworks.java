@@ -13,7 +13,6 @@ import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
 import io.schedext.framework.Registry;
-import io.schedext.plugins.DefaultProfile;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -52,7 +51,7 @@ public final class ProfileFrameworks {
     if (config) {
       return new SchedulerConfigLoader(registered).load(configFile);
     }
-    String name = defaultProfile.isBlank() ? DefaultProfile.NAME : defaultProfile;
+    String name = defaultProfile.isBlank() ? ProfileDefaults.NAME : defaultProfile;
     return policy ? new PolicyTranslator().translate(policyFile, name) : SchedulerConfigLoader.builtIn(name);
   }
 

@@ -9,7 +9,6 @@ import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
-import io.schedext.plugins.DefaultProfile;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -102,7 +101,7 @@ public final class SchedulerConfigLoader {
       }
       String name = doc.text(node.get("schedulerName"), child(path, "schedulerName"));
       if (name == null && items.size() == 1) {
-        name = DefaultProfile.NAME;
+        name = ProfileDefaults.NAME;
       }
       if (name == null || name.isEmpty()) {
         throw doc.required(child(path, "schedulerName"));

@@ -7,7 +7,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
 import io.schedext.framework.Registry;
-import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.InTreeRegistry;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
@@ -264,7 +263,7 @@ class SchedulerConfigLoaderTest {
 
   @Test
   void theBuiltInProfileRunsWhatTheDefaultProfileUsedTo() {
-    FrameworkView before = FrameworkView.of(Framework.create(DefaultProfile.create("default-scheduler",
+    FrameworkView before = FrameworkView.of(Framework.create(ProfileDefaults.profile("default-scheduler",
         REGISTRY.names()), REGISTRY, TestFrameworks.services(new ObjectStore())));
     FrameworkView now = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
     assertThat(List.of(now.plugins(), now.weights())).isEqualTo(List.of(before.plugins(), before.weights()));
