@@ -16,7 +16,7 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import java.io.IOException;
 import java.io.InputStream;

@@ -16,7 +16,7 @@ import io.schedext.framework.Frameworks;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;

@@ -25,7 +25,7 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;

@@ -23,7 +23,7 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.TestFrameworks;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.schedext.plugins.InTreeRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
-import io.schedext.plugins.InTreeRegistry;
 import io.schedext.testing.TestFrameworks;
 import java.util.LinkedHashMap;
 import java.util.List;

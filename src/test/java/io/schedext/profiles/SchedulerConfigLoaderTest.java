@@ -7,7 +7,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
 import io.schedext.framework.Registry;
-import io.schedext.plugins.InTreeRegistry;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
 import java.util.Map;

@@ -1,20 +1,20 @@
-package io.schedext.plugins;
+package io.schedext.profiles;
 
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.PluginProvider;
 import io.schedext.framework.Registry;
-import java.util.ServiceLoader;
+import io.schedext.plugins.Names;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
 import io.schedext.plugins.defaultpreemption.DefaultPreemption;
 import io.schedext.plugins.imagelocality.ImageLocality;
 import io.schedext.plugins.interpodaffinity.InterPodAffinity;
 import io.schedext.plugins.nodeaffinity.NodeAffinity;
+import io.schedext.plugins.nodelabel.NodeLabel;
 import io.schedext.plugins.nodename.NodeName;
 import io.schedext.plugins.nodeports.NodePorts;
 import io.schedext.plugins.noderesources.BalancedAllocation;
 import io.schedext.plugins.noderesources.Fit;
 import io.schedext.plugins.nodeunschedulable.NodeUnschedulable;
-import io.schedext.plugins.nodelabel.NodeLabel;
 import io.schedext.plugins.nodevolumelimits.NodeVolumeLimits;
 import io.schedext.plugins.podtopologyspread.PodTopologySpread;
 import io.schedext.plugins.selectorspread.SelectorSpread;
@@ -23,6 +23,7 @@ import io.schedext.plugins.tainttoleration.TaintToleration;
 import io.schedext.plugins.volumebinding.VolumeBinding;
 import io.schedext.plugins.volumerestrictions.VolumeRestrictions;
 import io.schedext.plugins.volumezone.VolumeZone;
+import java.util.ServiceLoader;
 
 /** The registry of every plugin shipped with the extender. */
 public final class InTreeRegistry {
