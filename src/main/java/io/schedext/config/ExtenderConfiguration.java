@@ -176,7 +176,7 @@ public class ExtenderConfiguration {
         clock, timers, waitingPods, metrics, source.volumeWriter());
     String defaultProfile = props.scheduling().defaultProfile();
     ConfiguredProfiles configured = ProfileFrameworks.configured(
-        props.config().file(), props.policy().file(), defaultProfile, registry.names());
+        props.config().file(), props.policy().file(), defaultProfile, registry);
     Frameworks frameworks = ProfileFrameworks.build(configured, registry, services, defaultProfile);
     frameworks.all().forEach(f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
     return frameworks;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Registry;
 import io.schedext.plugins.Names;
 import io.schedext.plugins.noderesources.NodeResourcesFitArgs;
 import java.util.ArrayList;
@@ -37,6 +38,13 @@ public final class PolicyTranslator {
   private static final List<String> FIELDS = List.of("kind", "apiVersion", "predicates", "priorities", "extenders",
       "hardPodAffinitySymmetricWeight", "alwaysCheckAllPredicates");
   private static final String EQUAL_PRIORITY = "EqualPriority";
+
+  private final Registry registry;
+
+  /** A translator whose profiles default plugin args by their types in {@code registry}. */
+  public PolicyTranslator(Registry registry) {
+    this.registry = registry;
+  }
 
   /** Translates the Policy at {@code location} into the profile {@code profileName}. */
   public ConfiguredProfiles translate(String location, String profileName) {
@@ -97,7 +105,7 @@ public final class PolicyTranslator {
     predicateKeys.stream().filter(LegacyRegistry.VOLUME_COUNT_PREDICATES::contains).forEach(p ->
         log.info("{}: {} runs as NodeVolumeLimits, which counts migrated in-tree volumes", doc.source(), p));
     ConfiguredProfile profile = SchedulerConfigLoader.assemble(doc.source(), profileName, "", plugins.sets(),
-        plugins.args(), argsPaths, Map.of(), true);
+        plugins.args(), argsPaths, Map.of(), true, registry);
     return new ConfiguredProfiles(doc.source(), List.of(profile), null);
   }
 

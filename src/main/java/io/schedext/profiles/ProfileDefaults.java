@@ -13,13 +13,6 @@ import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
 import io.schedext.plugins.Names;
-import io.schedext.plugins.defaultpreemption.DefaultPreemptionArgs;
-import io.schedext.plugins.interpodaffinity.InterPodAffinityArgs;
-import io.schedext.plugins.nodeaffinity.NodeAffinityArgs;
-import io.schedext.plugins.noderesources.NodeResourcesBalancedAllocationArgs;
-import io.schedext.plugins.noderesources.NodeResourcesFitArgs;
-import io.schedext.plugins.podtopologyspread.PodTopologySpreadArgs;
-import io.schedext.plugins.volumebinding.VolumeBindingArgs;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -87,16 +80,6 @@ public final class ProfileDefaults {
 
   /** Plugins v1 configurations may no longer name ({@code invalidPluginsByVersion}). */
   static final List<String> INVALID_IN_V1 = List.of("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits");
-
-  /** The v1 args kinds, by plugin: upstream appends defaulted args for each enabled plugin that has one. */
-  static final Map<String, Class<?>> ARGS_TYPES = Map.of(
-      Names.NODE_RESOURCES_FIT, NodeResourcesFitArgs.class,
-      Names.NODE_RESOURCES_BALANCED_ALLOCATION, NodeResourcesBalancedAllocationArgs.class,
-      Names.INTER_POD_AFFINITY, InterPodAffinityArgs.class,
-      Names.NODE_AFFINITY, NodeAffinityArgs.class,
-      Names.POD_TOPOLOGY_SPREAD, PodTopologySpreadArgs.class,
-      Names.VOLUME_BINDING, VolumeBindingArgs.class,
-      Names.DEFAULT_PREEMPTION, DefaultPreemptionArgs.class);
 
   private static final PluginSet EMPTY = new PluginSet(List.of(), List.of());
   private static final ObjectMapper ARGS = JsonMapper.builder()
@@ -203,23 +186,23 @@ public final class ProfileDefaults {
   }
 
   /**
-   * The effective args of {@code plugin}: {@code given} (null = none) without its {@code kind} and
-   * {@code apiVersion}, and, for plugins with a v1 args kind, decoded strictly, defaulted and encoded again, as
-   * kube-scheduler's defaulting leaves them. Throws {@link ArgsException} when the args do not decode.
+   * The effective args of a plugin: {@code given} (null = none) without its {@code kind} and {@code apiVersion},
+   * and, when the plugin registered an {@code argsType} (upstream's v1 args kinds; null for none), decoded strictly
+   * into it, defaulted and encoded again, as kube-scheduler's defaulting leaves them. Throws {@link ArgsException}
+   * when the args do not decode.
    */
-  static JsonNode effectiveArgs(String plugin, JsonNode given) {
+  static JsonNode effectiveArgs(Class<?> argsType, JsonNode given) {
     JsonNode raw = given == null || given.isNull() ? ARGS.createObjectNode() : given.deepCopy();
     if (!raw.isObject()) {
       throw new ArgsException("", "Invalid value: " + raw + ": must be a mapping");
     }
     ((ObjectNode) raw).remove(List.of("kind", "apiVersion"));
-    Class<?> type = ARGS_TYPES.get(plugin);
-    if (type == null) {
+    if (argsType == null) {
       return raw;
     }
     try {
       // Through text, so numbers come back as the smallest node type, as when the file was parsed.
-      return ARGS.readTree(ARGS.writeValueAsString(ARGS.treeToValue(raw, type)));
+      return ARGS.readTree(ARGS.writeValueAsString(ARGS.treeToValue(raw, argsType)));
     } catch (UnrecognizedPropertyException e) {
       Set<String> known = new TreeSet<>();
       e.getKnownPropertyIds().forEach(id -> known.add(String.valueOf(id)));

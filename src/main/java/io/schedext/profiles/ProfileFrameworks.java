@@ -41,7 +41,7 @@ public final class ProfileFrameworks {
    * files is an error. Empty strings mean "not set".
    */
   public static ConfiguredProfiles configured(
-      String configFile, String policyFile, String defaultProfile, Set<String> registered) {
+      String configFile, String policyFile, String defaultProfile, Registry registry) {
     boolean config = !configFile.isBlank();
     boolean policy = !policyFile.isBlank();
     if (config && policy) {
@@ -49,10 +49,12 @@ public final class ProfileFrameworks {
           + policyFile + ") are both set; a Policy translates into a profile, so give one of them");
     }
     if (config) {
-      return new SchedulerConfigLoader(registered).load(configFile);
+      return new SchedulerConfigLoader(registry).load(configFile);
     }
     String name = defaultProfile.isBlank() ? ProfileDefaults.NAME : defaultProfile;
-    return policy ? new PolicyTranslator().translate(policyFile, name) : SchedulerConfigLoader.builtIn(name);
+    return policy
+        ? new PolicyTranslator(registry).translate(policyFile, name)
+        : SchedulerConfigLoader.builtIn(name, registry);
   }
 
   /**

@@ -9,12 +9,12 @@ import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
+import io.schedext.framework.Registry;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,11 +48,13 @@ public final class SchedulerConfigLoader {
   private static final List<String> PLUGIN_FIELDS = List.of("name", "weight");
   private static final List<String> PLUGIN_CONFIG_FIELDS = List.of("name", "args");
 
+  private final Registry registry;
   private final List<String> registered;
 
-  /** A loader accepting the plugin names in {@code registered}. */
-  public SchedulerConfigLoader(Set<String> registered) {
-    this.registered = List.copyOf(new LinkedHashSet<>(registered));
+  /** A loader accepting the plugins of {@code registry} and defaulting their args by their registered types. */
+  public SchedulerConfigLoader(Registry registry) {
+    this.registry = registry;
+    this.registered = List.copyOf(registry.names());
   }
 
   /** Reads and validates the file at {@code location}; throws {@link ConfigFileException} when it is unusable. */
@@ -60,10 +62,10 @@ public final class SchedulerConfigLoader {
     return load(ConfigDocument.read(location));
   }
 
-  /** The built-in profile: upstream's defaults under {@code name}. */
-  public static ConfiguredProfiles builtIn(String name) {
+  /** The built-in profile: upstream's defaults under {@code name}, args defaulted by {@code registry}'s types. */
+  public static ConfiguredProfiles builtIn(String name, Registry registry) {
     ConfiguredProfile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(),
-        Map.of(), Map.of(), Map.of(), false);
+        Map.of(), Map.of(), Map.of(), false, registry);
     return new ConfiguredProfiles("built-in default profile (upstream's v1 defaults)", List.of(p), null);
   }
 
@@ -146,7 +148,7 @@ public final class SchedulerConfigLoader {
       args.put(plugin, entry.get("args"));
     }
     Map<String, PluginSet> merged = ProfileDefaults.merge(ProfileDefaults.defaultPlugins(), custom);
-    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths, false);
+    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths, false, registry);
   }
 
   private Map<String, PluginSet> plugins(ConfigDocument doc, String apiVersion, JsonNode node, String path,
@@ -252,12 +254,12 @@ public final class SchedulerConfigLoader {
 
   /**
    * The profile {@code name} from merged plugin sets and the given args: the plugins the extender does not run are
-   * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with a v1 args kind
-   * gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
+   * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with an args type in
+   * {@code registry} gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
    */
   static ConfiguredProfile assemble(String source, String name, String path, Map<String, PluginSet> merged,
       Map<String, JsonNode> given, Map<String, String> argsPaths,
-      Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated) {
+      Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated, Registry registry) {
     Set<String> dropped = new TreeSet<>();
     Map<String, PluginSet> kept = new LinkedHashMap<>();
     merged.forEach((set, ps) -> {
@@ -273,14 +275,16 @@ public final class SchedulerConfigLoader {
     Map<String, JsonNode> args = new LinkedHashMap<>();
     given.forEach((plugin, raw) -> {
       if (enabled.contains(plugin)) {
-        args.put(plugin, effectiveArgs(source, plugin, raw, argsPaths.getOrDefault(plugin, child(path, "args"))));
+        args.put(plugin, effectiveArgs(source, registry.argsType(plugin), raw,
+            argsPaths.getOrDefault(plugin, child(path, "args"))));
       } else {
         log.info("{}: profile \"{}\": ignoring the args of {}, which the profile does not run", source, name, plugin);
       }
     });
     for (String plugin : enabled) {
-      if (!args.containsKey(plugin) && ProfileDefaults.ARGS_TYPES.containsKey(plugin)) {
-        args.put(plugin, effectiveArgs(source, plugin, null, child(path, "pluginConfig")));
+      Class<?> argsType = registry.argsType(plugin);
+      if (!args.containsKey(plugin) && argsType != null) {
+        args.put(plugin, effectiveArgs(source, argsType, null, child(path, "pluginConfig")));
       }
     }
     Map<ExtensionPoint, PluginSet> points = new EnumMap<>(ExtensionPoint.class);
@@ -295,9 +299,9 @@ public final class SchedulerConfigLoader {
         translated);
   }
 
-  private static JsonNode effectiveArgs(String source, String plugin, JsonNode raw, String argsPath) {
+  private static JsonNode effectiveArgs(String source, Class<?> argsType, JsonNode raw, String argsPath) {
     try {
-      return ProfileDefaults.effectiveArgs(plugin, raw);
+      return ProfileDefaults.effectiveArgs(argsType, raw);
     } catch (ProfileDefaults.ArgsException e) {
       throw new ConfigFileException(source + ": " + argsPath + e.field() + ": " + e.detail(), e);
     }

@@ -300,6 +300,20 @@ class FrameworkProfileTest {
     assertThat(r.names()).containsExactly("b");
   }
 
+  record ArgsOfB(String field) {}
+
+  @Test
+  void registryKeepsEachPluginsArgsTypeWithItsFactoryThroughAMerge() {
+    Registry other = new Registry().register("b", ArgsOfB.class, (args, h) -> new FakePlugin("b"));
+    Registry r = new Registry().register("a", (args, h) -> new FakePlugin("a")).merge(other);
+    assertThat(r.names()).containsExactly("a", "b");
+    assertThat(r.argsType("b")).isEqualTo(ArgsOfB.class);
+    assertThat(r.argsType("a")).as("registered without a type").isNull();
+    assertThat(r.argsType("c")).as("not registered").isNull();
+    r.unregister("b");
+    assertThat(r.argsType("b")).isNull();
+  }
+
   @Test
   void frameworksKnowTheirDefaultProfile() {
     Framework a = Framework.create(new Profile("a", null, null, null), registry(), Fixtures.services());

@@ -25,7 +25,7 @@ class SchedulerConfigLoaderTest {
       + "(KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
 
   static ConfiguredProfiles load(String yaml) {
-    return new SchedulerConfigLoader(REGISTRY.names()).load(ConfigDocument.parse("test.yaml", yaml));
+    return new SchedulerConfigLoader(REGISTRY).load(ConfigDocument.parse("test.yaml", yaml));
   }
 
   static Frameworks build(String yaml) {
@@ -142,7 +142,7 @@ class SchedulerConfigLoaderTest {
   @Test
   void aFileWithoutProfilesServesUpstreamsDefaultProfile() {
     assertThat(FrameworkView.of(load(HEAD)))
-        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
@@ -157,7 +157,7 @@ class SchedulerConfigLoaderTest {
     ConfiguredProfiles p = load(HEAD + "percentageOfNodesToScore: 50\nparallelism: 8\nleaderElection: "
         + "{leaderElect: true}\nextenders:\n- {urlPrefix: http://x/scheduler, filterVerb: filter}\n");
     assertThat(p.percentageOfNodesToScore()).isEqualTo(50);
-    assertThat(FrameworkView.of(p)).isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+    assertThat(FrameworkView.of(p)).isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
@@ -167,7 +167,7 @@ class SchedulerConfigLoaderTest {
         + "    postFilter: {enabled: [{name: DefaultPreemption}]}\n"
         + "  pluginConfig:\n  - {name: DefaultPreemption, args: {minCandidateNodesAbsolute: 10}}\n";
     FrameworkView loaded = FrameworkView.of(load(yaml)).get(0);
-    FrameworkView builtIn = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView builtIn = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(loaded.plugins()).isEqualTo(builtIn.plugins());
     assertThat(loaded.plugins().get("postFilter")).containsExactly("DefaultPreemption");
     assertThat(loaded.args().get("DefaultPreemption").get("minCandidateNodesAbsolute").asInt()).isEqualTo(10);
@@ -178,7 +178,7 @@ class SchedulerConfigLoaderTest {
   void disablingEveryFilterLeavesOnlyTheEnabledOneThereAndTheOtherPointsAlone() {
     FrameworkView v = view(HEAD + "profiles:\n- plugins:\n    filter:\n      disabled: [{name: '*'}]\n"
         + "      enabled: [{name: NodeName}]\n", "default-scheduler");
-    FrameworkView defaults = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView defaults = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(v.plugins().get("filter")).containsExactly("NodeName");
     assertThat(v.plugins().get("preFilter")).isEqualTo(defaults.plugins().get("preFilter"));
     assertThat(v.weights()).isEqualTo(defaults.weights());
@@ -241,22 +241,22 @@ class SchedulerConfigLoaderTest {
 
   @Test
   void aConfigurationFileAndAPolicyFileTogetherAreRefused() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("a.yaml", "p.json", "", REGISTRY.names())))
+    assertThat(catchThrowable(() -> ProfileFrameworks.configured("a.yaml", "p.json", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("extender.config.file (a.yaml) and extender.policy.file "
             + "(p.json) are both set; a Policy translates into a profile, so give one of them");
   }
 
   @Test
   void withoutFilesTheBuiltInProfileTakesTheDefaultProfileName() {
-    ConfiguredProfiles p = ProfileFrameworks.configured("", "", "mine", REGISTRY.names());
+    ConfiguredProfiles p = ProfileFrameworks.configured("", "", "mine", REGISTRY);
     assertThat(p.profiles()).extracting(ConfiguredProfile::name).containsExactly("mine");
-    assertThat(ProfileFrameworks.configured("", "", "", REGISTRY.names()).profiles())
+    assertThat(ProfileFrameworks.configured("", "", "", REGISTRY).profiles())
         .extracting(ConfiguredProfile::name).containsExactly("default-scheduler");
   }
 
   @Test
   void aMissingFileIsNamed() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("/nonexistent/s.yaml", "", "", REGISTRY.names())))
+    assertThat(catchThrowable(() -> ProfileFrameworks.configured("/nonexistent/s.yaml", "", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("cannot read /nonexistent/s.yaml: no such file");
   }
 
@@ -264,7 +264,7 @@ class SchedulerConfigLoaderTest {
   void theBuiltInProfileRunsWhatTheDefaultProfileUsedTo() {
     FrameworkView before = FrameworkView.of(Framework.create(ProfileDefaults.profile("default-scheduler",
         REGISTRY.names()), REGISTRY, TestFrameworks.services(new ObjectStore())));
-    FrameworkView now = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView now = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(List.of(now.plugins(), now.weights())).isEqualTo(List.of(before.plugins(), before.weights()));
   }
 }
