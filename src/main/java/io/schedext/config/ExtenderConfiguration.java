@@ -22,9 +22,8 @@ import io.schedext.framework.Parallelizer;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.profiles.ConfiguredProfiles;
+import io.schedext.profiles.FrameworkBuilder;
 import io.schedext.profiles.InTreeRegistry;
-import io.schedext.profiles.ProfileFrameworks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -174,10 +173,8 @@ public class ExtenderConfiguration {
       ScheduledTimers timers, WaitingPods waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
         clock, timers, waitingPods, metrics, source.volumeWriter());
-    String defaultProfile = props.scheduling().defaultProfile();
-    ConfiguredProfiles configured = ProfileFrameworks.configured(
-        props.config().file(), props.policy().file(), defaultProfile, registry);
-    Frameworks frameworks = ProfileFrameworks.build(configured, registry, services, defaultProfile);
+    Frameworks frameworks = FrameworkBuilder.build(props.config().file(), props.policy().file(),
+        props.scheduling().defaultProfile(), registry, services);
     frameworks.all().forEach(f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
     return frameworks;
   }

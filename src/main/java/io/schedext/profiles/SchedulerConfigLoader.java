@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * are kube-scheduler's own (queue sort, scheduling gates, preemption, dynamic resources) are accepted and dropped;
  * other top-level settings are accepted and ignored. Thread-safe.
  */
-public final class SchedulerConfigLoader {
+final class SchedulerConfigLoader {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulerConfigLoader.class);
 
@@ -52,25 +52,26 @@ public final class SchedulerConfigLoader {
   private final List<String> registered;
 
   /** A loader accepting the plugins of {@code registry} and defaulting their args by their registered types. */
-  public SchedulerConfigLoader(Registry registry) {
+  SchedulerConfigLoader(Registry registry) {
     this.registry = registry;
     this.registered = List.copyOf(registry.names());
   }
 
   /** Reads and validates the file at {@code location}; throws {@link ConfigFileException} when it is unusable. */
-  public ConfiguredProfiles load(String location) {
+  KubeSchedulerConfiguration load(String location) {
     return load(ConfigDocument.read(location));
   }
 
   /** The built-in profile: upstream's defaults under {@code name}, args defaulted by {@code registry}'s types. */
-  public static ConfiguredProfiles builtIn(String name, Registry registry) {
-    ConfiguredProfile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(),
-        Map.of(), Map.of(), Map.of(), false, registry);
-    return new ConfiguredProfiles("built-in default profile (upstream's v1 defaults)", List.of(p), null);
+  static KubeSchedulerConfiguration builtIn(String name, Registry registry) {
+    Profile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(), Map.of(),
+        Map.of(), registry);
+    return new KubeSchedulerConfiguration("built-in default profile (upstream's v1 defaults)", List.of(p), Map.of(),
+        false, null);
   }
 
   /** Validates and defaults the profiles of an already parsed file. */
-  ConfiguredProfiles load(ConfigDocument doc) {
+  KubeSchedulerConfiguration load(ConfigDocument doc) {
     JsonNode root = doc.root();
     String kind = doc.text(root.get("kind"), "kind");
     if ("Policy".equals(kind)) {
@@ -93,7 +94,8 @@ public final class SchedulerConfigLoader {
     if (items.isEmpty()) {
       items = List.of(JsonNodeFactory.instance.objectNode());
     }
-    List<ConfiguredProfile> profiles = new ArrayList<>();
+    List<Profile> profiles = new ArrayList<>();
+    Map<String, FieldPaths> fieldPaths = new HashMap<>();
     Map<String, String> names = new HashMap<>();
     for (int i = 0; i < items.size(); i++) {
       String path = index("profiles", i);
@@ -112,12 +114,15 @@ public final class SchedulerConfigLoader {
         throw doc.error(child(path, "schedulerName"), "Duplicate value: \"" + name + "\" (also "
             + child(names.get(name), "schedulerName") + ")");
       }
-      profiles.add(profile(doc, apiVersion, node, path, name));
+      profiles.add(profile(doc, apiVersion, node, path, name, fieldPaths));
     }
-    return new ConfiguredProfiles(doc.source(), profiles, percentage == null ? null : percentage.intValue());
+    return new KubeSchedulerConfiguration(doc.source(), profiles, fieldPaths, false,
+        percentage == null ? null : percentage.intValue());
   }
 
-  private ConfiguredProfile profile(ConfigDocument doc, String apiVersion, JsonNode node, String path, String name) {
+  /** The profile {@code name} of the mapping {@code node} at {@code path}; its field paths go to {@code fieldPaths}. */
+  private Profile profile(ConfigDocument doc, String apiVersion, JsonNode node, String path, String name,
+      Map<String, FieldPaths> fieldPaths) {
     doc.onlyFields(node, path, PROFILE_FIELDS);
     if (doc.integer(node.get("percentageOfNodesToScore"), child(path, "percentageOfNodesToScore"), 0, 100) != null) {
       log.info("{}: {}.percentageOfNodesToScore is recorded only: the extender answers for every node it is asked "
@@ -148,7 +153,8 @@ public final class SchedulerConfigLoader {
       args.put(plugin, entry.get("args"));
     }
     Map<String, PluginSet> merged = ProfileDefaults.merge(ProfileDefaults.defaultPlugins(), custom);
-    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths, false, registry);
+    fieldPaths.put(name, new FieldPaths(path, argsPaths, enabledPaths));
+    return assemble(doc.source(), name, path, merged, args, argsPaths, registry);
   }
 
   private Map<String, PluginSet> plugins(ConfigDocument doc, String apiVersion, JsonNode node, String path,
@@ -257,9 +263,8 @@ public final class SchedulerConfigLoader {
    * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with an args type in
    * {@code registry} gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
    */
-  static ConfiguredProfile assemble(String source, String name, String path, Map<String, PluginSet> merged,
-      Map<String, JsonNode> given, Map<String, String> argsPaths,
-      Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated, Registry registry) {
+  static Profile assemble(String source, String name, String path, Map<String, PluginSet> merged,
+      Map<String, JsonNode> given, Map<String, String> argsPaths, Registry registry) {
     Set<String> dropped = new TreeSet<>();
     Map<String, PluginSet> kept = new LinkedHashMap<>();
     merged.forEach((set, ps) -> {
@@ -295,8 +300,7 @@ public final class SchedulerConfigLoader {
       }
     }
     PluginSet multi = kept.getOrDefault(ProfileDefaults.MULTI_POINT, new PluginSet(null, null));
-    return new ConfiguredProfile(new Profile(name, multi.enabled(), points, args), path, argsPaths, enabledPaths,
-        translated);
+    return new Profile(name, multi.enabled(), points, args);
   }
 
   private static JsonNode effectiveArgs(String source, Class<?> argsType, JsonNode raw, String argsPath) {

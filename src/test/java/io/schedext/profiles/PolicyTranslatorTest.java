@@ -32,7 +32,7 @@ class PolicyTranslatorTest {
   }
 
   static FrameworkView translate(String policy) {
-    ConfiguredProfiles p = new PolicyTranslator(REGISTRY).translate(ConfigDocument.parse("test.json", policy),
+    KubeSchedulerConfiguration p = new PolicyTranslator(REGISTRY).translate(ConfigDocument.parse("test.json", policy),
         "default-scheduler");
     return FrameworkView.of(p).get(0);
   }

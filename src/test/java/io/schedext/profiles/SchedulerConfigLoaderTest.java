@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Framework;
 import io.schedext.framework.Frameworks;
+import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
@@ -24,7 +25,7 @@ class SchedulerConfigLoaderTest {
   private static final String REMOVED = ": was invalid in version \"kubescheduler.config.k8s.io/v1\" "
       + "(KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
 
-  static ConfiguredProfiles load(String yaml) {
+  static KubeSchedulerConfiguration load(String yaml) {
     return new SchedulerConfigLoader(REGISTRY).load(ConfigDocument.parse("test.yaml", yaml));
   }
 
@@ -147,17 +148,18 @@ class SchedulerConfigLoaderTest {
 
   @Test
   void aSingleUnnamedProfileIsTheDefaultSchedulerAndV1beta3IsAccepted() {
-    ConfiguredProfiles p = load("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
-        + "profiles:\n- plugins: {}\n");
-    assertThat(p.profiles()).extracting(ConfiguredProfile::name).containsExactly("default-scheduler");
+    KubeSchedulerConfiguration p = load("apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+        + "kind: KubeSchedulerConfiguration\nprofiles:\n- plugins: {}\n");
+    assertThat(p.profiles()).extracting(Profile::name).containsExactly("default-scheduler");
   }
 
   @Test
   void kubeSchedulerSettingsAreAcceptedAndPercentageOfNodesToScoreIsRecorded() {
-    ConfiguredProfiles p = load(HEAD + "percentageOfNodesToScore: 50\nparallelism: 8\nleaderElection: "
+    KubeSchedulerConfiguration p = load(HEAD + "percentageOfNodesToScore: 50\nparallelism: 8\nleaderElection: "
         + "{leaderElect: true}\nextenders:\n- {urlPrefix: http://x/scheduler, filterVerb: filter}\n");
     assertThat(p.percentageOfNodesToScore()).isEqualTo(50);
-    assertThat(FrameworkView.of(p)).isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
+    assertThat(FrameworkView.of(p))
+        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
@@ -241,22 +243,22 @@ class SchedulerConfigLoaderTest {
 
   @Test
   void aConfigurationFileAndAPolicyFileTogetherAreRefused() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("a.yaml", "p.json", "", REGISTRY)))
+    assertThat(catchThrowable(() -> FrameworkBuilder.configuration("a.yaml", "p.json", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("extender.config.file (a.yaml) and extender.policy.file "
             + "(p.json) are both set; a Policy translates into a profile, so give one of them");
   }
 
   @Test
   void withoutFilesTheBuiltInProfileTakesTheDefaultProfileName() {
-    ConfiguredProfiles p = ProfileFrameworks.configured("", "", "mine", REGISTRY);
-    assertThat(p.profiles()).extracting(ConfiguredProfile::name).containsExactly("mine");
-    assertThat(ProfileFrameworks.configured("", "", "", REGISTRY).profiles())
-        .extracting(ConfiguredProfile::name).containsExactly("default-scheduler");
+    KubeSchedulerConfiguration p = FrameworkBuilder.configuration("", "", "mine", REGISTRY);
+    assertThat(p.profiles()).extracting(Profile::name).containsExactly("mine");
+    assertThat(FrameworkBuilder.configuration("", "", "", REGISTRY).profiles())
+        .extracting(Profile::name).containsExactly("default-scheduler");
   }
 
   @Test
   void aMissingFileIsNamed() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("/nonexistent/s.yaml", "", "", REGISTRY)))
+    assertThat(catchThrowable(() -> FrameworkBuilder.configuration("/nonexistent/s.yaml", "", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("cannot read /nonexistent/s.yaml: no such file");
   }
 
