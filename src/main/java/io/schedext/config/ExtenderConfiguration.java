@@ -20,7 +20,8 @@ import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.Registry;
 import io.schedext.framework.runtime.ScheduledTimers;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.FrameworkBuilder;
+import io.schedext.profiles.InTreeRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -169,10 +170,8 @@ public class ExtenderConfiguration {
       ScheduledTimers timers, WaitingPodsMap waitingPods, ExtenderMetrics metrics, ExtenderProperties props) {
     FrameworkServices services = new FrameworkServices(store, source.binder(), parallelizer, source.nominator(),
         clock, timers, waitingPods, metrics, source.volumeWriter());
-    String defaultProfile = props.scheduling().defaultProfile();
-    ConfiguredProfiles configured = ProfileFrameworks.configured(
-        props.config().file(), props.policy().file(), defaultProfile, registry.names());
-    Frameworks frameworks = ProfileFrameworks.build(configured, registry, services, defaultProfile);
+    Frameworks frameworks = FrameworkBuilder.build(props.config().file(), props.policy().file(),
+        props.scheduling().defaultProfile(), registry, services);
     frameworks.all().forEach(f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
     return frameworks;
   }

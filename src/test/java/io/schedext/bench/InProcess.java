@@ -18,8 +18,8 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -67,7 +67,7 @@ record InProcess(SyntheticCluster cluster, SchedulerCache cache, Framework frame
         Clock.systemUTC(), timers, new WaitingPodsMap(), FrameworkMetrics.NONE);
     var registry = InTreeRegistry.create();
     Framework framework =
-        Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
+        Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry, services);
     return new InProcess(cluster, cache, framework, parallelizer, timers);
   }
 

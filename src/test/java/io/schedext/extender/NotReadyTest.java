@@ -16,8 +16,8 @@ import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.TestFrameworks;
@@ -41,7 +41,7 @@ class NotReadyTest {
     cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj());
     ObjectStore store = new ObjectStore();
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
+    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry,
         TestFrameworks.services(store));
     ClusterSource lost = FixedSource.notReady("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
     ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());

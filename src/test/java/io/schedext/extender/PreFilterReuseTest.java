@@ -20,8 +20,8 @@ import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -61,7 +61,7 @@ class PreFilterReuseTest {
     FrameworkServices services = new FrameworkServices(base.clusterObjects(), base.binder(), base.parallelizer(),
         PodNominator.NONE, Clock.systemUTC(), base.timers(), new WaitingPodsMap(), counting, VolumeWriter.NONE);
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry, services);
+    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry, services);
     return new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of(fw.profileName(), fw),
         fw.profileName()), base.parallelizer(), new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
         new ExtenderMetrics(new SimpleMeterRegistry()));

@@ -29,8 +29,8 @@ import io.schedext.framework.PodNominator;
 import io.schedext.framework.Registry;
 import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.PodWrapper;
@@ -195,7 +195,7 @@ class PreemptionServiceTest {
       throw new FrameworkException("no binding here");
     }, new Parallelizer(1), nominator, Clock.fixed(NOW, ZoneOffset.UTC), new ScheduledTimers(), new WaitingPodsMap(),
         FrameworkMetrics.NONE);
-    Framework fw = Framework.create(DefaultProfile.create("default-scheduler", registry.names()), registry, services);
+    Framework fw = Framework.create(ProfileDefaults.profile("default-scheduler", registry.names()), registry, services);
 
     Map<String, Pod> byName = new HashMap<>();
     c.pods().forEach(p -> byName.put(p.getMetadata().getName(), p));

@@ -23,8 +23,8 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.TestFrameworks;
 import java.time.Clock;
@@ -69,7 +69,7 @@ class RandomizedConsistencyTest {
       }
     }
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(DefaultProfile.create(DefaultProfile.NAME, registry.names()), registry,
+    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry,
         TestFrameworks.services(store));
     ClusterSource source = FixedSource.ready();
     VerbHarness service = new VerbHarness(cache, source, new Frameworks(Map.of(fw.profileName(), fw),

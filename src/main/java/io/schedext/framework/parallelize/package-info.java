@@ -4,3 +4,5 @@
  * and Score loops on it.
  */
 package io.schedext.framework.parallelize;
+
+import io.schedext.framework.Handle;

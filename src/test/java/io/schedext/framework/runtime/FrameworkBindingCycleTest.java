@@ -16,9 +16,7 @@ import io.schedext.framework.ExtensionPoint;
 
 import io.schedext.framework.PostFilterResult;
 
-import io.schedext.framework.runtime.FrameworkServices;
 
-import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.BIND;
 import static io.schedext.framework.ExtensionPoint.PERMIT;

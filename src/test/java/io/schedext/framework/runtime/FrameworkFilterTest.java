@@ -28,7 +28,6 @@ import io.schedext.framework.Plugin;
 
 import io.schedext.framework.PodNominator;
 
-import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.FILTER;
 import static io.schedext.framework.ExtensionPoint.PRE_FILTER;

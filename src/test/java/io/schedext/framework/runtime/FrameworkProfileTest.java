@@ -26,9 +26,7 @@ import io.schedext.framework.Plugin;
 
 import io.schedext.framework.ScoreExtensions;
 
-import io.schedext.framework.runtime.Frameworks;
 
-import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.BIND;
 import static io.schedext.framework.ExtensionPoint.FILTER;
@@ -328,6 +326,20 @@ class FrameworkProfileTest {
     r.unregister("a");
     assertThat(r.get("a")).isNull();
     assertThat(r.names()).containsExactly("b");
+  }
+
+  record ArgsOfB(String field) {}
+
+  @Test
+  void registryKeepsEachPluginsArgsTypeWithItsFactoryThroughAMerge() {
+    Registry other = new Registry().register("b", ArgsOfB.class, (args, h) -> new FakePlugin("b"));
+    Registry r = new Registry().register("a", (args, h) -> new FakePlugin("a")).merge(other);
+    assertThat(r.names()).containsExactly("a", "b");
+    assertThat(r.argsType("b")).isEqualTo(ArgsOfB.class);
+    assertThat(r.argsType("a")).as("registered without a type").isNull();
+    assertThat(r.argsType("c")).as("not registered").isNull();
+    r.unregister("b");
+    assertThat(r.argsType("b")).isNull();
   }
 
   @Test

@@ -20,7 +20,6 @@ import io.schedext.framework.Plugin;
 
 import io.schedext.framework.ScoreResult;
 
-import io.schedext.framework.runtime.Framework;
 
 import static io.schedext.framework.ExtensionPoint.PRE_SCORE;
 import static io.schedext.framework.ExtensionPoint.SCORE;

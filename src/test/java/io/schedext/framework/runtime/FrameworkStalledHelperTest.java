@@ -32,9 +32,7 @@ import io.schedext.framework.PodNominator;
 
 import io.schedext.framework.runtime.WaitingPodsMap;
 
-import io.schedext.framework.runtime.FrameworkServices;
 
-import io.schedext.framework.runtime.Framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.parallelize.ParallelizerTest;

@@ -31,7 +31,7 @@ import io.schedext.framework.Registry;
 import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.Status;
 import io.schedext.framework.WaitingPods;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.NodeWrapper;

@@ -13,7 +13,7 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.framework.Status;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;

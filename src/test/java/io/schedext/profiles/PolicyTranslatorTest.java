@@ -1,8 +1,9 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.schedext.framework.Registry;
 import io.schedext.testing.TestFrameworks;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ class PolicyTranslatorTest {
   private static final String IPA = "InterPodAffinity";
   private static final String NA = "NodeAffinity";
   private static final List<String> BIND = List.of("DefaultBinder");
+  private static final Registry REGISTRY = InTreeRegistry.create();
   private static final String CPU_MEMORY = "[{\"name\":\"cpu\",\"weight\":1},{\"name\":\"memory\",\"weight\":1}]";
 
   static FrameworkView translate(String predicates, String priorities) {
@@ -30,7 +32,7 @@ class PolicyTranslatorTest {
   }
 
   static FrameworkView translate(String policy) {
-    ConfiguredProfiles p = new PolicyTranslator().translate(ConfigDocument.parse("test.json", policy),
+    KubeSchedulerConfiguration p = new PolicyTranslator(REGISTRY).translate(ConfigDocument.parse("test.json", policy),
         "default-scheduler");
     return FrameworkView.of(p).get(0);
   }

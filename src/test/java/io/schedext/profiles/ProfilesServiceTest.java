@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "extender.config.file=classpath:profiles/two-profiles.yaml")
-class ConfiguredProfilesServiceTest {
+class ProfilesServiceTest {
 
   @Value("${local.server.port}")
   int port;

@@ -1,7 +1,7 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
-import static io.schedext.config.ConfigDocument.child;
-import static io.schedext.config.ConfigDocument.index;
+import static io.schedext.profiles.ConfigDocument.child;
+import static io.schedext.profiles.ConfigDocument.index;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -9,13 +9,12 @@ import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
-import io.schedext.plugins.DefaultProfile;
+import io.schedext.framework.Registry;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * are kube-scheduler's own (queue sort, scheduling gates, preemption, dynamic resources) are accepted and dropped;
  * other top-level settings are accepted and ignored. Thread-safe.
  */
-public final class SchedulerConfigLoader {
+final class SchedulerConfigLoader {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulerConfigLoader.class);
 
@@ -49,27 +48,30 @@ public final class SchedulerConfigLoader {
   private static final List<String> PLUGIN_FIELDS = List.of("name", "weight");
   private static final List<String> PLUGIN_CONFIG_FIELDS = List.of("name", "args");
 
+  private final Registry registry;
   private final List<String> registered;
 
-  /** A loader accepting the plugin names in {@code registered}. */
-  public SchedulerConfigLoader(Set<String> registered) {
-    this.registered = List.copyOf(new LinkedHashSet<>(registered));
+  /** A loader accepting the plugins of {@code registry} and defaulting their args by their registered types. */
+  SchedulerConfigLoader(Registry registry) {
+    this.registry = registry;
+    this.registered = List.copyOf(registry.names());
   }
 
   /** Reads and validates the file at {@code location}; throws {@link ConfigFileException} when it is unusable. */
-  public ConfiguredProfiles load(String location) {
+  KubeSchedulerConfiguration load(String location) {
     return load(ConfigDocument.read(location));
   }
 
-  /** The built-in profile: upstream's defaults under {@code name}. */
-  public static ConfiguredProfiles builtIn(String name) {
-    ConfiguredProfile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(),
-        Map.of(), Map.of(), Map.of(), false);
-    return new ConfiguredProfiles("built-in default profile (upstream's v1 defaults)", List.of(p), null);
+  /** The built-in profile: upstream's defaults under {@code name}, args defaulted by {@code registry}'s types. */
+  static KubeSchedulerConfiguration builtIn(String name, Registry registry) {
+    Profile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(), Map.of(),
+        Map.of(), registry);
+    return new KubeSchedulerConfiguration("built-in default profile (upstream's v1 defaults)", List.of(p), Map.of(),
+        false, null);
   }
 
   /** Validates and defaults the profiles of an already parsed file. */
-  ConfiguredProfiles load(ConfigDocument doc) {
+  KubeSchedulerConfiguration load(ConfigDocument doc) {
     JsonNode root = doc.root();
     String kind = doc.text(root.get("kind"), "kind");
     if ("Policy".equals(kind)) {
@@ -92,7 +94,8 @@ public final class SchedulerConfigLoader {
     if (items.isEmpty()) {
       items = List.of(JsonNodeFactory.instance.objectNode());
     }
-    List<ConfiguredProfile> profiles = new ArrayList<>();
+    List<Profile> profiles = new ArrayList<>();
+    Map<String, FieldPaths> fieldPaths = new HashMap<>();
     Map<String, String> names = new HashMap<>();
     for (int i = 0; i < items.size(); i++) {
       String path = index("profiles", i);
@@ -102,7 +105,7 @@ public final class SchedulerConfigLoader {
       }
       String name = doc.text(node.get("schedulerName"), child(path, "schedulerName"));
       if (name == null && items.size() == 1) {
-        name = DefaultProfile.NAME;
+        name = ProfileDefaults.NAME;
       }
       if (name == null || name.isEmpty()) {
         throw doc.required(child(path, "schedulerName"));
@@ -111,12 +114,15 @@ public final class SchedulerConfigLoader {
         throw doc.error(child(path, "schedulerName"), "Duplicate value: \"" + name + "\" (also "
             + child(names.get(name), "schedulerName") + ")");
       }
-      profiles.add(profile(doc, apiVersion, node, path, name));
+      profiles.add(profile(doc, apiVersion, node, path, name, fieldPaths));
     }
-    return new ConfiguredProfiles(doc.source(), profiles, percentage == null ? null : percentage.intValue());
+    return new KubeSchedulerConfiguration(doc.source(), profiles, fieldPaths, false,
+        percentage == null ? null : percentage.intValue());
   }
 
-  private ConfiguredProfile profile(ConfigDocument doc, String apiVersion, JsonNode node, String path, String name) {
+  /** The profile {@code name} of the mapping {@code node} at {@code path}; its field paths go to {@code fieldPaths}. */
+  private Profile profile(ConfigDocument doc, String apiVersion, JsonNode node, String path, String name,
+      Map<String, FieldPaths> fieldPaths) {
     doc.onlyFields(node, path, PROFILE_FIELDS);
     if (doc.integer(node.get("percentageOfNodesToScore"), child(path, "percentageOfNodesToScore"), 0, 100) != null) {
       log.info("{}: {}.percentageOfNodesToScore is recorded only: the extender answers for every node it is asked "
@@ -147,7 +153,8 @@ public final class SchedulerConfigLoader {
       args.put(plugin, entry.get("args"));
     }
     Map<String, PluginSet> merged = ProfileDefaults.merge(ProfileDefaults.defaultPlugins(), custom);
-    return assemble(doc.source(), name, path, merged, args, argsPaths, enabledPaths, false);
+    fieldPaths.put(name, new FieldPaths(path, argsPaths, enabledPaths));
+    return assemble(doc.source(), name, path, merged, args, argsPaths, registry);
   }
 
   private Map<String, PluginSet> plugins(ConfigDocument doc, String apiVersion, JsonNode node, String path,
@@ -253,12 +260,11 @@ public final class SchedulerConfigLoader {
 
   /**
    * The profile {@code name} from merged plugin sets and the given args: the plugins the extender does not run are
-   * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with a v1 args kind
-   * gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
+   * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with an args type in
+   * {@code registry} gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
    */
-  static ConfiguredProfile assemble(String source, String name, String path, Map<String, PluginSet> merged,
-      Map<String, JsonNode> given, Map<String, String> argsPaths,
-      Map<ExtensionPoint, Map<String, String>> enabledPaths, boolean translated) {
+  static Profile assemble(String source, String name, String path, Map<String, PluginSet> merged,
+      Map<String, JsonNode> given, Map<String, String> argsPaths, Registry registry) {
     Set<String> dropped = new TreeSet<>();
     Map<String, PluginSet> kept = new LinkedHashMap<>();
     merged.forEach((set, ps) -> {
@@ -274,14 +280,16 @@ public final class SchedulerConfigLoader {
     Map<String, JsonNode> args = new LinkedHashMap<>();
     given.forEach((plugin, raw) -> {
       if (enabled.contains(plugin)) {
-        args.put(plugin, effectiveArgs(source, plugin, raw, argsPaths.getOrDefault(plugin, child(path, "args"))));
+        args.put(plugin, effectiveArgs(source, registry.argsType(plugin), raw,
+            argsPaths.getOrDefault(plugin, child(path, "args"))));
       } else {
         log.info("{}: profile \"{}\": ignoring the args of {}, which the profile does not run", source, name, plugin);
       }
     });
     for (String plugin : enabled) {
-      if (!args.containsKey(plugin) && ProfileDefaults.ARGS_TYPES.containsKey(plugin)) {
-        args.put(plugin, effectiveArgs(source, plugin, null, child(path, "pluginConfig")));
+      Class<?> argsType = registry.argsType(plugin);
+      if (!args.containsKey(plugin) && argsType != null) {
+        args.put(plugin, effectiveArgs(source, argsType, null, child(path, "pluginConfig")));
       }
     }
     Map<ExtensionPoint, PluginSet> points = new EnumMap<>(ExtensionPoint.class);
@@ -292,13 +300,12 @@ public final class SchedulerConfigLoader {
       }
     }
     PluginSet multi = kept.getOrDefault(ProfileDefaults.MULTI_POINT, new PluginSet(null, null));
-    return new ConfiguredProfile(new Profile(name, multi.enabled(), points, args), path, argsPaths, enabledPaths,
-        translated);
+    return new Profile(name, multi.enabled(), points, args);
   }
 
-  private static JsonNode effectiveArgs(String source, String plugin, JsonNode raw, String argsPath) {
+  private static JsonNode effectiveArgs(String source, Class<?> argsType, JsonNode raw, String argsPath) {
     try {
-      return ProfileDefaults.effectiveArgs(plugin, raw);
+      return ProfileDefaults.effectiveArgs(argsType, raw);
     } catch (ProfileDefaults.ArgsException e) {
       throw new ConfigFileException(source + ": " + argsPath + e.field() + ": " + e.detail(), e);
     }

@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 /**
  * A scheduler configuration or Policy file the extender cannot use. The message names the file, the field path (as

@@ -1,10 +1,10 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.schedext.plugins.InTreeRegistry;
+import io.schedext.framework.Registry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +23,7 @@ class ExamplesTest {
 
   private static final Path ROOT = Path.of("policy-examples");
   private static final YAMLMapper YAML = new YAMLMapper();
+  private static final Registry REGISTRY = InTreeRegistry.create();
 
   static Stream<Path> files(String dir) throws IOException {
     try (Stream<Path> s = Files.list(ROOT.resolve(dir))) {
@@ -76,7 +77,7 @@ class ExamplesTest {
   @Test
   void theDefaultLikeProfileIsTheBuiltInOne() {
     assertThat(FrameworkView.of(loader().load("policy-examples/profiles/default-like.yaml")))
-        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
@@ -97,7 +98,7 @@ class ExamplesTest {
     Path sibling = file.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".profile.yaml");
     assertThat(sibling).exists();
     List<FrameworkView> translated =
-        FrameworkView.of(new PolicyTranslator().translate(file.toString(), "default-scheduler"));
+        FrameworkView.of(new PolicyTranslator(REGISTRY).translate(file.toString(), "default-scheduler"));
     assertThat(translated).isEqualTo(FrameworkView.of(loader().load(sibling.toString())));
   }
 
@@ -148,6 +149,6 @@ class ExamplesTest {
   }
 
   private static SchedulerConfigLoader loader() {
-    return new SchedulerConfigLoader(InTreeRegistry.create().names());
+    return new SchedulerConfigLoader(REGISTRY);
   }
 }

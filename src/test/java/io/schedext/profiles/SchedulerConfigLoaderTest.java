@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
+import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
-import io.schedext.plugins.DefaultProfile;
-import io.schedext.plugins.InTreeRegistry;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +25,8 @@ class SchedulerConfigLoaderTest {
   private static final String REMOVED = ": was invalid in version \"kubescheduler.config.k8s.io/v1\" "
       + "(KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
 
-  static ConfiguredProfiles load(String yaml) {
-    return new SchedulerConfigLoader(REGISTRY.names()).load(ConfigDocument.parse("test.yaml", yaml));
+  static KubeSchedulerConfiguration load(String yaml) {
+    return new SchedulerConfigLoader(REGISTRY).load(ConfigDocument.parse("test.yaml", yaml));
   }
 
   static Frameworks build(String yaml) {
@@ -144,22 +143,23 @@ class SchedulerConfigLoaderTest {
   @Test
   void aFileWithoutProfilesServesUpstreamsDefaultProfile() {
     assertThat(FrameworkView.of(load(HEAD)))
-        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
   void aSingleUnnamedProfileIsTheDefaultSchedulerAndV1beta3IsAccepted() {
-    ConfiguredProfiles p = load("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
-        + "profiles:\n- plugins: {}\n");
-    assertThat(p.profiles()).extracting(ConfiguredProfile::name).containsExactly("default-scheduler");
+    KubeSchedulerConfiguration p = load("apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+        + "kind: KubeSchedulerConfiguration\nprofiles:\n- plugins: {}\n");
+    assertThat(p.profiles()).extracting(Profile::name).containsExactly("default-scheduler");
   }
 
   @Test
   void kubeSchedulerSettingsAreAcceptedAndPercentageOfNodesToScoreIsRecorded() {
-    ConfiguredProfiles p = load(HEAD + "percentageOfNodesToScore: 50\nparallelism: 8\nleaderElection: "
+    KubeSchedulerConfiguration p = load(HEAD + "percentageOfNodesToScore: 50\nparallelism: 8\nleaderElection: "
         + "{leaderElect: true}\nextenders:\n- {urlPrefix: http://x/scheduler, filterVerb: filter}\n");
     assertThat(p.percentageOfNodesToScore()).isEqualTo(50);
-    assertThat(FrameworkView.of(p)).isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")));
+    assertThat(FrameworkView.of(p))
+        .isEqualTo(FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)));
   }
 
   @Test
@@ -169,7 +169,7 @@ class SchedulerConfigLoaderTest {
         + "    postFilter: {enabled: [{name: DefaultPreemption}]}\n"
         + "  pluginConfig:\n  - {name: DefaultPreemption, args: {minCandidateNodesAbsolute: 10}}\n";
     FrameworkView loaded = FrameworkView.of(load(yaml)).get(0);
-    FrameworkView builtIn = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView builtIn = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(loaded.plugins()).isEqualTo(builtIn.plugins());
     assertThat(loaded.plugins().get("postFilter")).containsExactly("DefaultPreemption");
     assertThat(loaded.args().get("DefaultPreemption").get("minCandidateNodesAbsolute").asInt()).isEqualTo(10);
@@ -180,7 +180,7 @@ class SchedulerConfigLoaderTest {
   void disablingEveryFilterLeavesOnlyTheEnabledOneThereAndTheOtherPointsAlone() {
     FrameworkView v = view(HEAD + "profiles:\n- plugins:\n    filter:\n      disabled: [{name: '*'}]\n"
         + "      enabled: [{name: NodeName}]\n", "default-scheduler");
-    FrameworkView defaults = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView defaults = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(v.plugins().get("filter")).containsExactly("NodeName");
     assertThat(v.plugins().get("preFilter")).isEqualTo(defaults.plugins().get("preFilter"));
     assertThat(v.weights()).isEqualTo(defaults.weights());
@@ -243,30 +243,30 @@ class SchedulerConfigLoaderTest {
 
   @Test
   void aConfigurationFileAndAPolicyFileTogetherAreRefused() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("a.yaml", "p.json", "", REGISTRY.names())))
+    assertThat(catchThrowable(() -> FrameworkBuilder.configuration("a.yaml", "p.json", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("extender.config.file (a.yaml) and extender.policy.file "
             + "(p.json) are both set; a Policy translates into a profile, so give one of them");
   }
 
   @Test
   void withoutFilesTheBuiltInProfileTakesTheDefaultProfileName() {
-    ConfiguredProfiles p = ProfileFrameworks.configured("", "", "mine", REGISTRY.names());
-    assertThat(p.profiles()).extracting(ConfiguredProfile::name).containsExactly("mine");
-    assertThat(ProfileFrameworks.configured("", "", "", REGISTRY.names()).profiles())
-        .extracting(ConfiguredProfile::name).containsExactly("default-scheduler");
+    KubeSchedulerConfiguration p = FrameworkBuilder.configuration("", "", "mine", REGISTRY);
+    assertThat(p.profiles()).extracting(Profile::name).containsExactly("mine");
+    assertThat(FrameworkBuilder.configuration("", "", "", REGISTRY).profiles())
+        .extracting(Profile::name).containsExactly("default-scheduler");
   }
 
   @Test
   void aMissingFileIsNamed() {
-    assertThat(catchThrowable(() -> ProfileFrameworks.configured("/nonexistent/s.yaml", "", "", REGISTRY.names())))
+    assertThat(catchThrowable(() -> FrameworkBuilder.configuration("/nonexistent/s.yaml", "", "", REGISTRY)))
         .isInstanceOf(ConfigFileException.class).hasMessage("cannot read /nonexistent/s.yaml: no such file");
   }
 
   @Test
   void theBuiltInProfileRunsWhatTheDefaultProfileUsedTo() {
-    FrameworkView before = FrameworkView.of(Framework.create(DefaultProfile.create("default-scheduler",
+    FrameworkView before = FrameworkView.of(Framework.create(ProfileDefaults.profile("default-scheduler",
         REGISTRY.names()), REGISTRY, TestFrameworks.services(new ObjectStore())));
-    FrameworkView now = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler")).get(0);
+    FrameworkView now = FrameworkView.of(SchedulerConfigLoader.builtIn("default-scheduler", REGISTRY)).get(0);
     assertThat(List.of(now.plugins(), now.weights())).isEqualTo(List.of(before.plugins(), before.weights()));
   }
 }

@@ -1,6 +1,6 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
-import static io.schedext.config.ConfigDocument.child;
+import static io.schedext.profiles.ConfigDocument.child;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.framework.ExtensionPoint;
@@ -13,7 +13,6 @@ import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
 import io.schedext.framework.Registry;
-import io.schedext.plugins.DefaultProfile;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -25,24 +24,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Picks the profile source (a KubeSchedulerConfiguration file, a legacy Policy file, or the built-in default) and
- * turns its profiles into the frameworks the extender serves. Every plugin is first created on its own, so that
- * args a plugin rejects, or a plugin enabled at a point it does not implement, fail start-up with the field path.
- * Stateless.
+ * Builds the frameworks the extender serves, one per profile: picks the profile source (a KubeSchedulerConfiguration
+ * file, a legacy Policy file, or the built-in default), reads it, and instantiates every profile's plugins from the
+ * registry (upstream's {@code profile.NewMap}). Every plugin is first created on its own, so that args a plugin
+ * rejects, or a plugin enabled at a point it does not implement, fail start-up with the field path. Stateless.
  */
-public final class ProfileFrameworks {
+public final class FrameworkBuilder {
 
-  private static final Logger log = LoggerFactory.getLogger(ProfileFrameworks.class);
+  private static final Logger log = LoggerFactory.getLogger(FrameworkBuilder.class);
 
-  private ProfileFrameworks() {}
+  private FrameworkBuilder() {}
+
+  /**
+   * The frameworks of the profiles of {@code configFile}, else of the profile translated from {@code policyFile},
+   * else of the built-in default profile, with plugins from {@code registry}; empty strings mean "not set".
+   * {@code defaultProfile} names the profile serving {@code /scheduler/*} (empty: the first), and without a
+   * configuration file also the one profile ({@code default-scheduler} when empty). Throws
+   * {@link ConfigFileException}, naming the file and field, when a file or a profile cannot be used.
+   */
+  public static Frameworks build(String configFile, String policyFile, String defaultProfile, Registry registry,
+      FrameworkServices services) {
+    return build(configuration(configFile, policyFile, defaultProfile, registry), registry, services, defaultProfile);
+  }
 
   /**
    * The configured profiles: from {@code configFile}, else translated from {@code policyFile} (into the profile
    * {@code defaultProfile}, or {@code default-scheduler}), else the built-in default under that name. Setting both
    * files is an error. Empty strings mean "not set".
    */
-  public static ConfiguredProfiles configured(
-      String configFile, String policyFile, String defaultProfile, Set<String> registered) {
+  static KubeSchedulerConfiguration configuration(
+      String configFile, String policyFile, String defaultProfile, Registry registry) {
     boolean config = !configFile.isBlank();
     boolean policy = !policyFile.isBlank();
     if (config && policy) {
@@ -50,25 +61,28 @@ public final class ProfileFrameworks {
           + policyFile + ") are both set; a Policy translates into a profile, so give one of them");
     }
     if (config) {
-      return new SchedulerConfigLoader(registered).load(configFile);
+      return new SchedulerConfigLoader(registry).load(configFile);
     }
-    String name = defaultProfile.isBlank() ? DefaultProfile.NAME : defaultProfile;
-    return policy ? new PolicyTranslator().translate(policyFile, name) : SchedulerConfigLoader.builtIn(name);
+    String name = defaultProfile.isBlank() ? ProfileDefaults.NAME : defaultProfile;
+    return policy
+        ? new PolicyTranslator(registry).translate(policyFile, name)
+        : SchedulerConfigLoader.builtIn(name, registry);
   }
 
   /**
    * One framework per profile; {@code defaultProfile} (empty = the first profile) serves {@code /scheduler/*}.
    * Throws {@link ConfigFileException} naming the file and field when a profile cannot be built.
    */
-  public static Frameworks build(
-      ConfiguredProfiles configured, Registry registry, FrameworkServices services, String defaultProfile) {
+  static Frameworks build(
+      KubeSchedulerConfiguration configured, Registry registry, FrameworkServices services, String defaultProfile) {
     Map<String, Framework> byName = new LinkedHashMap<>();
-    for (ConfiguredProfile cp : configured.profiles()) {
-      Profile profile = probe(configured.source(), cp, registry, services);
+    for (Profile p : configured.profiles()) {
+      FieldPaths paths = configured.fieldPaths(p.name());
+      Profile profile = probe(configured.source(), p, paths, configured.translated(), registry, services);
       try {
-        byName.put(cp.name(), Framework.create(profile, registry, services));
+        byName.put(p.name(), Framework.create(profile, registry, services));
       } catch (FrameworkException e) {
-        throw new ConfigFileException(configured.source() + ": " + prefix(cp.path()) + e.getMessage(), e);
+        throw new ConfigFileException(configured.source() + ": " + prefix(paths.profile()) + e.getMessage(), e);
       }
     }
     String defaultName = defaultProfile.isBlank() ? configured.profiles().get(0).name() : defaultProfile;
@@ -82,11 +96,11 @@ public final class ProfileFrameworks {
   }
 
   /**
-   * Creates every plugin of {@code cp} on its own, failing with the field path of a plugin that rejects its args or
+   * Creates every plugin of {@code p} on its own, failing with the field path of a plugin that rejects its args or
    * is enabled at a point it does not implement; returns the profile, without such entries when it is translated.
    */
-  private static Profile probe(String source, ConfiguredProfile cp, Registry registry, FrameworkServices services) {
-    Profile p = cp.profile();
+  private static Profile probe(String source, Profile p, FieldPaths paths, boolean translated, Registry registry,
+      FrameworkServices services) {
     Set<String> needed = new LinkedHashSet<>();
     p.multiPoint().forEach(r -> needed.add(r.name()));
     p.points().values().forEach(s -> s.enabled().forEach(r -> needed.add(r.name())));
@@ -95,9 +109,9 @@ public final class ProfileFrameworks {
       try {
         instances.put(name, alone(name, p.pluginArgs().get(name), registry, services));
       } catch (FrameworkException e) {
-        String where = cp.argsPaths().containsKey(name)
-            ? cp.argsPaths().get(name) + ": "
-            : prefix(child(cp.path(), "pluginConfig")) + "plugin " + name + ": ";
+        String where = paths.args().containsKey(name)
+            ? paths.args().get(name) + ": "
+            : prefix(child(paths.profile(), "pluginConfig")) + "plugin " + name + ": ";
         throw new ConfigFileException(source + ": " + where + e.getMessage(), e);
       }
     }
@@ -111,11 +125,11 @@ public final class ProfileFrameworks {
       for (PluginRef r : set.enabled()) {
         if (point.pluginType().isInstance(instances.get(r.name()))) {
           kept.add(r);
-        } else if (cp.translated()) {
+        } else if (translated) {
           log.info("{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
         } else {
-          String where = cp.enabledPaths().getOrDefault(point, Map.of())
-              .getOrDefault(r.name(), child(cp.path(), "plugins." + ProfileDefaults.setName(point)));
+          String where = paths.enabled().getOrDefault(point, Map.of())
+              .getOrDefault(r.name(), child(paths.profile(), "plugins." + ProfileDefaults.setName(point)));
           throw new ConfigFileException(source + ": " + where + ": Invalid value: \"" + r.name()
               + "\": the plugin does not implement " + point.upstreamName() + "; plugins that do: "
               + String.join(", ", implementing(point, registry, services)));

@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,33 +9,60 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
-import io.schedext.plugins.DefaultProfile;
 import io.schedext.plugins.Names;
-import io.schedext.plugins.interpodaffinity.InterPodAffinityArgs;
-import io.schedext.plugins.nodeaffinity.NodeAffinityArgs;
-import io.schedext.plugins.noderesources.NodeResourcesBalancedAllocationArgs;
-import io.schedext.plugins.noderesources.NodeResourcesFitArgs;
-import io.schedext.plugins.podtopologyspread.PodTopologySpreadArgs;
-import io.schedext.plugins.defaultpreemption.DefaultPreemptionArgs;
-import io.schedext.plugins.volumebinding.VolumeBindingArgs;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Upstream's v1 profile defaulting ({@code pkg/scheduler/apis/config/v1}): the default plugin set, the merge of a
- * profile's plugins onto it ({@code mergePlugins}), and the defaulting of plugin args
- * ({@code setDefaults_KubeSchedulerProfile}). Plugin sets are keyed by their configuration name ({@code multiPoint},
- * {@code queueSort}, {@code preFilter}, ...). Stateless.
+ * Upstream's v1 profile defaults ({@code pkg/scheduler/apis/config/v1}): the default profile name and plugin list
+ * ({@code getDefaultPlugins}), the merge of a profile's plugins onto it ({@code mergePlugins}), and the defaulting of
+ * plugin args ({@code setDefaults_KubeSchedulerProfile}). Plugin sets are keyed by their configuration name
+ * ({@code multiPoint}, {@code queueSort}, {@code preFilter}, ...). Stateless.
  */
-final class ProfileDefaults {
+public final class ProfileDefaults {
+
+  /** The profile name kube-scheduler uses by default. */
+  public static final String NAME = "default-scheduler";
+
+  /** Upstream's DynamicResources plugin, enabled by default since 1.34; the extender has no such plugin. */
+  static final String DYNAMIC_RESOURCES = "DynamicResources";
+
+  /**
+   * Upstream's default multiPoint list (KubeSchedulerConfiguration v1, current release: the in-tree volume limit
+   * plugins are gone and the DynamicResourceAllocation gate is on), in upstream order, with upstream weights. It
+   * names every plugin kube-scheduler enables by default, including those an extender does not run (queue sort,
+   * scheduling gates, dynamic resources).
+   */
+  static final List<PluginRef> PLUGINS = List.of(
+      PluginRef.of(Names.SCHEDULING_GATES),
+      PluginRef.of(Names.PRIORITY_SORT),
+      PluginRef.of(Names.NODE_UNSCHEDULABLE),
+      PluginRef.of(Names.NODE_NAME),
+      new PluginRef(Names.TAINT_TOLERATION, 3),
+      new PluginRef(Names.NODE_AFFINITY, 2),
+      PluginRef.of(Names.NODE_PORTS),
+      new PluginRef(Names.NODE_RESOURCES_FIT, 1),
+      PluginRef.of(Names.VOLUME_RESTRICTIONS),
+      PluginRef.of(Names.NODE_VOLUME_LIMITS),
+      PluginRef.of(Names.VOLUME_BINDING),
+      PluginRef.of(Names.VOLUME_ZONE),
+      new PluginRef(Names.POD_TOPOLOGY_SPREAD, 2),
+      new PluginRef(Names.INTER_POD_AFFINITY, 2),
+      PluginRef.of(DYNAMIC_RESOURCES),
+      PluginRef.of(Names.DEFAULT_PREEMPTION),
+      new PluginRef(Names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
+      new PluginRef(Names.IMAGE_LOCALITY, 1),
+      PluginRef.of(Names.DEFAULT_BINDER));
 
   /** The key of the multiPoint set. */
   static final String MULTI_POINT = "multiPoint";
@@ -49,21 +76,10 @@ final class ProfileDefaults {
 
   /** Plugins kube-scheduler enables that the extender does not run: they work on kube-scheduler's own queue, or
    *  need resource claims the extender does not see. Accepted and dropped. */
-  static final Set<String> NOT_RUN = Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT,
-      DefaultProfile.DYNAMIC_RESOURCES);
+  static final Set<String> NOT_RUN = Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT, DYNAMIC_RESOURCES);
 
   /** Plugins v1 configurations may no longer name ({@code invalidPluginsByVersion}). */
   static final List<String> INVALID_IN_V1 = List.of("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits");
-
-  /** The v1 args kinds, by plugin: upstream appends defaulted args for each enabled plugin that has one. */
-  static final Map<String, Class<?>> ARGS_TYPES = Map.of(
-      Names.NODE_RESOURCES_FIT, NodeResourcesFitArgs.class,
-      Names.NODE_RESOURCES_BALANCED_ALLOCATION, NodeResourcesBalancedAllocationArgs.class,
-      Names.INTER_POD_AFFINITY, InterPodAffinityArgs.class,
-      Names.NODE_AFFINITY, NodeAffinityArgs.class,
-      Names.POD_TOPOLOGY_SPREAD, PodTopologySpreadArgs.class,
-      Names.VOLUME_BINDING, VolumeBindingArgs.class,
-      Names.DEFAULT_PREEMPTION, DefaultPreemptionArgs.class);
 
   private static final PluginSet EMPTY = new PluginSet(List.of(), List.of());
   private static final ObjectMapper ARGS = JsonMapper.builder()
@@ -73,9 +89,18 @@ final class ProfileDefaults {
 
   private ProfileDefaults() {}
 
+  /**
+   * The default profile under {@code name} as a framework takes it, keeping only the plugins {@code available}
+   * knows, without args (each plugin applies its own defaults): what the built-in profile runs, for benchmarks and
+   * tests that build a framework without reading a configuration.
+   */
+  public static Profile profile(String name, Set<String> available) {
+    return new Profile(name, PLUGINS.stream().filter(p -> available.contains(p.name())).toList(), Map.of(), Map.of());
+  }
+
   /** Upstream's default plugins: only a multiPoint set. */
   static Map<String, PluginSet> defaultPlugins() {
-    return Map.of(MULTI_POINT, new PluginSet(DefaultProfile.PLUGINS, List.of()));
+    return Map.of(MULTI_POINT, new PluginSet(PLUGINS, List.of()));
   }
 
   /** The configuration name of {@code point} ({@code PreFilter} is configured as {@code preFilter}). */
@@ -155,29 +180,29 @@ final class ProfileDefaults {
 
   /** The names enabled in any of {@code sets} (multiPoint included), in first-seen order. */
   static Set<String> enabledNames(Map<String, PluginSet> sets) {
-    Set<String> out = new java.util.LinkedHashSet<>();
+    Set<String> out = new LinkedHashSet<>();
     sets.values().forEach(s -> s.enabled().forEach(r -> out.add(r.name())));
     return out;
   }
 
   /**
-   * The effective args of {@code plugin}: {@code given} (null = none) without its {@code kind} and
-   * {@code apiVersion}, and, for plugins with a v1 args kind, decoded strictly, defaulted and encoded again, as
-   * kube-scheduler's defaulting leaves them. Throws {@link ArgsException} when the args do not decode.
+   * The effective args of a plugin: {@code given} (null = none) without its {@code kind} and {@code apiVersion},
+   * and, when the plugin registered an {@code argsType} (upstream's v1 args kinds; null for none), decoded strictly
+   * into it, defaulted and encoded again, as kube-scheduler's defaulting leaves them. Throws {@link ArgsException}
+   * when the args do not decode.
    */
-  static JsonNode effectiveArgs(String plugin, JsonNode given) {
+  static JsonNode effectiveArgs(Class<?> argsType, JsonNode given) {
     JsonNode raw = given == null || given.isNull() ? ARGS.createObjectNode() : given.deepCopy();
     if (!raw.isObject()) {
       throw new ArgsException("", "Invalid value: " + raw + ": must be a mapping");
     }
     ((ObjectNode) raw).remove(List.of("kind", "apiVersion"));
-    Class<?> type = ARGS_TYPES.get(plugin);
-    if (type == null) {
+    if (argsType == null) {
       return raw;
     }
     try {
       // Through text, so numbers come back as the smallest node type, as when the file was parsed.
-      return ARGS.readTree(ARGS.writeValueAsString(ARGS.treeToValue(raw, type)));
+      return ARGS.readTree(ARGS.writeValueAsString(ARGS.treeToValue(raw, argsType)));
     } catch (UnrecognizedPropertyException e) {
       Set<String> known = new TreeSet<>();
       e.getKnownPropertyIds().forEach(id -> known.add(String.valueOf(id)));

@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
+import io.schedext.framework.Registry;
 import io.schedext.testing.TestFrameworks;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,6 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Upstream's v1 defaulting: the default plugin set, mergePlugins (default_plugins_test.go) and args defaulting. */
 class ProfileDefaultsTest {
+
+  private static final Registry REGISTRY = InTreeRegistry.create();
 
   record MergeCase(String name, Map<String, PluginSet> defaults, Map<String, PluginSet> custom,
       Map<String, PluginSet> want) {
@@ -170,19 +173,20 @@ class ProfileDefaultsTest {
   @MethodSource("argsCases")
   void defaultsArgsAsUpstream(ArgsCase c) {
     JsonNode given = c.given() == null ? null : TestFrameworks.json(c.given());
-    assertThat(ProfileDefaults.effectiveArgs(c.plugin(), given)).isEqualTo(TestFrameworks.json(c.want()));
+    assertThat(ProfileDefaults.effectiveArgs(REGISTRY.argsType(c.plugin()), given))
+        .isEqualTo(TestFrameworks.json(c.want()));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("argsCases")
   void effectiveArgsDecodeToWhatThePluginWouldHaveUsed(ArgsCase c) {
-    Class<?> type = ProfileDefaults.ARGS_TYPES.get(c.plugin());
+    Class<?> type = REGISTRY.argsType(c.plugin());
     JsonNode given = c.given() == null ? TestFrameworks.json("{}") : TestFrameworks.json(c.given());
-    JsonNode effective = ProfileDefaults.effectiveArgs(c.plugin(), given);
+    JsonNode effective = ProfileDefaults.effectiveArgs(type, given);
     if (type != null) {
       assertThat(PluginArgs.of(c.plugin(), effective).as(type)).isEqualTo(PluginArgs.of(c.plugin(), given).as(type));
     }
-    assertThat(ProfileDefaults.effectiveArgs(c.plugin(), effective)).isEqualTo(effective);
+    assertThat(ProfileDefaults.effectiveArgs(type, effective)).isEqualTo(effective);
   }
 
   record ArgsErrorCase(String name, String plugin, String given, String field, String detail) {
@@ -212,7 +216,7 @@ class ProfileDefaultsTest {
   @MethodSource("argsErrorCases")
   void refusesArgsThatDoNotDecode(ArgsErrorCase c) {
     ProfileDefaults.ArgsException e = catchThrowableOfType(ProfileDefaults.ArgsException.class,
-        () -> ProfileDefaults.effectiveArgs(c.plugin(), TestFrameworks.json(c.given())));
+        () -> ProfileDefaults.effectiveArgs(REGISTRY.argsType(c.plugin()), TestFrameworks.json(c.given())));
     assertThat(List.of(e.field(), e.detail())).containsExactly(c.field(), c.detail());
   }
 }

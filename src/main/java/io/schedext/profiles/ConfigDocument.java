@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -17,13 +17,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * v1.22's legacy registry ({@code pkg/scheduler/framework/plugins/legacy_registry.go}): which plugins, at which
- * extension points and with which args, each Policy predicate and priority becomes. Where a v1.22 plugin no longer
+ * Which plugins, at which extension points and with which args, each Policy predicate and priority becomes: v1.22's
+ * legacy registry ({@code pkg/scheduler/framework/plugins/legacy_registry.go}). Where a v1.22 plugin no longer
  * exists the closest current one stands in: the three resource priorities become NodeResourcesFit scoring
  * strategies, the cloud volume-count predicates become NodeVolumeLimits (which counts migrated in-tree volumes), and
  * NodePreferAvoidPodsPriority is dropped. Stateless.
  */
-final class LegacyRegistry {
+final class PolicyPlugins {
 
   /** The order v1.22 ran predicates in; plugins are appended in this order. */
   static final List<String> PREDICATE_ORDER = List.of("CheckNodeUnschedulable", "GeneralPredicates", "HostName",
@@ -62,7 +62,7 @@ final class LegacyRegistry {
   /** Adds a predicate's or priority's plugins to {@code out}; {@code weight} is the priority weight. */
   @FunctionalInterface
   interface Producer {
-    void produce(PolicyArgs args, long weight, Plugins out);
+    void produce(PolicyArgs args, long weight, Builder out);
   }
 
   /** The producer of every predicate v1.22 knew by name. */
@@ -154,7 +154,7 @@ final class LegacyRegistry {
         out.argsIfAbsent(Names.POD_TOPOLOGY_SPREAD, defaulting(PodTopologySpreadArgs.LIST_DEFAULTING));
       }));
 
-  private LegacyRegistry() {}
+  private PolicyPlugins() {}
 
   private static ObjectNode defaulting(String type) {
     return JsonNodeFactory.instance.objectNode().put("defaultingType", type);
@@ -173,18 +173,18 @@ final class LegacyRegistry {
    * a plugin already at a point keeps its place and its first weight (v1.22 meant to keep the larger weight, but
    * updated a copy). Not thread-safe.
    */
-  static final class Plugins {
+  static final class Builder {
 
     private final Map<ExtensionPoint, List<PluginRef>> points = new LinkedHashMap<>();
     private final Map<String, JsonNode> args = new LinkedHashMap<>();
     private final List<String> dropped = new ArrayList<>();
     private String fitStrategyFrom;
 
-    Plugins add(ExtensionPoint point, String plugin) {
+    Builder add(ExtensionPoint point, String plugin) {
       return add(point, plugin, 0);
     }
 
-    Plugins add(ExtensionPoint point, String plugin, long weight) {
+    Builder add(ExtensionPoint point, String plugin, long weight) {
       List<PluginRef> refs = points.computeIfAbsent(point, p -> new ArrayList<>());
       if (refs.stream().noneMatch(r -> r.name().equals(plugin))) {
         if (weight > Integer.MAX_VALUE) {
@@ -196,18 +196,18 @@ final class LegacyRegistry {
       return this;
     }
 
-    Plugins args(String plugin, JsonNode value) {
+    Builder args(String plugin, JsonNode value) {
       args.put(plugin, value);
       return this;
     }
 
-    Plugins argsIfAbsent(String plugin, JsonNode value) {
+    Builder argsIfAbsent(String plugin, JsonNode value) {
       args.putIfAbsent(plugin, value);
       return this;
     }
 
     /** Scores with NodeResourcesFit under {@code strategy}; v1.22 ran a plugin per strategy, so only one fits. */
-    Plugins fitStrategy(String priority, ObjectNode strategy, long weight) {
+    Builder fitStrategy(String priority, ObjectNode strategy, long weight) {
       if (fitStrategyFrom != null) {
         throw new IllegalArgumentException("priorities " + fitStrategyFrom + " and " + priority + " both score with "
             + "NodeResourcesFit, which takes one scoring strategy; keep one of LeastRequestedPriority, "
@@ -219,7 +219,7 @@ final class LegacyRegistry {
       return add(SCORE, Names.NODE_RESOURCES_FIT, weight).args(Names.NODE_RESOURCES_FIT, fitArgs);
     }
 
-    Plugins dropped(String what) {
+    Builder dropped(String what) {
       dropped.add(what);
       return this;
     }

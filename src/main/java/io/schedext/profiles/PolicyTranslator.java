@@ -1,14 +1,16 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
-import static io.schedext.config.ConfigDocument.child;
-import static io.schedext.config.ConfigDocument.index;
-import static io.schedext.config.ConfigDocument.lenientField;
+import static io.schedext.profiles.ConfigDocument.child;
+import static io.schedext.profiles.ConfigDocument.index;
+import static io.schedext.profiles.ConfigDocument.lenientField;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Registry;
 import io.schedext.plugins.Names;
 import io.schedext.plugins.noderesources.NodeResourcesFitArgs;
 import java.util.ArrayList;
@@ -25,12 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Translates a legacy scheduler Policy ({@code kind: Policy}, {@code apiVersion: v1}, JSON or YAML; removed in
  * Kubernetes 1.23) into one profile, as v1.22's kube-scheduler built its framework from it: upstream's Policy
- * validation, each predicate and priority mapped through {@link LegacyRegistry} (mandatory predicates added,
+ * validation, each predicate and priority mapped through {@link PolicyPlugins} (mandatory predicates added,
  * defaults used when {@code predicates} or {@code priorities} is absent, predicates in v1.22's order, priorities by
  * name), DefaultBinder at bind, and no merge with the v1 defaults. Field names match case-insensitively, as Go's
  * encoding/json decoded them. Thread-safe.
  */
-public final class PolicyTranslator {
+final class PolicyTranslator {
 
   private static final Logger log = LoggerFactory.getLogger(PolicyTranslator.class);
 
@@ -38,13 +40,20 @@ public final class PolicyTranslator {
       "hardPodAffinitySymmetricWeight", "alwaysCheckAllPredicates");
   private static final String EQUAL_PRIORITY = "EqualPriority";
 
+  private final Registry registry;
+
+  /** A translator whose profiles default plugin args by their types in {@code registry}. */
+  PolicyTranslator(Registry registry) {
+    this.registry = registry;
+  }
+
   /** Translates the Policy at {@code location} into the profile {@code profileName}. */
-  public ConfiguredProfiles translate(String location, String profileName) {
+  KubeSchedulerConfiguration translate(String location, String profileName) {
     return translate(ConfigDocument.read(location), profileName);
   }
 
   /** Translates an already parsed Policy into the profile {@code profileName}. */
-  ConfiguredProfiles translate(ConfigDocument doc, String profileName) {
+  KubeSchedulerConfiguration translate(ConfigDocument doc, String profileName) {
     JsonNode root = doc.root();
     String kind = doc.text(lenientField(root, "kind"), "kind");
     if (SchedulerConfigLoader.KIND.equals(kind)) {
@@ -80,7 +89,7 @@ public final class PolicyTranslator {
     Map<String, Long> priorityKeys = priorityKeys(doc, priorities, args, argsPaths, unknown);
     if (!unknown.isEmpty()) {
       throw doc.error("", String.join(", ", unknown) + "; known predicates: "
-          + String.join(", ", new TreeSet<>(LegacyRegistry.PREDICATES.keySet()))
+          + String.join(", ", new TreeSet<>(PolicyPlugins.PREDICATES.keySet()))
           + ", PodFitsPorts (or a custom predicate with a serviceAffinity or labelsPresence argument); known "
           + "priorities: " + String.join(", ", knownPriorities())
           + " (or a custom priority with a serviceAntiAffinity, labelPreference or "
@@ -90,15 +99,16 @@ public final class PolicyTranslator {
       args.hardPodAffinityWeight(hardWeight.intValue());
       argsPaths.put(Names.INTER_POD_AFFINITY, "hardPodAffinitySymmetricWeight");
     }
-    LegacyRegistry.Plugins plugins = produce(doc, predicateKeys, priorityKeys, args);
+    PolicyPlugins.Builder plugins = produce(doc, predicateKeys, priorityKeys, args);
     if (!plugins.dropped().isEmpty()) {
       log.info("{}: dropping {}: its plugin was removed from Kubernetes in 1.24", doc.source(), plugins.dropped());
     }
-    predicateKeys.stream().filter(LegacyRegistry.VOLUME_COUNT_PREDICATES::contains).forEach(p ->
+    predicateKeys.stream().filter(PolicyPlugins.VOLUME_COUNT_PREDICATES::contains).forEach(p ->
         log.info("{}: {} runs as NodeVolumeLimits, which counts migrated in-tree volumes", doc.source(), p));
-    ConfiguredProfile profile = SchedulerConfigLoader.assemble(doc.source(), profileName, "", plugins.sets(),
-        plugins.args(), argsPaths, Map.of(), true);
-    return new ConfiguredProfiles(doc.source(), List.of(profile), null);
+    Profile profile = SchedulerConfigLoader.assemble(doc.source(), profileName, "", plugins.sets(), plugins.args(),
+        argsPaths, registry);
+    return new KubeSchedulerConfiguration(doc.source(), List.of(profile),
+        Map.of(profileName, new FieldPaths("", argsPaths, Map.of())), true, null);
   }
 
   /** The registry keys of the predicates (v1.22's defaults when the field is absent); unknown names go to unknown. */
@@ -106,7 +116,7 @@ public final class PolicyTranslator {
       Map<String, String> argsPaths, List<String> unknown) {
     Set<String> keys = new LinkedHashSet<>();
     if (predicates == null || predicates.isNull()) {
-      keys.addAll(LegacyRegistry.DEFAULT_PREDICATES);
+      keys.addAll(PolicyPlugins.DEFAULT_PREDICATES);
       return keys;
     }
     List<JsonNode> items = doc.list(predicates, "predicates");
@@ -127,7 +137,7 @@ public final class PolicyTranslator {
       Map<String, String> argsPaths, List<String> unknown) {
     Map<String, Long> keys = new TreeMap<>();
     if (priorities == null || priorities.isNull()) {
-      keys.putAll(LegacyRegistry.DEFAULT_PRIORITIES);
+      keys.putAll(PolicyPlugins.DEFAULT_PRIORITIES);
       return keys;
     }
     List<JsonNode> items = doc.list(priorities, "priorities");
@@ -142,17 +152,17 @@ public final class PolicyTranslator {
     return keys;
   }
 
-  private static LegacyRegistry.Plugins produce(
+  private static PolicyPlugins.Builder produce(
       ConfigDocument doc, Set<String> predicateKeys, Map<String, Long> priorityKeys, PolicyArgs args) {
-    LegacyRegistry.Plugins plugins = new LegacyRegistry.Plugins();
+    PolicyPlugins.Builder plugins = new PolicyPlugins.Builder();
     plugins.add(ExtensionPoint.BIND, Names.DEFAULT_BINDER);
     Set<String> all = new TreeSet<>(predicateKeys);
-    all.addAll(LegacyRegistry.MANDATORY_PREDICATES);
-    List<String> ordered = new ArrayList<>(LegacyRegistry.PREDICATE_ORDER.stream().filter(all::contains).toList());
+    all.addAll(PolicyPlugins.MANDATORY_PREDICATES);
+    List<String> ordered = new ArrayList<>(PolicyPlugins.PREDICATE_ORDER.stream().filter(all::contains).toList());
     all.stream().filter(k -> !ordered.contains(k)).forEach(ordered::add);
     try {
-      ordered.forEach(k -> LegacyRegistry.PREDICATES.get(k).produce(args, 0, plugins));
-      priorityKeys.forEach((k, w) -> LegacyRegistry.PRIORITIES.get(k).produce(args, w, plugins));
+      ordered.forEach(k -> PolicyPlugins.PREDICATES.get(k).produce(args, 0, plugins));
+      priorityKeys.forEach((k, w) -> PolicyPlugins.PRIORITIES.get(k).produce(args, w, plugins));
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw doc.error("priorities", e.getMessage() == null ? "weight overflow" : e.getMessage());
     }
@@ -178,7 +188,7 @@ public final class PolicyTranslator {
           + (serviceAffinity == null ? 0 : 2) + ", predicate " + name);
     }
     String key = "PodFitsPorts".equals(name) ? "PodFitsHostPorts" : name;
-    if (LegacyRegistry.PREDICATES.containsKey(key)) {
+    if (PolicyPlugins.PREDICATES.containsKey(key)) {
       return key;
     }
     if (argument == null) {
@@ -210,7 +220,7 @@ public final class PolicyTranslator {
     String argPath = child(path, "argument");
     JsonNode argument = doc.object(lenientField(node, "argument"), argPath);
     String key = "ServiceSpreadingPriority".equals(name) ? "SelectorSpreadPriority" : name;
-    if (LegacyRegistry.PRIORITIES.containsKey(key) || key.equals(EQUAL_PRIORITY)) {
+    if (PolicyPlugins.PRIORITIES.containsKey(key) || key.equals(EQUAL_PRIORITY)) {
       return key;
     }
     if (argument == null || PolicyValidation.customArguments(argument) == 0) {
@@ -284,7 +294,7 @@ public final class PolicyTranslator {
   }
 
   private static List<String> knownPriorities() {
-    Set<String> names = new TreeSet<>(LegacyRegistry.PRIORITIES.keySet());
+    Set<String> names = new TreeSet<>(PolicyPlugins.PRIORITIES.keySet());
     names.add(EQUAL_PRIORITY);
     names.add("ServiceSpreadingPriority");
     return List.copyOf(names);

@@ -1,11 +1,10 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
-import io.schedext.plugins.InTreeRegistry;
 import io.schedext.testing.TestFrameworks;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,13 +34,13 @@ record FrameworkView(
   }
 
   /** Builds the frameworks of {@code configured} with the in-tree registry over an empty cluster. */
-  static Frameworks build(ConfiguredProfiles configured, String defaultProfile) {
-    return ProfileFrameworks.build(configured, InTreeRegistry.create(), TestFrameworks.services(new ObjectStore()),
+  static Frameworks build(KubeSchedulerConfiguration configured, String defaultProfile) {
+    return FrameworkBuilder.build(configured, InTreeRegistry.create(), TestFrameworks.services(new ObjectStore()),
         defaultProfile);
   }
 
   /** The views of every framework built from {@code configured}, in profile order. */
-  static List<FrameworkView> of(ConfiguredProfiles configured) {
+  static List<FrameworkView> of(KubeSchedulerConfiguration configured) {
     return build(configured, "").all().stream().map(FrameworkView::of).toList();
   }
 

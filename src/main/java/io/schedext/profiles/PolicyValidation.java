@@ -1,8 +1,8 @@
-package io.schedext.config;
+package io.schedext.profiles;
 
-import static io.schedext.config.ConfigDocument.child;
-import static io.schedext.config.ConfigDocument.index;
-import static io.schedext.config.ConfigDocument.lenientField;
+import static io.schedext.profiles.ConfigDocument.child;
+import static io.schedext.profiles.ConfigDocument.index;
+import static io.schedext.profiles.ConfigDocument.lenientField;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
