@@ -6,7 +6,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Every {@code extender.*} property, with its default. Validated at start-up by {@link ExtenderConfiguration}.
+ * Every {@code extender.*} property, with its default. Bound by Spring Boot at start-up: a value that does not convert
+ * to its type (a duration, a size, an enum) stops start-up naming the property.
  *
  * @param cluster where the cluster state comes from
  * @param cache scheduler cache settings
