@@ -56,11 +56,13 @@ public final class InterPodAffinity
   private final Handle handle;
   // PreFilter's pair counts summed over the cluster (existing pods' anti-affinity per incoming workload, and the
   // pod's own terms per set of terms), carried from pod to pod.
-  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> existingTotals = new RunningTotals<>(64);
-  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> incomingTotals = new RunningTotals<>(64);
-  // PreScore's topology scores summed over the cluster, per incoming workload, carried from pod to pod.
-  private final RunningTotals<TopologyScores, java.util.Map<String, java.util.Map<String, long[]>>> scoreTotals =
+  private final RunningTotals<String, TopologyPairCounts[], TopologyPairCounts[]> existingTotals =
       new RunningTotals<>(64);
+  private final RunningTotals<String, TopologyPairCounts[], TopologyPairCounts[]> incomingTotals =
+      new RunningTotals<>(64);
+  // PreScore's topology scores summed over the cluster, per incoming workload, carried from pod to pod.
+  private final RunningTotals<String, TopologyScores, java.util.Map<String, java.util.Map<String, long[]>>>
+      scoreTotals = new RunningTotals<>(64);
 
   private InterPodAffinity(InterPodAffinityArgs args, Handle handle) {
     this.args = args;

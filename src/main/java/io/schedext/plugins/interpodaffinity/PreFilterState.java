@@ -63,7 +63,7 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts existingAntiAffinityCounts(
       PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer,
-      RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
+      RunningTotals<String, TopologyPairCounts[], TopologyPairCounts[]> totals) {
     // A node's count depends only on its pods and labels and on the incoming pod's namespace, labels and namespace
     // labels: it is remembered on the (immutable) snapshot node info, and the sum is carried under the same key.
     String memoKey = "InterPodAffinity/existingAntiAffinity\u0000" + incomingKey(pod, namespaceLabels);
@@ -124,7 +124,7 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts[] incomingCounts(
       List<AffinityTerm> affinityTerms, List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes,
-      Parallelizer parallelizer, RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
+      Parallelizer parallelizer, RunningTotals<String, TopologyPairCounts[], TopologyPairCounts[]> totals) {
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
     }

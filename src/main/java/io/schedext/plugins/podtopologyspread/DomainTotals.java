@@ -44,7 +44,7 @@ final class DomainTotals implements RunningTotals.Sum<DomainTotals.Share, Map<St
   }
 
   /** New totals for a plugin instance. */
-  static RunningTotals<Share, Map<String, long[]>> newTotals() {
+  static RunningTotals<Object, Share, Map<String, long[]>> newTotals() {
     return new RunningTotals<>(KEYS);
   }
 

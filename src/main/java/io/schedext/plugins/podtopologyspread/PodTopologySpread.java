@@ -60,9 +60,9 @@ public final class PodTopologySpread
   private final ClusterObjects cluster;
   private final Parallelizer parallelizer;
   // Matching pods per domain over the whole cluster for hard and for soft constraints, carried from pod to pod.
-  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preFilterTotals =
+  private final RunningTotals<Object, DomainTotals.Share, java.util.Map<String, long[]>> preFilterTotals =
       DomainTotals.newTotals();
-  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preScoreTotals =
+  private final RunningTotals<Object, DomainTotals.Share, java.util.Map<String, long[]>> preScoreTotals =
       DomainTotals.newTotals();
 
   private PodTopologySpread(

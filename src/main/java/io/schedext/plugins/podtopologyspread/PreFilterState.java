@@ -56,7 +56,7 @@ final class PreFilterState implements StateData {
    */
   static PreFilterState compute(
       List<SpreadConstraint> constraints, PodInfo pod, List<NodeInfo> nodes, Parallelizer parallelizer,
-      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
+      RunningTotals<Object, DomainTotals.Share, Map<String, long[]>> totals) {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
     int n = constraints.size();

@@ -65,7 +65,7 @@ final class PreScoreState implements StateData {
       List<NodeInfo> allNodes,
       boolean requireAllTopologies,
       Parallelizer parallelizer,
-      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
+      RunningTotals<Object, DomainTotals.Share, Map<String, long[]>> totals) {
     int n = constraints.size();
     boolean[] hostname = new boolean[n];
     List<Map<String, long[]>> podCounts = new ArrayList<>(n);
