@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import java.util.function.ToIntBiFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * A node and the aggregate of the pods assigned to it, as upstream's {@code framework.NodeInfo}: requested and
@@ -50,12 +53,12 @@ public final class NodeInfo {
 
   /**
    * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a lookup compares
-   * key references (callers pass one instance per request, usually an interned one) and hashes without following a
-   * pointer per entry into objects spread over the heap. Immutable; replaced as a whole.
+   * key references (callers pass one instance per request, usually an {@link Interner interned} one) and hashes
+   * without following a pointer per entry into objects spread over the heap. Immutable; replaced as a whole.
    */
-  private record Memo(String[] keys, int[] hashes, Object[] values) {}
+  private record Memo(Object[] keys, int[] hashes, Object[] values) {}
 
-  private static final Memo NO_MEMO = new Memo(new String[0], new int[0], new Object[0]);
+  private static final Memo NO_MEMO = new Memo(new Object[0], new int[0], new Object[0]);
   private static final int MEMO_SIZE = 8;
 
   /** An empty node-less NodeInfo (a pod arrived before its node). */
@@ -254,17 +257,25 @@ public final class NodeInfo {
    * Returns {@code compute(this)}, remembered under {@code key} for as long as this node info does not change (every
    * mutation forgets it; a snapshot copy starts empty). For pure functions of the node and its pods only, such as
    * "pods in namespace N matching selector S": snapshot node infos are shared by every request until the node
-   * changes, so consecutive pods of one workload count each node once. Thread-safe; keeps the last 8 keys.
+   * changes, so consecutive pods of one workload count each node once.
+   *
+   * <p>{@code key} stands for the function: a value (a record declared next to the function, not a joined string)
+   * whose {@code equals} holds exactly when two calls compute the same thing, so its components are every input of
+   * {@code compute} besides the node, and its type tells one function from another. A key that misses an input
+   * returns another input's result without notice. Keys are compared by reference first, then by hash and
+   * {@code equals}; callers that look up one key on many nodes pass one {@link Interner interned} instance.
+   * Thread-safe; keeps the last 8 keys.
    */
-  public int memoize(String key, java.util.function.ToIntFunction<NodeInfo> compute) {
+  public int memoize(Object key, ToIntFunction<NodeInfo> compute) {
     return memoize(key, compute, (n, f) -> f.applyAsInt(n));
   }
 
   /**
-   * As {@link #memoize(String, java.util.function.ToIntFunction)} with the function's argument passed separately, so
-   * callers in per-node loops need no capturing lambda (no allocation on a hit).
+   * As {@link #memoize(Object, ToIntFunction)} with the function's argument passed separately, so callers in
+   * per-node loops need no capturing lambda (no allocation on a hit); {@code key} must determine {@code arg}'s part
+   * in the result (often {@code arg} is the key itself).
    */
-  public <A> int memoize(String key, A arg, java.util.function.ToIntBiFunction<NodeInfo, A> compute) {
+  public <A> int memoize(Object key, A arg, ToIntBiFunction<NodeInfo, A> compute) {
     Object v = lookup(key);
     if (v != null) {
       return (Integer) v;
@@ -275,11 +286,11 @@ public final class NodeInfo {
   }
 
   /**
-   * As {@link #memoize(String, java.util.function.ToIntFunction)} for any immutable value (it is shared by every
-   * request that reads this node info); {@code compute} must not return null.
+   * As {@link #memoize(Object, Object, ToIntBiFunction)} for any immutable value (it is shared by every request that
+   * reads this node info); {@code compute} must not return null.
    */
   @SuppressWarnings("unchecked")
-  public <A, T> T memoizeObject(String key, A arg, java.util.function.BiFunction<NodeInfo, A, T> compute) {
+  public <A, T> T memoizeObject(Object key, A arg, BiFunction<NodeInfo, A, T> compute) {
     Object v = lookup(key);
     if (v != null) {
       return (T) v;
@@ -289,14 +300,15 @@ public final class NodeInfo {
     return value;
   }
 
-  private Object lookup(String key) {
+  private Object lookup(Object key) {
     Memo m = memo;
-    String[] keys = m.keys;
+    Object[] keys = m.keys;
     for (int i = 0; i < keys.length; i++) {
       if (keys[i] == key) {
         return m.values[i];
       }
     }
+    // Hashed only when no reference matched: a record key hashes its components every time.
     int h = key.hashCode();
     int[] hashes = m.hashes;
     for (int i = 0; i < hashes.length; i++) {
@@ -307,13 +319,13 @@ public final class NodeInfo {
     return null;
   }
 
-  private void remember(String key, Object value) {
+  private void remember(Object key, Object value) {
     Memo m = memo;
     int n = m.keys.length;
     // Keeps the newest MEMO_SIZE: a full table drops its oldest entry.
     int from = n < MEMO_SIZE ? 0 : 1;
     int size = n - from + 1;
-    String[] keys = new String[size];
+    Object[] keys = new Object[size];
     int[] hashes = new int[size];
     Object[] values = new Object[size];
     System.arraycopy(m.keys, from, keys, 0, size - 1);

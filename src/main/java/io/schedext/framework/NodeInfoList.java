@@ -1,6 +1,7 @@
 package io.schedext.framework;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
@@ -52,7 +53,7 @@ public final class NodeInfoList extends AbstractList<NodeInfo> implements Random
   @SuppressWarnings("unchecked")
   public <T> T[] toArray(T[] a) {
     if (a.length < nodes.length) {
-      return (T[]) java.util.Arrays.copyOf(nodes, nodes.length, a.getClass());
+      return (T[]) Arrays.copyOf(nodes, nodes.length, a.getClass());
     }
     System.arraycopy(nodes, 0, a, 0, nodes.length);
     if (a.length > nodes.length) {

@@ -1,7 +1,7 @@
 package io.schedext.framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
-
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,13 +22,16 @@ import java.util.function.Function;
  * nodes) costs what summing from scratch would.
  *
  * <p>The key must determine the contribution function: two calls with equal keys must compute the same contribution
- * for the same node info. Keeps the {@code maxKeys} most recently used keys. Thread-safe: calls for one key run one
- * at a time, calls for different keys concurrently.
+ * for the same node info, so a key missing one input of the contribution carries another input's totals without
+ * notice. Keys are records declared by the plugin next to the contribution they key, with every input as a
+ * component; each is hashed once per call. Keeps the {@code maxKeys} most recently used keys. Thread-safe: calls for
+ * one key run one at a time, calls for different keys concurrently.
  *
+ * @param <K> the key (value {@code equals} and {@code hashCode} over every input of the contribution)
  * @param <C> a node's contribution (immutable)
  * @param <T> the running total (mutated only under this class's control)
  */
-public final class RunningTotals<C, T> {
+public final class RunningTotals<K, C, T> {
 
   /** Bulk recomputations larger than this run on the parallelizer. */
   static final int PARALLEL_FROM = 512;
@@ -50,7 +53,7 @@ public final class RunningTotals<C, T> {
   }
 
   private final int maxKeys;
-  private final Map<Object, Entry<C, T>> entries = new ConcurrentHashMap<>();
+  private final Map<K, Entry<C, T>> entries = new ConcurrentHashMap<>();
   private final AtomicLong clock = new AtomicLong();
   private final AtomicLong recomputed = new AtomicLong();
 
@@ -75,7 +78,7 @@ public final class RunningTotals<C, T> {
    * contributions.
    */
   public <R> R total(
-      Object key, List<NodeInfo> nodes, Sum<C, T> sum, Parallelizer parallelizer, Function<T, R> read) {
+      K key, List<NodeInfo> nodes, Sum<C, T> sum, Parallelizer parallelizer, Function<T, R> read) {
     Entry<C, T> e = entries.get(key);
     if (e == null) {
       e = entries.computeIfAbsent(key, k -> new Entry<>());
@@ -103,14 +106,14 @@ public final class RunningTotals<C, T> {
           sum.subtract(e.total, (C) e.contributions[i]);
         }
       }
-      e.generations = java.util.Arrays.copyOf(e.generations, n);
-      e.contributions = java.util.Arrays.copyOf(e.contributions, n);
+      e.generations = Arrays.copyOf(e.generations, n);
+      e.contributions = Arrays.copyOf(e.contributions, n);
     } else if (e.generations.length < n) {
       int old = e.generations.length;
-      e.generations = java.util.Arrays.copyOf(e.generations, n);
-      e.contributions = java.util.Arrays.copyOf(e.contributions, n);
+      e.generations = Arrays.copyOf(e.generations, n);
+      e.contributions = Arrays.copyOf(e.contributions, n);
       // No node info has a negative generation, so the new positions count as changed.
-      java.util.Arrays.fill(e.generations, old, n, -1);
+      Arrays.fill(e.generations, old, n, -1);
     }
     long[] generations = e.generations;
     // A snapshot's list keeps its node infos' generations in one array: no visit to each node info.
@@ -160,9 +163,9 @@ public final class RunningTotals<C, T> {
   }
 
   private void evictLeastRecentlyUsed(Entry<C, T> keep) {
-    Object oldest = null;
+    K oldest = null;
     long oldestUse = Long.MAX_VALUE;
-    for (Map.Entry<Object, Entry<C, T>> x : entries.entrySet()) {
+    for (Map.Entry<K, Entry<C, T>> x : entries.entrySet()) {
       if (x.getValue() != keep && x.getValue().lastUse < oldestUse) {
         oldestUse = x.getValue().lastUse;
         oldest = x.getKey();

@@ -1,11 +1,14 @@
 package io.schedext.kube;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A compiled label selector: a conjunction of requirements, as apimachinery's {@code labels.Selector}. Instances are
- * immutable and thread-safe; {@link #matches} allocates nothing.
+ * immutable and thread-safe; {@link #matches} allocates nothing. Two selectors are equal when both match nothing or
+ * both list equal requirements in the same order (so they can be parts of memo keys); the hash is computed once.
  */
 public final class Selector {
 
@@ -14,10 +17,12 @@ public final class Selector {
 
   private final Requirement[] requirements;
   private final boolean nothing;
+  private final int hash;
 
   Selector(List<Requirement> requirements, boolean nothing) {
     this.requirements = requirements.toArray(new Requirement[0]);
     this.nothing = nothing;
+    this.hash = nothing ? -1 : Arrays.hashCode(this.requirements);
   }
 
   /** The selector that matches every label set (an empty selector). */
@@ -45,7 +50,7 @@ public final class Selector {
     if (nothing || more.isEmpty()) {
       return this;
     }
-    List<Requirement> all = new java.util.ArrayList<>(List.of(requirements));
+    List<Requirement> all = new ArrayList<>(List.of(requirements));
     all.addAll(more);
     return new Selector(all, false);
   }
@@ -77,6 +82,18 @@ public final class Selector {
   /** The requirements, in declaration order. */
   public List<Requirement> requirements() {
     return List.of(requirements);
+  }
+
+  /** True for a selector that matches nothing as well, or one with equal requirements in the same order. */
+  @Override
+  public boolean equals(Object o) {
+    return o == this || (o instanceof Selector other && hash == other.hash && nothing == other.nothing
+        && Arrays.equals(requirements, other.requirements));
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
   }
 
   @Override

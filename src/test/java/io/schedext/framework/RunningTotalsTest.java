@@ -95,14 +95,14 @@ class RunningTotalsTest {
     return copy;
   }
 
-  private Map<String, Long> total(RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals,
+  private Map<String, Long> total(RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals,
       List<NodeInfo> nodes, PodsPerZone sum) {
     return totals.total("pods-per-zone", nodes, sum, parallelizer, Map::copyOf);
   }
 
   @Test
   void onlyChangedNodesAreRecomputed() {
-    RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
     List<NodeInfo> nodes = new ArrayList<>(List.of(node("a", "z1", 2), node("b", "z1", 1), node("c", "z2", 0)));
     PodsPerZone sum = new PodsPerZone();
     assertThat(total(totals, nodes, sum)).isEqualTo(Map.of("z1", 3L));
@@ -122,7 +122,7 @@ class RunningTotalsTest {
 
   @Test
   void aCopyOfAnUnchangedNodeInfoIsNotRecomputed() {
-    RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
     List<NodeInfo> nodes = List.of(node("a", "z1", 2), node("b", "z2", 1));
     total(totals, nodes, new PodsPerZone());
     PodsPerZone sum = new PodsPerZone();
@@ -135,7 +135,7 @@ class RunningTotalsTest {
   void randomChangesKeepTheTotalEqualToTheSumFromScratch() {
     for (long seed = 1; seed <= 5; seed++) {
       Random rnd = new Random(seed);
-      RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+      RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
       List<NodeInfo> nodes = new ArrayList<>();
       // Enough nodes that the first call and the reorderings take the parallel path.
       for (int i = 0; i < RunningTotals.PARALLEL_FROM + 100; i++) {
@@ -169,7 +169,7 @@ class RunningTotalsTest {
 
   @Test
   void aListWithGenerationsIsComparedByThem() {
-    RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
     NodeInfo[] nodes = {node("a", "z1", 2), node("b", "z2", 1)};
     total(totals, new NodeInfoList(nodes), new PodsPerZone());
     nodes[1] = withPod(nodes[1], "new");
@@ -181,7 +181,7 @@ class RunningTotalsTest {
 
   @Test
   void keepsTheMostRecentlyUsedKeys() {
-    RunningTotals<Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(2);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(2);
     List<NodeInfo> nodes = List.of(node("a", "z1", 1));
     totals.total("k1", nodes, new PodsPerZone(), null, Map::copyOf);
     totals.total("k2", nodes, new PodsPerZone(), null, Map::copyOf);

@@ -27,7 +27,16 @@ import java.util.Map;
 /**
  * Filters and scores nodes by pod affinity and anti-affinity, required and preferred, the incoming pod's and the
  * existing pods' (symmetry), as upstream's {@code InterPodAffinity}. PreFilter and PreScore do all the matching over
- * the snapshot; Filter and Score only look up pre-computed counts. Stateless between cycles and thread-safe.
+ * the snapshot; Filter and Score only look up pre-computed counts.
+ *
+ * <p>Unlike upstream, it carries state from one pod to the next: three sets of cluster-wide sums
+ * ({@link RunningTotals}) — PreFilter's counts of existing pods' anti-affinity matching the pod, PreFilter's counts of
+ * pods matching the pod's required terms, and PreScore's topology scores — each bounded to the 64 most recently used
+ * keys, and each node's share remembered on its snapshot node info (which forgets it when the node changes). Both are
+ * keyed by records declared next to the per-node function they key, whose components are every input of that
+ * function besides the node ({@link PreFilterState.ExistingAntiAffinityKey}, {@link PreFilterState.IncomingTerms},
+ * {@link TopologyScores.Key}), so the next pod of the same workload reads the sums back, adjusted only for the nodes
+ * that changed. The per-cycle results live in the cycle state. Thread-safe.
  */
 public final class InterPodAffinity
     implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
@@ -51,16 +60,20 @@ public final class InterPodAffinity
       Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH).withPlugin(NAME);
   private static final Status EXISTING_ANTI_AFFINITY_NOT_MATCH =
       Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH).withPlugin(NAME);
+  /** How many keys (incoming workloads, or sets of terms) each of the carried totals keeps. */
+  private static final int KEYS = 64;
 
   private final InterPodAffinityArgs args;
   private final Handle handle;
   // PreFilter's pair counts summed over the cluster (existing pods' anti-affinity per incoming workload, and the
   // pod's own terms per set of terms), carried from pod to pod.
-  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> existingTotals = new RunningTotals<>(64);
-  private final RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> incomingTotals = new RunningTotals<>(64);
+  private final RunningTotals<PreFilterState.ExistingAntiAffinityKey, TopologyPairCounts[], TopologyPairCounts[]>
+      existingTotals = new RunningTotals<>(KEYS);
+  private final RunningTotals<PreFilterState.IncomingTerms, TopologyPairCounts[], TopologyPairCounts[]>
+      incomingTotals = new RunningTotals<>(KEYS);
   // PreScore's topology scores summed over the cluster, per incoming workload, carried from pod to pod.
-  private final RunningTotals<TopologyScores, java.util.Map<String, java.util.Map<String, long[]>>> scoreTotals =
-      new RunningTotals<>(64);
+  private final RunningTotals<TopologyScores.Key, TopologyScores, Map<String, Map<String, long[]>>> scoreTotals =
+      new RunningTotals<>(KEYS);
 
   private InterPodAffinity(InterPodAffinityArgs args, Handle handle) {
     this.args = args;
@@ -154,48 +167,20 @@ public final class InterPodAffinity
       return Status.error("failed to parse pod: " + pod.parseError()).withPlugin(NAME);
     }
     ClusterObjects objects = handle.clusterObjects();
-    TopologyScores.Incoming in = new TopologyScores.Incoming(pod,
+    // A node's scores depend on its pods and labels and on the key's inputs only: they are remembered on the
+    // snapshot node info, so the next pod of the same workload reads them back, and the cluster-wide sum is carried
+    // from pod to pod under the same key, adjusted for the nodes that changed.
+    TopologyScores.Key key = TopologyScores.Key.of(pod, TermNamespaces.labelsOf(pod.namespace(), objects),
         TermNamespaces.mergeWeighted(pod.preferredAffinityTerms(), objects),
-        TermNamespaces.mergeWeighted(pod.preferredAntiAffinityTerms(), objects),
-        TermNamespaces.labelsOf(pod.namespace(), objects), args.hardPodAffinityWeight());
-    // What a node contributes depends only on its pods and labels and on what is matched against them: the incoming
-    // pod's namespace, labels and namespace labels, and its own preferred terms (as a canonical text). It is
-    // remembered on the snapshot node info, so the next pod of the same workload reads it back, and the cluster-wide
-    // sum is carried from pod to pod under the same key, adjusted for the nodes that changed.
-    String memoKey = "InterPodAffinity/score\u0000" + args.hardPodAffinityWeight() + "\u0000"
-        + PreFilterState.incomingKey(pod, in.namespaceLabels())
-        + (hasConstraints ? "\u0000" + termsKey(in.preferredAffinityTerms()) + "\u0000"
-            + termsKey(in.preferredAntiAffinityTerms()) : "");
-    PreScoreState total = scoreTotals.total(memoKey, state.snapshot().list(),
-        new ScoreTotals(memoKey, in, hasConstraints, hasConstraints ? ALL_PODS : PODS_WITH_AFFINITY),
-        handle.parallelizer(), ScoreTotals::freeze);
+        TermNamespaces.mergeWeighted(pod.preferredAntiAffinityTerms(), objects), args.hardPodAffinityWeight(),
+        hasConstraints);
+    PreScoreState total = scoreTotals.total(key, state.snapshot().list(),
+        new ScoreTotals(new TopologyScores.Incoming(pod, key)), handle.parallelizer(), ScoreTotals::freeze);
     if (total == null) {
       return Status.skip();
     }
     state.write(PRE_SCORE_STATE_KEY, total);
     return Status.success();
-  }
-
-  private static final java.util.function.BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores> ALL_PODS =
-      (n, in) -> existingScores(in, n, n.pods());
-  private static final java.util.function.BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores>
-      PODS_WITH_AFFINITY = (n, in) -> existingScores(in, n, n.podsWithAffinity());
-
-  /** A canonical text of weighted terms, for memo keys. */
-  private static String termsKey(List<io.schedext.framework.WeightedAffinityTerm> terms) {
-    StringBuilder sb = new StringBuilder();
-    for (io.schedext.framework.WeightedAffinityTerm w : terms) {
-      sb.append(w.weight()).append('|').append(PreFilterState.termsKey(List.of(w.term())));
-    }
-    return sb.toString();
-  }
-
-  private static TopologyScores existingScores(TopologyScores.Incoming in, NodeInfo node, List<PodInfo> pods) {
-    TopologyScores scores = new TopologyScores();
-    for (PodInfo existing : pods) {
-      scores.processExistingPod(in, existing, node);
-    }
-    return scores;
   }
 
   /** Whether the pod's spec declares preferred affinity or anti-affinity terms (read from the spec, as upstream). */

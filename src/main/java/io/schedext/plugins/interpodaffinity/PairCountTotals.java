@@ -7,27 +7,27 @@ import java.util.function.BiFunction;
 /**
  * PreFilter's per-node pair counts summed over the cluster, for {@link RunningTotals}: a node contributes one or more
  * {@link TopologyPairCounts} (the existing pods' anti-affinity, or the incoming pod's affinity and anti-affinity
- * counts), remembered on the node info under a memo key that determines them; the total is their sum, a pair present
- * exactly while its count is not zero, as the counts merged from scratch.
+ * counts), remembered on the node info under a key whose components are every input of the count besides the node;
+ * the total is their sum, a pair present exactly while its count is not zero, as the counts merged from scratch.
  *
  * @param <A> what the per-node count reads besides the node
  */
 final class PairCountTotals<A> implements RunningTotals.Sum<TopologyPairCounts[], TopologyPairCounts[]> {
 
   private final int arity;
-  private final String memoKey;
+  private final Object memoKey;
   private final A arg;
   private final BiFunction<NodeInfo, A, TopologyPairCounts[]> compute;
   private final boolean onlyWithRequiredAntiAffinity;
 
   /**
    * @param arity how many counts a node contributes
-   * @param memoKey the node memo key of the counts
+   * @param memoKey the key of the counts: a record of every input of {@code compute} besides the node, interned
    * @param arg the per-node count's argument
    * @param compute a node's counts
    * @param onlyWithRequiredAntiAffinity whether only nodes holding pods with required anti-affinity contribute
    */
-  PairCountTotals(int arity, String memoKey, A arg, BiFunction<NodeInfo, A, TopologyPairCounts[]> compute,
+  PairCountTotals(int arity, Object memoKey, A arg, BiFunction<NodeInfo, A, TopologyPairCounts[]> compute,
       boolean onlyWithRequiredAntiAffinity) {
     this.arity = arity;
     this.memoKey = memoKey;

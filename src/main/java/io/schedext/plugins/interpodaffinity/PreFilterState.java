@@ -3,6 +3,7 @@ package io.schedext.plugins.interpodaffinity;
 import io.schedext.framework.AffinityTerm;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FrameworkException;
+import io.schedext.framework.Interner;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
@@ -63,59 +64,45 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts existingAntiAffinityCounts(
       PodInfo pod, Map<String, String> namespaceLabels, List<NodeInfo> nodes, Parallelizer parallelizer,
-      RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
-    // A node's count depends only on its pods and labels and on the incoming pod's namespace, labels and namespace
-    // labels: it is remembered on the (immutable) snapshot node info, and the sum is carried under the same key.
-    String memoKey = "InterPodAffinity/existingAntiAffinity\u0000" + incomingKey(pod, namespaceLabels);
-    Incoming incoming = new Incoming(pod, namespaceLabels);
-    return totals.total(memoKey, nodes,
-        new PairCountTotals<>(1, memoKey, incoming, PreFilterState::existingAntiAffinityCountsOn, true),
+      RunningTotals<ExistingAntiAffinityKey, TopologyPairCounts[], TopologyPairCounts[]> totals) {
+    // A node's count is remembered on the (immutable) snapshot node info, and the sum carried, under the same key.
+    ExistingAntiAffinityKey key = ExistingAntiAffinityKey.of(pod, namespaceLabels);
+    return totals.total(key, nodes,
+        new PairCountTotals<>(1, key, new Incoming(pod, key), PreFilterState::existingAntiAffinityCountsOn, true),
         parallelizer, PairCountTotals::copies)[0];
   }
 
-  /** The incoming pod's required terms, passed to the per-node count without a capturing lambda. */
-  private record IncomingTerms(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity) {}
+  /**
+   * The key of {@link #existingAntiAffinityCountsOn}: what existing pods' required anti-affinity terms see of the
+   * incoming pod, which is every input of the count besides the node (a term matches a pod by its namespace, its
+   * labels and its namespace's labels).
+   *
+   * @param namespace the incoming pod's namespace
+   * @param labels the incoming pod's labels
+   * @param namespaceLabels the labels of the incoming pod's namespace
+   */
+  record ExistingAntiAffinityKey(String namespace, Map<String, String> labels, Map<String, String> namespaceLabels) {
 
-  private static TopologyPairCounts[] incomingCountsOn(NodeInfo node, IncomingTerms t) {
-    TopologyPairCounts a = new TopologyPairCounts();
-    TopologyPairCounts anti = new TopologyPairCounts();
-    for (PodInfo existing : node.pods()) {
-      a.addAffinityTerms(t.affinity(), existing, node.labels(), 1);
-      // The incoming terms have their namespace selectors merged, so no namespace labels are needed.
-      anti.addAntiAffinityTerms(t.antiAffinity(), existing, null, node.labels(), 1);
+    // One instance per distinct key, so that per-node memo lookups compare references.
+    private static final Interner<ExistingAntiAffinityKey> INTERNED = new Interner<>(1024);
+
+    /** The interned key for {@code pod}, whose namespace carries {@code namespaceLabels}. */
+    static ExistingAntiAffinityKey of(PodInfo pod, Map<String, String> namespaceLabels) {
+      return INTERNED.intern(new ExistingAntiAffinityKey(pod.namespace(), pod.labels(), namespaceLabels));
     }
-    return new TopologyPairCounts[] {a, anti};
   }
 
-  /** A canonical text of terms (namespaces sorted), for memo keys. */
-  static String termsKey(List<AffinityTerm> terms) {
-    StringBuilder sb = new StringBuilder();
-    for (AffinityTerm t : terms) {
-      sb.append(new java.util.TreeSet<>(t.namespaces())).append('|').append(t.selector()).append('|')
-          .append(t.topologyKey()).append('|').append(t.namespaceSelector()).append(';');
-    }
-    return sb.toString();
-  }
-
-  /** The incoming pod and its namespace's labels, passed to the per-node count without a capturing lambda. */
-  private record Incoming(PodInfo pod, Map<String, String> namespaceLabels) {}
+  /** The incoming pod and its key, passed to the per-node count without a capturing lambda. */
+  private record Incoming(PodInfo pod, ExistingAntiAffinityKey key) {}
 
   private static TopologyPairCounts[] existingAntiAffinityCountsOn(NodeInfo node, Incoming in) {
     TopologyPairCounts counts = new TopologyPairCounts();
-    for (PodInfo existing : node.podsWithRequiredAntiAffinity()) {
-      counts.addAntiAffinityTerms(existing.requiredAntiAffinityTerms(), in.pod(), in.namespaceLabels(), node.labels(),
-          1);
+    List<PodInfo> pods = node.podsWithRequiredAntiAffinity();
+    for (int i = 0; i < pods.size(); i++) {
+      counts.addAntiAffinityTerms(pods.get(i).requiredAntiAffinityTerms(), in.pod(), in.key().namespaceLabels(),
+          node.labels(), 1);
     }
     return new TopologyPairCounts[] {counts};
-  }
-
-  /**
-   * What existing pods' terms can see of the incoming pod: its namespace, its labels and its namespace's labels, in
-   * a canonical form.
-   */
-  static String incomingKey(PodInfo pod, Map<String, String> namespaceLabels) {
-    return pod.namespace() + "\u0000" + new java.util.TreeMap<>(pod.labels()) + "\u0000"
-        + (namespaceLabels == null ? "{}" : new java.util.TreeMap<>(namespaceLabels).toString());
   }
 
   /**
@@ -124,17 +111,46 @@ final class PreFilterState implements StateData {
    */
   static TopologyPairCounts[] incomingCounts(
       List<AffinityTerm> affinityTerms, List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes,
-      Parallelizer parallelizer, RunningTotals<TopologyPairCounts[], TopologyPairCounts[]> totals) {
+      Parallelizer parallelizer, RunningTotals<IncomingTerms, TopologyPairCounts[], TopologyPairCounts[]> totals) {
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
     }
-    // A node's counts depend only on its pods and labels and on the incoming terms: remembered on the snapshot node
-    // info under the terms' canonical text, and summed over the cluster under the same key, carried from pod to pod.
-    String memoKey = "InterPodAffinity/incoming\u0000" + termsKey(affinityTerms) + "\u0000" + termsKey(antiAffinityTerms);
-    IncomingTerms terms = new IncomingTerms(affinityTerms, antiAffinityTerms);
-    return totals.total(memoKey, nodes,
-        new PairCountTotals<>(2, memoKey, terms, PreFilterState::incomingCountsOn, false),
+    // The terms are both the key and the argument of the per-node counts: remembered on the snapshot node info and
+    // summed over the cluster under them, carried from pod to pod.
+    IncomingTerms terms = IncomingTerms.of(affinityTerms, antiAffinityTerms);
+    return totals.total(terms, nodes,
+        new PairCountTotals<>(2, terms, terms, PreFilterState::incomingCountsOn, false),
         parallelizer, PairCountTotals::copies);
+  }
+
+  /**
+   * The incoming pod's required terms with namespace selectors merged: every input of {@link #incomingCountsOn}
+   * besides the node, and so its key.
+   *
+   * @param affinity the required affinity terms
+   * @param antiAffinity the required anti-affinity terms
+   */
+  record IncomingTerms(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity) {
+
+    // One instance per distinct key, so that per-node memo lookups compare references.
+    private static final Interner<IncomingTerms> INTERNED = new Interner<>(1024);
+
+    /** The interned key of these terms. */
+    static IncomingTerms of(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity) {
+      return INTERNED.intern(new IncomingTerms(affinity, antiAffinity));
+    }
+  }
+
+  private static TopologyPairCounts[] incomingCountsOn(NodeInfo node, IncomingTerms t) {
+    TopologyPairCounts a = new TopologyPairCounts();
+    TopologyPairCounts anti = new TopologyPairCounts();
+    List<PodInfo> pods = node.pods();
+    for (int i = 0; i < pods.size(); i++) {
+      a.addAffinityTerms(t.affinity(), pods.get(i), node.labels(), 1);
+      // The incoming terms have their namespace selectors merged, so no namespace labels are needed.
+      anti.addAntiAffinityTerms(t.antiAffinity(), pods.get(i), null, node.labels(), 1);
+    }
+    return new TopologyPairCounts[] {a, anti};
   }
 
   /** True when nothing needs filtering: no existing anti-affinity matches and the pod has no required terms. */

@@ -4,7 +4,6 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.RunningTotals;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
  * PreScore's per-node topology scores summed over the cluster, for {@link RunningTotals}: per topology key and value
@@ -13,23 +12,11 @@ import java.util.function.BiFunction;
  */
 final class ScoreTotals implements RunningTotals.Sum<TopologyScores, Map<String, Map<String, long[]>>> {
 
-  private final String memoKey;
   private final TopologyScores.Incoming incoming;
-  private final boolean allPods;
-  private final BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores> compute;
 
-  /**
-   * @param memoKey the node memo key of these scores (it determines them)
-   * @param incoming the pod being scheduled with its merged terms
-   * @param allPods whether every existing pod counts (the pod has preferred terms) or only pods with affinity terms
-   * @param compute a node's scores
-   */
-  ScoreTotals(String memoKey, TopologyScores.Incoming incoming, boolean allPods,
-      BiFunction<NodeInfo, TopologyScores.Incoming, TopologyScores> compute) {
-    this.memoKey = memoKey;
+  /** Sums the scores of {@code incoming}, remembered on each node under its key. */
+  ScoreTotals(TopologyScores.Incoming incoming) {
     this.incoming = incoming;
-    this.allPods = allPods;
-    this.compute = compute;
   }
 
   @Override
@@ -39,10 +26,10 @@ final class ScoreTotals implements RunningTotals.Sum<TopologyScores, Map<String,
 
   @Override
   public TopologyScores contribution(NodeInfo node) {
-    if (node.node() == null || (allPods ? node.pods() : node.podsWithAffinity()).isEmpty()) {
+    if (node.node() == null || (incoming.key().allPods() ? node.pods() : node.podsWithAffinity()).isEmpty()) {
       return null;
     }
-    TopologyScores s = node.memoizeObject(memoKey, incoming, compute);
+    TopologyScores s = node.memoizeObject(incoming.key(), incoming, TopologyScores::on);
     return s.isEmpty() ? null : s;
   }
 

@@ -1,6 +1,7 @@
 package io.schedext.plugins.interpodaffinity;
 
 import io.schedext.framework.AffinityTerm;
+import io.schedext.framework.Interner;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.WeightedAffinityTerm;
@@ -10,20 +11,65 @@ import java.util.Map;
 
 /**
  * Score contributions per topology key and value while PreScore collects them, as upstream's {@code scoreMap}:
- * unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per node, remembered on the node info
- * and summed over the cluster by {@link ScoreTotals}; not thread-safe while being filled, read-only afterwards.
+ * unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per node ({@link #on}), remembered on
+ * the node info under its {@link Key} and summed over the cluster by {@link ScoreTotals}; not thread-safe while being
+ * filled, read-only afterwards.
  */
 final class TopologyScores {
 
   private final HashMap<String, HashMap<String, Long>> byKey = new HashMap<>();
 
-  /** The incoming pod's scoring inputs, with namespace selectors already merged into its own terms. */
-  record Incoming(
-      PodInfo pod,
+  /**
+   * Every input of a node's scores ({@link #on}) besides the node and so the key they are remembered and summed
+   * under: the incoming pod as existing pods' terms see it (namespace, labels, namespace labels), its preferred terms
+   * with namespace selectors merged, the weight of existing pods' required affinity, and which existing pods count.
+   *
+   * @param namespace the incoming pod's namespace
+   * @param labels the incoming pod's labels
+   * @param namespaceLabels the labels of the incoming pod's namespace
+   * @param preferredAffinityTerms the incoming pod's preferred affinity terms, namespace selectors merged
+   * @param preferredAntiAffinityTerms the incoming pod's preferred anti-affinity terms, namespace selectors merged
+   * @param hardPodAffinityWeight the weight of an existing pod's required affinity term the incoming pod matches
+   * @param allPods whether every existing pod counts (the pod has preferred terms) or only pods with affinity terms
+   */
+  record Key(
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> namespaceLabels,
       List<WeightedAffinityTerm> preferredAffinityTerms,
       List<WeightedAffinityTerm> preferredAntiAffinityTerms,
-      Map<String, String> namespaceLabels,
-      int hardPodAffinityWeight) {}
+      int hardPodAffinityWeight,
+      boolean allPods) {
+
+    // One instance per distinct key, so that per-node memo lookups compare references.
+    private static final Interner<Key> INTERNED = new Interner<>(1024);
+
+    /** The interned key of these inputs for {@code pod}. */
+    static Key of(PodInfo pod, Map<String, String> namespaceLabels, List<WeightedAffinityTerm> preferredAffinityTerms,
+        List<WeightedAffinityTerm> preferredAntiAffinityTerms, int hardPodAffinityWeight, boolean allPods) {
+      return INTERNED.intern(new Key(pod.namespace(), pod.labels(), namespaceLabels, preferredAffinityTerms,
+          preferredAntiAffinityTerms, hardPodAffinityWeight, allPods));
+    }
+  }
+
+  /**
+   * The incoming pod and its scoring inputs. The pod itself is read only where a term is matched against it, which
+   * looks at its namespace and labels, both in the key.
+   *
+   * @param pod the pod being scheduled
+   * @param key its scoring inputs
+   */
+  record Incoming(PodInfo pod, Key key) {}
+
+  /** What the existing pods on {@code node} contribute ({@link #processExistingPod}): a pure function of the key. */
+  static TopologyScores on(NodeInfo node, Incoming in) {
+    TopologyScores scores = new TopologyScores();
+    List<PodInfo> pods = in.key().allPods() ? node.pods() : node.podsWithAffinity();
+    for (int i = 0; i < pods.size(); i++) {
+      scores.processExistingPod(in, pods.get(i), node);
+    }
+    return scores;
+  }
 
   /** True when nothing was credited. */
   boolean isEmpty() {
@@ -61,16 +107,17 @@ final class TopologyScores {
     if (labels.isEmpty()) {
       return;
     }
+    Key key = in.key();
     // The incoming pod's terms have merged namespaces, so the existing pod's namespace labels are not needed.
-    processTerms(in.preferredAffinityTerms(), existing, null, labels, 1);
-    processTerms(in.preferredAntiAffinityTerms(), existing, null, labels, -1);
-    if (in.hardPodAffinityWeight() > 0) {
+    processTerms(key.preferredAffinityTerms(), existing, null, labels, 1);
+    processTerms(key.preferredAntiAffinityTerms(), existing, null, labels, -1);
+    if (key.hardPodAffinityWeight() > 0) {
       for (AffinityTerm t : existing.requiredAffinityTerms()) {
-        processTerm(t, in.hardPodAffinityWeight(), in.pod(), in.namespaceLabels(), labels, 1);
+        processTerm(t, key.hardPodAffinityWeight(), in.pod(), key.namespaceLabels(), labels, 1);
       }
     }
-    processTerms(existing.preferredAffinityTerms(), in.pod(), in.namespaceLabels(), labels, 1);
-    processTerms(existing.preferredAntiAffinityTerms(), in.pod(), in.namespaceLabels(), labels, -1);
+    processTerms(existing.preferredAffinityTerms(), in.pod(), key.namespaceLabels(), labels, 1);
+    processTerms(existing.preferredAntiAffinityTerms(), in.pod(), key.namespaceLabels(), labels, -1);
   }
 
   /** A visitor of topology pairs and their scores. */

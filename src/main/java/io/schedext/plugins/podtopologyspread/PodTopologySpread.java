@@ -25,6 +25,7 @@ import io.schedext.plugins.Names;
 import io.schedext.plugins.helper.DefaultSelector;
 import io.schedext.plugins.helper.Normalize;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Spreads pods evenly over topology domains per the pod's {@code topologySpreadConstraints} (or the cluster's default
@@ -60,9 +61,9 @@ public final class PodTopologySpread
   private final ClusterObjects cluster;
   private final Parallelizer parallelizer;
   // Matching pods per domain over the whole cluster for hard and for soft constraints, carried from pod to pod.
-  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preFilterTotals =
+  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> preFilterTotals =
       DomainTotals.newTotals();
-  private final RunningTotals<DomainTotals.Share, java.util.Map<String, long[]>> preScoreTotals =
+  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> preScoreTotals =
       DomainTotals.newTotals();
 
   private PodTopologySpread(
@@ -184,7 +185,7 @@ public final class PodTopologySpread
       }
       long count;
       if (s.hostname(i)) {
-        count = s.counter(i).count(node);
+        count = s.matchingPods(i).count(node);
       } else {
         count = s.podCount(i, value);
         if (count < 0) {

@@ -56,15 +56,15 @@ final class PreFilterState implements StateData {
    */
   static PreFilterState compute(
       List<SpreadConstraint> constraints, PodInfo pod, List<NodeInfo> nodes, Parallelizer parallelizer,
-      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
+      RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> totals) {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
     List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
     int n = constraints.size();
-    SpreadConstraint.Counter[] counters = new SpreadConstraint.Counter[n];
+    SpreadConstraint.MatchingPods[] matching = new SpreadConstraint.MatchingPods[n];
     boolean[] scanned = new boolean[n];
     boolean anyScanned = false;
     for (int i = 0; i < n; i++) {
-      counters[i] = constraints.get(i).counter(pod.namespace());
+      matching[i] = constraints.get(i).matchingPods(pod.namespace());
       scanned[i] = totals == null || SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
       anyScanned |= scanned[i];
     }
@@ -73,27 +73,21 @@ final class PreFilterState implements StateData {
       boolean hostname = SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
       matchNum.add(new HashMap<>(hostname ? Math.max(16, nodes.size() * 2) : 16));
     }
-    List<String> keys = new ArrayList<>(n);
-    for (SpreadConstraint c : constraints) {
-      keys.add(c.topologyKey());
-    }
+    // Every node counted carries every constraint's key.
+    List<String> keys = SpreadConstraint.topologyKeys(constraints);
     for (int i = 0; i < n; i++) {
       if (scanned[i]) {
         continue;
       }
-      SpreadConstraint c = constraints.get(i);
+      DomainTotals.Key key = DomainTotals.Key.of(constraints.get(i), matching[i], keys, pod, true);
       Map<String, Integer> into = matchNum.get(i);
-      DomainTotals sum = new DomainTotals(counters[i],
-          node -> node.node() != null && SpreadConstraint.nodeHasAllKeys(node, constraints)
-              && c.includesNode(node, affinity, tolerations),
-          node -> node.labels().get(c.topologyKey()), true);
-      totals.total(DomainTotals.key("PreFilter", c, counters[i], keys, pod), nodes, sum, parallelizer, total -> {
+      totals.total(key, nodes, new DomainTotals(key, affinity), parallelizer, total -> {
         total.forEach((domain, cell) -> into.put(domain, (int) cell[0]));
         return null;
       });
     }
     if (anyScanned) {
-      countNodeByNode(constraints, scanned, counters, affinity, tolerations, nodes, parallelizer, matchNum);
+      countNodeByNode(constraints, scanned, matching, affinity, tolerations, nodes, parallelizer, matchNum);
     }
     CriticalPaths[] paths = new CriticalPaths[n];
     boolean[] selfMatch = new boolean[n];
@@ -110,7 +104,7 @@ final class PreFilterState implements StateData {
 
   /** Counts the constraints marked in {@code scanned} over every eligible node of {@code nodes} into matchNum. */
   private static void countNodeByNode(
-      List<SpreadConstraint> constraints, boolean[] scanned, SpreadConstraint.Counter[] counters,
+      List<SpreadConstraint> constraints, boolean[] scanned, SpreadConstraint.MatchingPods[] matching,
       RequiredNodeAffinity affinity, List<Toleration> tolerations, List<NodeInfo> nodes, Parallelizer parallelizer,
       List<Map<String, Integer>> matchNum) {
     int n = constraints.size();
@@ -123,7 +117,7 @@ final class PreFilterState implements StateData {
       int[] counts = new int[n];
       for (int i = 0; i < n; i++) {
         SpreadConstraint c = constraints.get(i);
-        counts[i] = scanned[i] && c.includesNode(node, affinity, tolerations) ? counters[i].count(node) : -1;
+        counts[i] = scanned[i] && c.includesNode(node, affinity, tolerations) ? matching[i].count(node) : -1;
       }
       countsByNode[idx] = counts;
     };

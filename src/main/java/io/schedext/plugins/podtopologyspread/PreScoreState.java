@@ -1,6 +1,5 @@
 package io.schedext.plugins.podtopologyspread;
 
-import io.fabric8.kubernetes.api.model.Toleration;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
@@ -28,7 +27,7 @@ final class PreScoreState implements StateData {
   private final List<Map<String, long[]>> podCounts;
   private final double[] weights;
   private final String namespace;
-  private final SpreadConstraint.Counter[] counters;
+  private final SpreadConstraint.MatchingPods[] matching;
 
   private PreScoreState(
       List<SpreadConstraint> constraints,
@@ -37,19 +36,19 @@ final class PreScoreState implements StateData {
       List<Map<String, long[]>> podCounts,
       double[] weights,
       String namespace,
-      SpreadConstraint.Counter[] counters) {
+      SpreadConstraint.MatchingPods[] matching) {
     this.constraints = constraints;
     this.hostname = hostname;
     this.ignoredNodes = ignoredNodes;
     this.podCounts = podCounts;
     this.weights = weights;
     this.namespace = namespace;
-    this.counters = counters;
+    this.matching = matching;
   }
 
-  /** The pod counter of constraint {@code i} for this cycle's namespace. */
-  SpreadConstraint.Counter counter(int i) {
-    return counters[i];
+  /** The pods constraint {@code i} counts in this cycle's namespace. */
+  SpreadConstraint.MatchingPods matchingPods(int i) {
+    return matching[i];
   }
 
   /**
@@ -65,7 +64,7 @@ final class PreScoreState implements StateData {
       List<NodeInfo> allNodes,
       boolean requireAllTopologies,
       Parallelizer parallelizer,
-      RunningTotals<DomainTotals.Share, Map<String, long[]>> totals) {
+      RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> totals) {
     int n = constraints.size();
     boolean[] hostname = new boolean[n];
     List<Map<String, long[]>> podCounts = new ArrayList<>(n);
@@ -99,26 +98,18 @@ final class PreScoreState implements StateData {
     }
 
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
-    List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
-    SpreadConstraint.Counter[] counters = new SpreadConstraint.Counter[n];
+    SpreadConstraint.MatchingPods[] matching = new SpreadConstraint.MatchingPods[n];
     for (int i = 0; i < n; i++) {
-      counters[i] = constraints.get(i).counter(pod.namespace());
+      matching[i] = constraints.get(i).matchingPods(pod.namespace());
     }
-    List<String> requiredKeys = requireAllTopologies ? topologyKeys(constraints) : null;
+    List<String> requiredKeys = requireAllTopologies ? SpreadConstraint.topologyKeys(constraints) : null;
     for (int i = 0; i < n; i++) {
       Map<String, long[]> registered = podCounts.get(i);
       if (hostname[i] || registered.isEmpty()) {
         continue;
       }
-      SpreadConstraint c = constraints.get(i);
-      SpreadConstraint.Counter counter = counters[i];
-      DomainTotals sum = new DomainTotals(counter,
-          node -> node.node() != null
-              && (!requireAllTopologies || SpreadConstraint.nodeHasAllKeys(node, constraints))
-              && c.includesNode(node, affinity, tolerations),
-          node -> valueOf(node, c), false);
-      Object key = DomainTotals.key("PreScore", c, counter, requiredKeys, pod);
-      totals.total(key, allNodes, sum, parallelizer, total -> {
+      DomainTotals.Key key = DomainTotals.Key.of(constraints.get(i), matching[i], requiredKeys, pod, false);
+      totals.total(key, allNodes, new DomainTotals(key, affinity), parallelizer, total -> {
         for (Map.Entry<String, long[]> e : registered.entrySet()) {
           long[] cell = total.get(e.getKey());
           e.getValue()[0] = cell == null ? 0 : cell[0];
@@ -127,7 +118,7 @@ final class PreScoreState implements StateData {
       });
     }
     return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
-        counters);
+        matching);
   }
 
   /** Domains per constraint remembered by identity in {@link #compute}. */
@@ -147,14 +138,6 @@ final class PreScoreState implements StateData {
       seen[count] = value;
       seenCount[i] = count + 1;
     }
-  }
-
-  private static List<String> topologyKeys(List<SpreadConstraint> constraints) {
-    List<String> keys = new ArrayList<>(constraints.size());
-    for (SpreadConstraint c : constraints) {
-      keys.add(c.topologyKey());
-    }
-    return keys;
   }
 
   private static String valueOf(NodeInfo node, SpreadConstraint c) {

@@ -2,6 +2,7 @@ package io.schedext.plugins.podtopologyspread;
 
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.schedext.framework.Interner;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.kube.LabelSelectors;
@@ -93,45 +94,52 @@ record SpreadConstraint(
 
   /** True when {@code node} is an eligible domain member under this constraint's node inclusion policies. */
   boolean includesNode(NodeInfo node, RequiredNodeAffinity affinity, List<Toleration> tolerations) {
+    return includesNode(node, honorNodeAffinity, affinity, honorNodeTaints, tolerations);
+  }
+
+  /**
+   * True when {@code node} passes the node inclusion policies: under Honor for affinity, the pod's node selector and
+   * required node affinity; under Honor for taints, its tolerations of the node's NoSchedule and NoExecute taints.
+   */
+  static boolean includesNode(NodeInfo node, boolean honorNodeAffinity, RequiredNodeAffinity affinity,
+      boolean honorNodeTaints, List<Toleration> tolerations) {
     if (honorNodeAffinity && !affinity.matches(node.name(), node.labels())) {
       return false;
     }
     return !honorNodeTaints || Taints.findUntolerated(node.noScheduleTaints(), tolerations) == null;
   }
 
-  /** The number of pods on {@code node} in {@code namespace}, not terminating, that this constraint counts. */
-  int countMatching(NodeInfo node, String namespace) {
-    return counter(namespace).count(node);
-  }
-
-  /** A counter of this constraint's pods in {@code namespace}; make one per request, use it for every node. */
-  Counter counter(String namespace) {
-    // Interned: node memo lookups then match by reference, without comparing characters.
-    return new Counter((namespace + "\u0000PodTopologySpread\u0000" + selector).intern(), selector, namespace);
+  /** This constraint's pods in {@code namespace}, interned: make one per request, use it for every node. */
+  MatchingPods matchingPods(String namespace) {
+    return MatchingPods.INTERNED.intern(new MatchingPods(namespace, selector));
   }
 
   /**
-   * Counts the non-terminating pods of one namespace matching one selector on a node. The count is remembered on the
-   * (immutable) snapshot node info under {@code memoKey}, so the next pod of the same workload reads it back.
+   * The non-terminating pods of one namespace that one selector matches, counted per node. It is also the key of the
+   * count remembered on the (immutable) snapshot node info, so the next pod of the same workload reads it back: its
+   * components are every input of the count.
    *
-   * @param memoKey the node memo key
-   * @param selector the selector
    * @param namespace the namespace
+   * @param selector the selector
    */
-  record Counter(String memoKey, Selector selector, String namespace) {
+  record MatchingPods(String namespace, Selector selector) {
+
+    // One instance per namespace and selector, shared by every plugin instance as the node infos are, so that the
+    // per-node memo lookups compare references.
+    private static final Interner<MatchingPods> INTERNED = new Interner<>(1024);
 
     /** The number of matching pods on {@code node}. */
     int count(NodeInfo node) {
       if (selector.isNothing()) {
         return 0;
       }
-      return node.memoize(memoKey, this, Counter::countNow);
+      return node.memoize(this, this, MatchingPods::countNow);
     }
 
-    private static int countNow(NodeInfo node, Counter c) {
+    private static int countNow(NodeInfo node, MatchingPods m) {
       int count = 0;
       for (PodInfo p : node.pods()) {
-        if (!p.terminating() && p.namespace().equals(c.namespace) && c.selector.matches(p.labels())) {
+        if (!p.terminating() && p.namespace().equals(m.namespace) && m.selector.matches(p.labels())) {
           count++;
         }
       }
@@ -139,7 +147,7 @@ record SpreadConstraint(
     }
   }
 
-  /** True when {@code nodeLabels} hold the topology key of every constraint. */
+  /** True when {@code node} has the topology key of every constraint. */
   static boolean nodeHasAllKeys(NodeInfo node, List<SpreadConstraint> constraints) {
     for (int i = 0; i < constraints.size(); i++) {
       if (!node.hasLabel(constraints.get(i).topologyKey)) {
@@ -147,5 +155,14 @@ record SpreadConstraint(
       }
     }
     return true;
+  }
+
+  /** The topology key of every constraint, in order. */
+  static List<String> topologyKeys(List<SpreadConstraint> constraints) {
+    List<String> keys = new ArrayList<>(constraints.size());
+    for (SpreadConstraint c : constraints) {
+      keys.add(c.topologyKey);
+    }
+    return List.copyOf(keys);
   }
 }
