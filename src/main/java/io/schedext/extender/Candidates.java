@@ -20,12 +20,14 @@ import java.util.Set;
  *
  * @param snapshot the snapshot the cycle sees (the call's, with the node objects of a {@code Nodes} request in place)
  * @param nodes the known candidate nodes, in request order, each once
+ * @param positions per node, its position in the call's {@link Call#names() name index} (-1 when it was not found
+ *     through it), or null when none was; lets a reply copy each name's encoding from the index
  * @param unknown names the snapshot does not know → reason
  * @param namesMode true when the request used {@code NodeNames}
  * @param given the node objects of a {@code Nodes} request by name
  */
 record Candidates(
-    Snapshot snapshot, List<NodeInfo> nodes, Map<String, String> unknown, boolean namesMode,
+    Snapshot snapshot, List<NodeInfo> nodes, int[] positions, Map<String, String> unknown, boolean namesMode,
     Map<String, Node> given) {
 
   /** The reason given for a node name the cache does not know. */
@@ -36,12 +38,12 @@ record Candidates(
 
   /** Every node of {@code snapshot}, as a request naming all of them would have them. */
   static Candidates all(Snapshot snapshot) {
-    return new Candidates(snapshot, snapshot.list(), Map.of(), true, Map.of());
+    return new Candidates(snapshot, snapshot.list(), null, Map.of(), true, Map.of());
   }
 
-  /** These candidates narrowed to {@code nodes} (a subset of theirs), with no unknown names. */
-  Candidates only(List<NodeInfo> subset) {
-    return new Candidates(snapshot, subset, Map.of(), namesMode, given);
+  /** The position in the call's name index of candidate {@code i}, or -1 when it has none. */
+  int position(int i) {
+    return positions == null ? -1 : positions[i];
   }
 
   /**
@@ -76,6 +78,7 @@ record Candidates(
 
   private static Candidates named(Call call, Snapshot base, List<String> names) {
     List<NodeInfo> nodes = new ArrayList<>(names.size());
+    int[] positions = new int[names.size()];
     Map<String, String> unknown = new LinkedHashMap<>();
     // Names decoded against the call's own index carry their position in the snapshot's node order. A name given
     // twice is answered once, at its first place: by position when indexed, else by name.
@@ -108,9 +111,10 @@ record Candidates(
           continue;
         }
       }
+      positions[nodes.size()] = position;
       nodes.add(n);
     }
-    return new Candidates(base, nodes, unknown, true, Map.of());
+    return new Candidates(base, nodes, indexed == null ? null : positions, unknown, true, Map.of());
   }
 
   private static Candidates given(Snapshot base, List<Node> items) {
@@ -141,7 +145,7 @@ record Candidates(
       nodes.add(joined);
       overrides.add(joined);
     }
-    return new Candidates(base.withOverrides(overrides), nodes, Map.of(), false, given);
+    return new Candidates(base.withOverrides(overrides), nodes, null, Map.of(), false, given);
   }
 
   private static boolean sameVersion(Node cached, Node given) {

@@ -46,6 +46,8 @@ final class FilterService {
     Map<String, String> failed = new LinkedHashMap<>();
     Map<String, String> unresolvable = new LinkedHashMap<>(c.unknown());
     List<NodeInfo> feasible = new ArrayList<>(c.nodes().size());
+    // Each feasible node's place among the candidates, for its name's encoding.
+    int[] feasibleAt = new int[c.nodes().size()];
     String error = "";
     CycleState state = fw.newCycleState(c.snapshot());
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
@@ -59,10 +61,15 @@ final class FilterService {
       }
     } else {
       List<NodeInfo> toFilter = c.nodes();
+      // The candidate index of each node filtered; null while they are the candidates themselves.
+      int[] candidateAt = null;
       if (!pre.allNodes()) {
         toFilter = new ArrayList<>(c.nodes().size());
-        for (NodeInfo n : c.nodes()) {
+        candidateAt = new int[c.nodes().size()];
+        for (int i = 0; i < c.nodes().size(); i++) {
+          NodeInfo n = c.nodes().get(i);
           if (pre.nodeNames().contains(n.name())) {
+            candidateAt[toFilter.size()] = i;
             toFilter.add(n);
           } else {
             unresolvable.put(n.name(), FILTERED_BY_PREFILTER);
@@ -84,6 +91,7 @@ final class FilterService {
         Status s = statuses[i];
         NodeInfo n = toFilter.get(i);
         if (s.isSuccess()) {
+          feasibleAt[feasible.size()] = candidateAt == null ? i : candidateAt[i];
           feasible.add(n);
         } else if (s.isError()) {
           error = s.message();
@@ -112,7 +120,7 @@ final class FilterService {
     handoff.offer(fw, c.snapshot(), pod.pod(), state);
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
-        c.namesMode() ? names(feasible) : null,
+        c.namesMode() ? names(feasible, feasibleAt, c, call) : null,
         failed, unresolvable, error);
   }
 
@@ -127,12 +135,17 @@ final class FilterService {
         Map.of(), error);
   }
 
-  private static List<String> names(List<NodeInfo> nodes) {
-    String[] out = new String[nodes.size()];
+  /** The names of the feasible nodes, with their encodings from the call's name index where it has them. */
+  private static List<String> names(List<NodeInfo> feasible, int[] feasibleAt, Candidates c, Call call) {
+    String[] out = new String[feasible.size()];
+    byte[][] encoded = c.positions() == null ? null : new byte[out.length][];
     for (int i = 0; i < out.length; i++) {
-      out[i] = nodes.get(i).name();
+      out[i] = feasible.get(i).name();
+      if (encoded != null) {
+        encoded[i] = call.names().json(c.position(feasibleAt[i]));
+      }
     }
-    return new NameArray(out);
+    return new NameArray(out, encoded);
   }
 
   private static NodeItems nodeList(List<NodeInfo> feasible, Map<String, Node> given) {

@@ -50,17 +50,22 @@ final class PrioritizeService {
     // Scored nodes are the known candidates, in order, then the unknown ones.
     int n = r.nodes().length + c.unknown().size();
     String[] hosts = new String[n];
+    byte[][] encodedHosts = c.positions() == null ? null : new byte[n][];
     long[] scores = new long[n];
     int k = 0;
     for (; k < r.nodes().length; k++) {
       hosts[k] = r.nodes()[k].name();
+      if (encodedHosts != null) {
+        // Scored nodes are the candidates, in order: k is the candidate index.
+        encodedHosts[k] = call.names().json(c.position(k));
+      }
       scores[k] = toExtenderScore(r.totals()[k], weightSum);
     }
     for (String unknown : c.unknown().keySet()) {
       hosts[k] = unknown;
       scores[k++] = HostPriority.MIN_EXTENDER_PRIORITY;
     }
-    List<HostPriority> out = new HostPriorityList(hosts, scores, n);
+    List<HostPriority> out = new HostPriorityList(hosts, encodedHosts, scores, n);
     if (DecisionLog.LOG.isDebugEnabled()) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());

@@ -50,22 +50,27 @@ final class PolicyArgs {
     hardPodAffinityWeight = weight;
   }
 
+  /** The NodeLabel plugin's args the Policy's label predicates and priorities built, if any. */
   Optional<ObjectNode> nodeLabelArgs() {
     return Optional.ofNullable(nodeLabel);
   }
 
+  /** The ServiceAffinity plugin's args the Policy's service predicates and priorities built, if any. */
   Optional<ObjectNode> serviceAffinityArgs() {
     return Optional.ofNullable(serviceAffinity);
   }
 
+  /** The RequestedToCapacityRatio scoring strategy, if the Policy has that priority. */
   Optional<ObjectNode> requestedToCapacityRatio() {
     return Optional.ofNullable(requestedToCapacityRatio);
   }
 
+  /** The Policy's hardPodAffinitySymmetricWeight, or null when it is not set (or 0). */
   Integer hardPodAffinityWeight() {
     return hardPodAffinityWeight;
   }
 
+  /** The NodeLabel args being built, created on first use. */
   private ObjectNode nodeLabel() {
     if (nodeLabel == null) {
       nodeLabel = JsonNodeFactory.instance.objectNode();
@@ -73,6 +78,7 @@ final class PolicyArgs {
     return nodeLabel;
   }
 
+  /** The ServiceAffinity args being built, created on first use. */
   private ObjectNode serviceAffinity() {
     if (serviceAffinity == null) {
       serviceAffinity = JsonNodeFactory.instance.objectNode();

@@ -156,10 +156,12 @@ final class PolicyPlugins {
 
   private PolicyPlugins() {}
 
+  /** PodTopologySpread args that only name a defaulting type ({@code List} or {@code System}). */
   private static ObjectNode defaulting(String type) {
     return JsonNodeFactory.instance.objectNode().put("defaultingType", type);
   }
 
+  /** A NodeResourcesFit scoring strategy of {@code type} over cpu and memory, weight 1 each (v1.22's). */
   private static ObjectNode strategy(String type) {
     ObjectNode s = JsonNodeFactory.instance.objectNode().put("type", type);
     ArrayNode resources = s.putArray("resources");
@@ -180,10 +182,15 @@ final class PolicyPlugins {
     private final List<String> dropped = new ArrayList<>();
     private String fitStrategyFrom;
 
+    /** Enables {@code plugin} at {@code point} with no weight (see {@link #add(ExtensionPoint, String, long)}). */
     Builder add(ExtensionPoint point, String plugin) {
       return add(point, plugin, 0);
     }
 
+    /**
+     * Enables {@code plugin} at {@code point} with {@code weight}, unless it is there already (it keeps its place and
+     * weight); a weight beyond an int is refused.
+     */
     Builder add(ExtensionPoint point, String plugin, long weight) {
       List<PluginRef> refs = points.computeIfAbsent(point, p -> new ArrayList<>());
       if (refs.stream().noneMatch(r -> r.name().equals(plugin))) {
@@ -196,11 +203,13 @@ final class PolicyPlugins {
       return this;
     }
 
+    /** Sets {@code plugin}'s args, replacing any set before. */
     Builder args(String plugin, JsonNode value) {
       args.put(plugin, value);
       return this;
     }
 
+    /** Sets {@code plugin}'s args unless some were set before. */
     Builder argsIfAbsent(String plugin, JsonNode value) {
       args.putIfAbsent(plugin, value);
       return this;
@@ -219,6 +228,7 @@ final class PolicyPlugins {
       return add(SCORE, Names.NODE_RESOURCES_FIT, weight).args(Names.NODE_RESOURCES_FIT, fitArgs);
     }
 
+    /** Records a predicate or priority the translation leaves out, for the log line that names them. */
     Builder dropped(String what) {
       dropped.add(what);
       return this;

@@ -71,10 +71,14 @@ public class WireBenchmark {
       }
     }
     interner = NodeNameIndex.of(names);
+    byte[][] encoded = new byte[names.length][];
+    for (int i = 0; i < names.length; i++) {
+      encoded[i] = interner.json(i);
+    }
     namesRequest = HttpLoadDriver.namesBody(SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0),
         List.of(names));
-    priorities = new HostPriorityList(names, scores, names.length);
-    filterReply = new ExtenderFilterResult(null, new NameArray(names), failed, Map.of(), "");
+    priorities = new HostPriorityList(names, encoded, scores, names.length);
+    filterReply = new ExtenderFilterResult(null, new NameArray(names, encoded), failed, Map.of(), "");
   }
 
   /** A filter/prioritize body with every node's name, decoded with the names interned. */

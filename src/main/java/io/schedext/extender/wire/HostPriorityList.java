@@ -19,15 +19,25 @@ import java.util.RandomAccess;
 public final class HostPriorityList extends AbstractList<HostPriority> implements RandomAccess {
 
   private final String[] hosts;
+  private final byte[][] encodedHosts;
   private final long[] scores;
   private final int size;
 
   /** The first {@code size} entries of {@code hosts} and {@code scores} (the arrays are kept, not copied). */
   public HostPriorityList(String[] hosts, long[] scores, int size) {
-    if (size > hosts.length || size > scores.length) {
+    this(hosts, null, scores, size);
+  }
+
+  /**
+   * As {@link #HostPriorityList(String[], long[], int)} with, per host, the bytes JSON writes between its quotes
+   * (null entries, or a null array, to encode names normally; see {@link NodeNameIndex#json}).
+   */
+  public HostPriorityList(String[] hosts, byte[][] encodedHosts, long[] scores, int size) {
+    if (size > hosts.length || size > scores.length || (encodedHosts != null && size > encodedHosts.length)) {
       throw new IllegalArgumentException("size " + size + " exceeds the arrays");
     }
     this.hosts = hosts;
+    this.encodedHosts = encodedHosts;
     this.scores = scores;
     this.size = size;
   }
@@ -67,7 +77,7 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
             rb.ascii(',');
           }
           rb.ascii(OPEN_HOST);
-          rb.string(value.hosts[i]);
+          rb.string(value.hosts[i], value.encodedHosts == null ? null : value.encodedHosts[i]);
           rb.ascii(SCORE_FIELD);
           rb.number(value.scores[i]);
           rb.ascii('}');

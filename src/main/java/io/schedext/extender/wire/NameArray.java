@@ -10,17 +10,30 @@ import java.util.RandomAccess;
 
 /**
  * The node names of a reply, written straight into the {@link ReplyBuffer} rather than token by token through the
- * JSON generator (a filter reply can name thousands of nodes). Encodes exactly as a list of strings does. Not
- * modifiable.
+ * JSON generator (a filter reply can name thousands of nodes), each from its encoding when known (see
+ * {@link NodeNameIndex#json}). Encodes exactly as a list of strings does. Not modifiable.
  */
 @JsonSerialize(using = NameArray.Json.class)
 public final class NameArray extends AbstractList<String> implements RandomAccess {
 
   private final String[] names;
+  private final byte[][] encoded;
 
-  /** A list of {@code names} (the array is kept, not copied). */
+  /** A list of {@code names} (the array is kept, not copied), each encoded when written. */
   public NameArray(String[] names) {
+    this(names, null);
+  }
+
+  /**
+   * A list of {@code names} with, per name, the bytes JSON writes between its quotes, or null to encode the name
+   * normally; {@code encoded} may be null for none, else it has one slot per name. The arrays are kept, not copied.
+   */
+  public NameArray(String[] names, byte[][] encoded) {
+    if (encoded != null && encoded.length != names.length) {
+      throw new IllegalArgumentException(names.length + " names but " + encoded.length + " encodings");
+    }
     this.names = names;
+    this.encoded = encoded;
   }
 
   @Override
@@ -47,7 +60,7 @@ public final class NameArray extends AbstractList<String> implements RandomAcces
           if (i > 0) {
             rb.ascii(',');
           }
-          rb.string(value.names[i]);
+          rb.string(value.names[i], value.encoded == null ? null : value.encoded[i]);
         }
         rb.ascii(']');
         return;

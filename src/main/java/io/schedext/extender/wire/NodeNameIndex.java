@@ -19,6 +19,7 @@ public final class NodeNameIndex {
   private final int[] lengths;
   private final int[] positions;
   private final String[] byPosition;
+  private final byte[][] jsonByPosition;
   private final int mask;
   private final int size;
 
@@ -31,6 +32,10 @@ public final class NodeNameIndex {
     this.positions = new int[capacity];
     this.mask = capacity - 1;
     this.byPosition = names.clone();
+    this.jsonByPosition = new byte[names.length][];
+    for (int p = 0; p < names.length; p++) {
+      jsonByPosition[p] = jsonSafeAscii(names[p]);
+    }
     int n = 0;
     int total = 0;
     for (int p = 0; p < names.length; p++) {
@@ -93,6 +98,30 @@ public final class NodeNameIndex {
   public int findPosition(char[] buf, int off, int len) {
     int slot = slot(buf, off, len);
     return slot < 0 ? -1 : positions[slot];
+  }
+
+  /**
+   * The bytes JSON writes between the quotes of the name at {@code position}, when it is printable ASCII with no
+   * quote or backslash (every DNS name), else null, as for a position of -1. Encoded once per index, so a reply that
+   * names thousands of nodes copies bytes instead of encoding every name again. Shared: do not modify.
+   */
+  public byte[] json(int position) {
+    return position < 0 ? null : jsonByPosition[position];
+  }
+
+  private static byte[] jsonSafeAscii(String s) {
+    if (s == null) {
+      return null;
+    }
+    byte[] out = new byte[s.length()];
+    for (int i = 0; i < out.length; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return null;
+      }
+      out[i] = (byte) c;
+    }
+    return out;
   }
 
   /** The name at {@code position} of the array given to {@link #of}, as given (null for a null there). */

@@ -104,6 +104,22 @@ public final class ReplyBuffer extends OutputStream {
   }
 
   /**
+   * Appends {@code name} as a JSON string: {@code encoded} (the bytes between the quotes, from
+   * {@link NodeNameIndex#json}) copied when given, else as {@link #string(String)} writes it.
+   */
+  void string(String name, byte[] encoded) {
+    if (encoded == null) {
+      string(name);
+      return;
+    }
+    ensure(encoded.length + 2);
+    buf[size++] = '"';
+    System.arraycopy(encoded, 0, buf, size, encoded.length);
+    size += encoded.length;
+    buf[size++] = '"';
+  }
+
+  /**
    * Appends {@code s} as a JSON string, escaped as Jackson escapes strings. Node names are DNS names, so the common
    * case is printable ASCII needing no escapes: those characters are stored as they are read, one pass, nothing
    * allocated; a string with any other character is written by {@link #escaped}.

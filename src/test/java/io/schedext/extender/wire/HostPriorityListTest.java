@@ -31,6 +31,15 @@ class HostPriorityListTest {
   }
 
   @Test
+  void encodedHostsAreCopiedAndTheRestEncoded() {
+    byte[][] encoded = {"a".getBytes(StandardCharsets.US_ASCII), null, "c".getBytes(StandardCharsets.US_ASCII)};
+    HostPriorityList list = new HostPriorityList(new String[] {"a", "b\"q", "c"}, encoded, new long[] {10, 0, 7}, 3);
+    List<HostPriority> same = List.of(new HostPriority("a", 10), new HostPriority("b\"q", 0),
+        new HostPriority("c", 7));
+    assertThat(json(list)).isEqualTo(json(same));
+  }
+
+  @Test
   void isBoundedByItsSize() {
     HostPriorityList list = new HostPriorityList(new String[] {"a", "b"}, new long[] {1, 2}, 1);
     assertThatThrownBy(() -> list.get(1)).isInstanceOf(IndexOutOfBoundsException.class);
@@ -38,6 +47,8 @@ class HostPriorityListTest {
     assertThatThrownBy(() -> new HostPriorityList(new String[1], new long[2], 2))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new HostPriorityList(new String[2], new long[1], 2))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new HostPriorityList(new String[2], new byte[1][], new long[2], 2))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -37,7 +37,13 @@ class ReplyBufferTest {
   }
 
   private static NameArray encodedNames(String... names) {
-    return new NameArray(names);
+    // The index keeps an encoding only for names that need no escaping; the others are encoded when written.
+    NodeNameIndex index = NodeNameIndex.of(names);
+    byte[][] encoded = new byte[names.length][];
+    for (int i = 0; i < names.length; i++) {
+      encoded[i] = index.json(index.position(names[i]));
+    }
+    return new NameArray(names, encoded);
   }
 
   @Test
@@ -58,7 +64,12 @@ class ReplyBufferTest {
   @Test
   void priorityListsInsideOtherValuesAreIdentical() throws Exception {
     long[] scores = {0, 7, 10, 100, -3, 1234567890123L, Long.MAX_VALUE, Long.MIN_VALUE, 42, 5, 9};
-    HostPriorityList withEncodings = new HostPriorityList(NAMES, scores, NAMES.length);
+    NodeNameIndex index = NodeNameIndex.of(NAMES);
+    byte[][] encoded = new byte[NAMES.length][];
+    for (int i = 0; i < NAMES.length; i++) {
+      encoded[i] = index.json(index.position(NAMES[i]));
+    }
+    HostPriorityList withEncodings = new HostPriorityList(NAMES, encoded, scores, NAMES.length);
     HostPriorityList without = new HostPriorityList(NAMES, scores, NAMES.length - 1);
     // Arrays of arrays and fields of objects: the separators around a raw value are the generator's.
     Object nested = List.of(withEncodings, without, Map.of("k", withEncodings));
