@@ -89,7 +89,7 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
       for (int i = 0; i < value.size; i++) {
         gen.writeStartObject();
         gen.writeFieldName(HOST);
-        gen.writeString(value.hosts[i]);
+        NameArray.writeName(gen, value.hosts[i], value.encodedHosts == null ? null : value.encodedHosts[i]);
         gen.writeFieldName(SCORE);
         gen.writeNumber(value.scores[i]);
         gen.writeEndObject();

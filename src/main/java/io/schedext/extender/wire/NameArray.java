@@ -66,10 +66,19 @@ public final class NameArray extends AbstractList<String> implements RandomAcces
         return;
       }
       gen.writeStartArray(value, value.names.length);
-      for (String name : value.names) {
-        gen.writeString(name);
+      for (int i = 0; i < value.names.length; i++) {
+        writeName(gen, value.names[i], value.encoded == null ? null : value.encoded[i]);
       }
       gen.writeEndArray();
+    }
+  }
+
+  /** Writes {@code name} as a JSON string: {@code encoded} copied between quotes when given, else encoded. */
+  static void writeName(JsonGenerator gen, String name, byte[] encoded) throws IOException {
+    if (encoded != null) {
+      gen.writeRawUTF8String(encoded, 0, encoded.length);
+    } else {
+      gen.writeString(name);
     }
   }
 }
