@@ -25,8 +25,6 @@ public final class NodeInfo {
 
   private Node node;
   private String name;
-  // The name as it appears in JSON between quotes when no character needs escaping (node names are DNS names), so
-  // replies listing thousands of nodes copy bytes instead of encoding each name again; null otherwise.
   private Map<String, String> labels = Map.of();
   // The values of the two labels spreading reads for every node of every request, kept beside the map so the hot
   // loops skip a hash lookup into it; zone values are shared instances.
