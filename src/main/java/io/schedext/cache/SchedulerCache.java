@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The scheduler cache, as upstream's {@code internal/cache}: per-node aggregation of the pods assigned or assumed
@@ -378,7 +381,7 @@ public final class SchedulerCache {
       }
       // Most node updates are status heartbeats with the same images: the cluster's image state then stays as it is
       // (and so do the other nodes' image summaries).
-      boolean sameImages = previous != null && java.util.Objects.equals(images(previous), images(newNode));
+      boolean sameImages = previous != null && Objects.equals(images(previous), images(newNode));
       if (previous != null && !sameImages) {
         removeImageStates(previous);
       }
@@ -635,7 +638,7 @@ public final class SchedulerCache {
           k++;
         }
         if (k != arr.length) {
-          arr = java.util.Arrays.copyOf(arr, k);
+          arr = Arrays.copyOf(arr, k);
         }
         next = new Snapshot(arr, idx, Math.max(target, current.generation()));
       } else {
@@ -853,7 +856,7 @@ public final class SchedulerCache {
     }
   }
 
-  private <T> T withLock(java.util.function.Supplier<T> read) {
+  private <T> T withLock(Supplier<T> read) {
     lock.lock();
     try {
       return read.get();

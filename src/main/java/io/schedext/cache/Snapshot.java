@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * An immutable view of every node with a Node object at one cache generation, in NodeTree order. Safe to share across
@@ -121,7 +122,7 @@ public final class Snapshot implements NodeInfoLister {
     return l;
   }
 
-  private List<NodeInfo> nodesWhere(java.util.function.Predicate<NodeInfo> p) {
+  private List<NodeInfo> nodesWhere(Predicate<NodeInfo> p) {
     List<NodeInfo> out = new ArrayList<>();
     for (NodeInfo n : nodes) {
       if (p.test(n)) {

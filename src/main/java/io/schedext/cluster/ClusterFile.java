@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.Collections;
 
 /**
  * Reads a cluster description: a Kubernetes {@code v1 List} in JSON, or multi-document YAML whose documents are
@@ -67,7 +68,7 @@ public final class ClusterFile {
     m.put("ReplicaSet", ReplicaSet.class);
     m.put("StatefulSet", StatefulSet.class);
     m.put("ReplicationController", ReplicationController.class);
-    return java.util.Collections.unmodifiableMap(m);
+    return Collections.unmodifiableMap(m);
   }
 
   /** Parses the content of {@code source} (named {@code name} in errors) into checked objects. */

@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * An in-memory cluster loaded from a file (or the bundled demo cluster): nodes and assigned pods go to the scheduler
@@ -107,7 +108,7 @@ public final class EmbeddedCluster implements ClusterSource {
           pending.put(info.uid(), p);
           String nominatedNode = p.getStatus() == null ? null : p.getStatus().getNominatedNodeName();
           if (nominatedNode != null && !nominatedNode.isEmpty()) {
-            nominated.computeIfAbsent(nominatedNode, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(info);
+            nominated.computeIfAbsent(nominatedNode, k -> new CopyOnWriteArrayList<>()).add(info);
           }
         }
       } else if (!(o instanceof Node)) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.UUID;
 
 /**
  * Stands in for kube-controller-manager's PV controller and a dynamic provisioner in the embedded cluster, so a pod
@@ -102,7 +103,7 @@ final class EmbeddedVolumeController {
         : claim.getSpec().getResources().getRequests();
     Quantity size = requests == null ? null : requests.get("storage");
     PersistentVolume pv = new PersistentVolumeBuilder().withNewMetadata()
-        .withName("pvc-" + claim.getMetadata().getUid()).withUid(java.util.UUID.randomUUID().toString())
+        .withName("pvc-" + claim.getMetadata().getUid()).withUid(UUID.randomUUID().toString())
         .withResourceVersion(next()).addToAnnotations(ANN_PROVISIONED_BY, sc.getProvisioner())
         .addToAnnotations(ANN_BOUND_BY_CONTROLLER, "yes").endMetadata()
         .withNewSpec().withStorageClassName(className).withAccessModes(claim.getSpec().getAccessModes())

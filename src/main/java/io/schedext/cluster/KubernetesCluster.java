@@ -39,6 +39,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real cluster, seen through fabric8 shared informers: nodes and assigned pods feed the scheduler cache (pods only
@@ -68,8 +71,8 @@ public final class KubernetesCluster implements ClusterSource {
   private final KubernetesBinder binder;
   private final KubernetesVolumeWriter volumeWriter;
   private final WatchHealth health;
-  private final java.util.concurrent.ScheduledExecutorService healthPoller =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+  private final ScheduledExecutorService healthPoller =
+      Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "watch-health");
         t.setDaemon(true);
         return t;
@@ -147,7 +150,7 @@ public final class KubernetesCluster implements ClusterSource {
     CompletableFuture.allOf(health.informers().stream().map(InformerHandle::start)
         .toArray(CompletableFuture[]::new)).thenRun(() -> whenSynced.run());
     // Sampled every second whatever polls readiness, so an outage is timed from when it began.
-    healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, TimeUnit.SECONDS);
     log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
   }
 

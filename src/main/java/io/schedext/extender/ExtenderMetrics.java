@@ -9,6 +9,8 @@ import io.schedext.framework.FrameworkMetrics;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.Collection;
+import java.util.function.Supplier;
 
 /**
  * Micrometer timers with upstream's metric names and buckets ({@code scheduler_framework_extension_point_duration_
@@ -87,7 +89,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
   }
 
   /** Records one preempt call and the victims kept on each node it answered with. */
-  public void preemption(java.util.Collection<Integer> victimsPerNode) {
+  public void preemption(Collection<Integer> victimsPerNode) {
     registry.counter("scheduler.preemption.attempts").increment();
     for (int v : victimsPerNode) {
       summary("pv", () -> DistributionSummary.builder("scheduler.preemption.victims")
@@ -97,7 +99,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     }
   }
 
-  private DistributionSummary summary(String key, java.util.function.Supplier<DistributionSummary> create) {
+  private DistributionSummary summary(String key, Supplier<DistributionSummary> create) {
     DistributionSummary s = summaries.get(key);
     if (s == null) {
       s = summaries.computeIfAbsent(key, k -> create.get());
@@ -110,7 +112,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     registry.counter("extender.bind", "result", result).increment();
   }
 
-  private Timer timer(String key, java.util.function.Supplier<Timer> create) {
+  private Timer timer(String key, Supplier<Timer> create) {
     Timer t = timers.get(key);
     if (t == null) {
       t = timers.computeIfAbsent(key, k -> create.get());

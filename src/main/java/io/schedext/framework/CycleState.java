@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Per-attempt storage shared by the plugins of one scheduling cycle: written in PreFilter/PreScore, read in
@@ -121,8 +123,8 @@ public final class CycleState {
 
   /** Stores {@code value} (not null) under {@code key}, replacing any previous value. */
   public synchronized void write(String key, StateData value) {
-    java.util.Objects.requireNonNull(key, "key");
-    java.util.Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
     Entries d = data;
     int i = indexOf(d.keys, key);
     if (i >= 0) {
@@ -130,8 +132,8 @@ public final class CycleState {
       values[i] = value;
       data = Entries.of(d.keys, values);
     } else {
-      String[] keys = java.util.Arrays.copyOf(d.keys, d.keys.length + 1);
-      StateData[] values = java.util.Arrays.copyOf(d.values, d.values.length + 1);
+      String[] keys = Arrays.copyOf(d.keys, d.keys.length + 1);
+      StateData[] values = Arrays.copyOf(d.values, d.values.length + 1);
       keys[d.keys.length] = key;
       values[d.values.length] = value;
       data = Entries.of(keys, values);
@@ -207,6 +209,6 @@ public final class CycleState {
 
   /** The keys currently stored, for diagnostics. */
   public Set<String> keys() {
-    return Collections.unmodifiableSet(new HashSet<>(java.util.Arrays.asList(data.keys)));
+    return Collections.unmodifiableSet(new HashSet<>(Arrays.asList(data.keys)));
   }
 }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.Collections;
 
 /**
  * Host ports in use on a node: host IP to a set of (protocol, port). An empty IP means {@code 0.0.0.0} and an empty
@@ -91,7 +92,7 @@ public final class HostPortInfo {
 
   /** A read-only view of the entries by IP. */
   public Map<String, Set<ProtocolPort>> entries() {
-    return java.util.Collections.unmodifiableMap(ports);
+    return Collections.unmodifiableMap(ports);
   }
 
   /** A deep copy. */

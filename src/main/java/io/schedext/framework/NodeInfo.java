@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.ToIntBiFunction;
 import java.util.function.ToIntFunction;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * A node and the aggregate of the pods assigned to it, as upstream's {@code framework.NodeInfo}: requested and
@@ -367,7 +369,7 @@ public final class NodeInfo {
     if (labels == null || labels.isEmpty()) {
       return Map.of();
     }
-    Map<String, String> out = new java.util.LinkedHashMap<>(labels.size() * 4 / 3 + 1);
+    Map<String, String> out = new LinkedHashMap<>(labels.size() * 4 / 3 + 1);
     for (Map.Entry<String, String> e : labels.entrySet()) {
       String v = e.getValue();
       out.put(e.getKey().intern(), v == null ? null : v.intern());
@@ -427,7 +429,7 @@ public final class NodeInfo {
         out.add(t);
       }
     }
-    return out == null ? List.of() : java.util.Collections.unmodifiableList(out);
+    return out == null ? List.of() : Collections.unmodifiableList(out);
   }
 
   /** {@code spec.unschedulable}. */

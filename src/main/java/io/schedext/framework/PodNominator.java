@@ -1,6 +1,8 @@
 package io.schedext.framework;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /** Knows which pending pods are nominated to which node (their {@code status.nominatedNodeName}). Thread-safe. */
 public interface PodNominator {
@@ -10,7 +12,7 @@ public interface PodNominator {
 
   /** A nominator answering with {@code byNode}, reporting "nothing nominated" with {@code isEmpty}. */
   static PodNominator of(
-      java.util.function.Function<String, List<PodInfo>> byNode, java.util.function.BooleanSupplier isEmpty) {
+      Function<String, List<PodInfo>> byNode, BooleanSupplier isEmpty) {
     return new PodNominator() {
       @Override
       public List<PodInfo> nominatedPodsForNode(String nodeName) {

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Compute resources as integers: CPU in millicores, memory and ephemeral storage in bytes, the pod count, and scalar
@@ -323,7 +324,7 @@ public final class Resource {
         && ephemeralStorage == r.ephemeralStorage && ephemeralStorageCarry == r.ephemeralStorageCarry
         && allowedPodNumber == r.allowedPodNumber && allowedPodNumberCarry == r.allowedPodNumberCarry
         && scalarResources().equals(r.scalarResources())
-        && java.util.Objects.equals(scalarCarry, r.scalarCarry);
+        && Objects.equals(scalarCarry, r.scalarCarry);
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.schedext.kube;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * One label requirement (key, operator, values), as apimachinery's {@code labels.Requirement}. Immutable.
@@ -46,11 +48,11 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
    * Builds a validated requirement; throws {@link IllegalArgumentException} with apimachinery's wording when the
    * operator and values do not fit together or a value is malformed.
    */
-  public static Requirement of(String key, Operator op, java.util.Collection<String> values) {
+  public static Requirement of(String key, Operator op, Collection<String> values) {
     if (!QualifiedNames.isQualifiedName(key)) {
       throw new IllegalArgumentException("invalid label key \"" + key + "\"");
     }
-    java.util.List<String> vals = values == null ? java.util.List.of() : java.util.List.copyOf(values);
+    List<String> vals = values == null ? List.of() : List.copyOf(values);
     long bound = 0;
     switch (op) {
       case IN, NOT_IN -> {

@@ -23,6 +23,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * The benchmark entry point. {@code jmh [jmh options]} runs {@link FrameworkBenchmark}; {@code http [nodes=5000]
@@ -51,7 +56,7 @@ public final class Bench {
       }
     }
     switch (mode) {
-      case "jmh" -> org.openjdk.jmh.Main.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+      case "jmh" -> org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
       case "http" -> http(opts);
       case "burst" -> burst(opts);
       case "loop" -> LoopBenchmark.run(opts);
@@ -88,7 +93,7 @@ public final class Bench {
       List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
       List<String> some = all.subList(0, Math.min(500, all.size()));
       List<SyntheticCluster.Kind> kinds = o.containsKey("kinds")
-          ? java.util.Arrays.stream(o.get("kinds").split(",")).map(SyntheticCluster.Kind::valueOf).toList()
+          ? Arrays.stream(o.get("kinds").split(",")).map(SyntheticCluster.Kind::valueOf).toList()
           : List.of(SyntheticCluster.Kind.values());
       int warmup = intOpt(o, "warmup", 0);
       if (warmup > 0) {
@@ -100,7 +105,7 @@ public final class Bench {
       System.out.println("|---|---|---|---|---|---|---|---|---|---|");
       cpu = new ServiceCpu(service.pid());
       int warm = Math.max(20, requests / 5);
-      java.util.Set<String> scenarios = java.util.Set.of(
+      Set<String> scenarios = Set.of(
           o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
       List<SyntheticCluster.Kind> runs = new ArrayList<>();
       for (int r = 0; r < intOpt(o, "repeat", 1); r++) {
@@ -256,7 +261,7 @@ public final class Bench {
    * bounds, not exact values) and its CPU time per call.
    */
   private static void row(HttpLoadDriver d, SyntheticCluster.Kind kind, String mode, String verb, int n, int sent,
-      java.util.function.Supplier<HttpLoadDriver.Stats> run) {
+      Supplier<HttpLoadDriver.Stats> run) {
     String path = verb.startsWith("filter") ? "filter" : verb;
     var before = d.serverHistogram(path);
     long cpu0 = cpu.nanos();
@@ -425,7 +430,7 @@ public final class Bench {
 
   /** The burst result lines; the service's own view of the burst calls when its histogram was read around them. */
   private static void printBurst(HttpLoadDriver.Stats quiet, HttpLoadDriver.Stats loaded, double windowMs,
-      java.util.TreeMap<Double, Long> serverBefore, java.util.TreeMap<Double, Long> serverAfter) {
+      TreeMap<Double, Long> serverBefore, TreeMap<Double, Long> serverAfter) {
     System.out.println("filter, quiet:        " + quiet);
     System.out.println("filter, during burst: " + loaded + String.format(Locale.ROOT,
         " (burst windows %.0f ms in all)", windowMs));
@@ -506,7 +511,7 @@ public final class Bench {
             if (rate > 0) {
               long due = t0 + i * 1_000_000_000L / rate;
               for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                LockSupport.parkNanos(wait);
               }
             }
             // As the pod watch handler does for an assigned pod's update: give way to a call being answered, then

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Just enough of a Kubernetes API server for the service's informers, so that a benchmark can send it watch events
@@ -167,7 +168,7 @@ final class FakeApiServer implements AutoCloseable {
     for (int i = 0; i < events.size(); i++) {
       long due = t0 + i * 1_000_000_000L / perSecond;
       for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        LockSupport.parkNanos(wait);
       }
       String event = events.get(i);
       for (Watch w : podWatches) {

@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.TreeMap;
 
 /**
  * Calls a running extender over HTTP the way kube-scheduler does — one request at a time, on a kept-alive
@@ -305,8 +306,8 @@ public final class HttpLoadDriver {
    * requests): bucket upper bound in seconds → requests at or below it. Two readings subtracted give the server-side
    * distribution of the requests in between.
    */
-  public java.util.TreeMap<Double, Long> serverHistogram(String verb) {
-    java.util.TreeMap<Double, Long> buckets = new java.util.TreeMap<>();
+  public TreeMap<Double, Long> serverHistogram(String verb) {
+    TreeMap<Double, Long> buckets = new TreeMap<>();
     String prefix = "extender_request_duration_seconds_bucket{";
     try {
       HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET()
@@ -334,7 +335,7 @@ public final class HttpLoadDriver {
    * {@link #serverHistogram} readings completed on the server; NaN when none were counted.
    */
   public static double serverQuantile(
-      java.util.TreeMap<Double, Long> before, java.util.TreeMap<Double, Long> after, double q) {
+      TreeMap<Double, Long> before, TreeMap<Double, Long> after, double q) {
     long total = after.getOrDefault(Double.POSITIVE_INFINITY, 0L) - before.getOrDefault(Double.POSITIVE_INFINITY, 0L);
     if (total <= 0) {
       return Double.NaN;

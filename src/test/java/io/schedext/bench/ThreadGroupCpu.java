@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.Locale;
 
 /**
  * CPU time of one JVM process by thread group, from {@code /proc/<pid>/task/<tid>/stat}: what a flight recording
@@ -74,7 +75,7 @@ final class ThreadGroupCpu {
       if (b.length() > 0) {
         b.append(", ");
       }
-      b.append(g).append(' ').append(String.format(java.util.Locale.ROOT, "%.2f",
+      b.append(g).append(' ').append(String.format(Locale.ROOT, "%.2f",
           (after.get(g) - before.get(g)) / 1e6 / per));
     }
     return b.toString();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.HashSet;
 
 /** Small builders and views shared by the cache tests. */
 final class CacheFixtures {
@@ -62,7 +63,7 @@ final class CacheFixtures {
   static Map<String, Set<ProtocolPort>> ports(Object... ipProtoPort) {
     Map<String, Set<ProtocolPort>> out = new LinkedHashMap<>();
     for (int i = 0; i < ipProtoPort.length; i += 3) {
-      out.computeIfAbsent((String) ipProtoPort[i], k -> new java.util.HashSet<>())
+      out.computeIfAbsent((String) ipProtoPort[i], k -> new HashSet<>())
           .add(new ProtocolPort((String) ipProtoPort[i + 1], (Integer) ipProtoPort[i + 2]));
     }
     return out;

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.util.Collections;
+import java.util.HashMap;
 
 /** The empty collections a decoded pod or node carries are shared ones after compaction, and nothing else changes. */
 class CompactionTest {
@@ -126,7 +128,7 @@ class CompactionTest {
   /** "Class.field" of every empty mutable list or map reachable from {@code root} through fabric8 model objects. */
   private static List<String> emptyMutable(Object root) {
     List<String> found = new ArrayList<>();
-    walk(root, found, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+    walk(root, found, Collections.newSetFromMap(new IdentityHashMap<>()));
     return found;
   }
 
@@ -157,7 +159,7 @@ class CompactionTest {
         } catch (IllegalAccessException e) {
           throw new IllegalStateException(e);
         }
-        if ((v instanceof ArrayList<?> l && l.isEmpty()) || (v instanceof java.util.HashMap<?, ?> h && h.isEmpty())) {
+        if ((v instanceof ArrayList<?> l && l.isEmpty()) || (v instanceof HashMap<?, ?> h && h.isEmpty())) {
           found.add(o.getClass().getSimpleName() + "." + f.getName());
         }
         walk(v, found, seen);

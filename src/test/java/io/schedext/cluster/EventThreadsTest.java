@@ -32,6 +32,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The API client's event threads drop to the lowest priority once told to (after the initial lists), which the
@@ -112,7 +114,7 @@ class EventThreadsTest {
     try {
       EventThreads threads = new EventThreads();
       KubernetesClient client = server.createClient(threads::apply);
-      java.util.concurrent.BlockingQueue<Thread> handlerThreads = new java.util.concurrent.LinkedBlockingQueue<>();
+      BlockingQueue<Thread> handlerThreads = new LinkedBlockingQueue<>();
       SharedIndexInformer<Namespace> informer = client.namespaces().inform(new ResourceEventHandler<>() {
         @Override
         public void onAdd(Namespace ns) {

@@ -27,6 +27,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Kubernetes source against fabric8's mock API server in CRUD mode: real lists and watches feed the cache.
@@ -47,7 +52,7 @@ class KubernetesClusterTest {
    * without this a resumed watch would silently skip what happened while it was down.
    */
   static final class CompactingApi extends KubernetesCrudDispatcher {
-    private static final java.util.regex.Pattern RV = java.util.regex.Pattern.compile("resourceVersion=(\\d+)");
+    private static final Pattern RV = Pattern.compile("resourceVersion=(\\d+)");
     private volatile long compactedBelow;
 
     CompactingApi() {
@@ -61,7 +66,7 @@ class KubernetesClusterTest {
 
     @Override
     public io.fabric8.mockwebserver.http.MockResponse handleWatch(String path) {
-      java.util.regex.Matcher m = RV.matcher(path);
+      Matcher m = RV.matcher(path);
       if (m.find() && Long.parseLong(m.group(1)) < compactedBelow) {
         // As the API server does: accept the watch, then send one ERROR event with a 410 Status.
         return new io.fabric8.mockwebserver.http.MockResponse().withWebSocketUpgrade(
@@ -153,8 +158,8 @@ class KubernetesClusterTest {
   void theSyncedActionRunsOnceEveryInformerHasListedWithTheCacheComplete() throws Exception {
     client.nodes().resource(node("n1", "4")).create();
     create(pod("p1", "n1", "1"));
-    java.util.concurrent.CompletableFuture<Integer> podsWhenSynced = new java.util.concurrent.CompletableFuture<>();
-    java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+    CompletableFuture<Integer> podsWhenSynced = new CompletableFuture<>();
+    AtomicInteger runs = new AtomicInteger();
     source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
     source.whenSynced(() -> {
       runs.incrementAndGet();
@@ -163,7 +168,7 @@ class KubernetesClusterTest {
 
     source.start();
 
-    assertThat(podsWhenSynced.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(podsWhenSynced.get(20, TimeUnit.SECONDS)).isEqualTo(1);
     assertThat(source.isReady()).isTrue();
     create(pod("p2", "n1", "1"));
     await().atMost(Duration.ofSeconds(20)).until(() -> cache.podCount() == 2);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 class ObjectStoreTest {
 
@@ -17,7 +18,7 @@ class ObjectStoreTest {
         .withNewSpec().addToSelector("app", app).endSpec().build();
   }
 
-  private static java.util.List<String> names(java.util.List<? extends io.fabric8.kubernetes.api.model.HasMetadata> l) {
+  private static List<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> l) {
     return l.stream().map(o -> o.getMetadata().getName()).sorted().toList();
   }
 

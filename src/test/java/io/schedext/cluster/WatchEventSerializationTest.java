@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 class WatchEventSerializationTest {
 
@@ -43,7 +44,7 @@ class WatchEventSerializationTest {
     assertThat(object.get("metadata").get("managedFields")).isNotEmpty();
     assertThat(((Pod) event.getObject()).getMetadata().getManagedFields()).isEmpty();
     WatchEvent byFabric8 = fabric8.unmarshal(event("MODIFIED", object), WatchEvent.class);
-    ((Pod) byFabric8.getObject()).getMetadata().setManagedFields(java.util.List.of());
+    ((Pod) byFabric8.getObject()).getMetadata().setManagedFields(List.of());
     assertThat(event).isEqualTo(byFabric8);
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.regex.Pattern;
 
 /** docs/configuration.md lists every property {@link ExtenderProperties} declares, and nothing it does not. */
 class DocsConfigurationTest {
@@ -21,7 +22,7 @@ class DocsConfigurationTest {
     for (String p : declared) {
       assertThat(doc).as("docs/configuration.md documents " + p).contains("`" + p + "`");
     }
-    var documented = java.util.regex.Pattern.compile("`(extender\\.[a-z.-]+)`").matcher(doc).results()
+    var documented = Pattern.compile("`(extender\\.[a-z.-]+)`").matcher(doc).results()
         .map(m -> m.group(1)).distinct().toList();
     assertThat(declared).as("every documented property exists").containsAll(documented);
   }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import java.util.LinkedHashMap;
 
 /** At debug level, every filter, prioritize and preempt decision writes one line with its pod, counts and reasons. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -75,7 +76,7 @@ class DecisionLogTest {
 
   @Test
   void topReasonsCountsEachReasonAndKeepsTheThreeMostFrequent() {
-    Map<String, String> byNode = new java.util.LinkedHashMap<>();
+    Map<String, String> byNode = new LinkedHashMap<>();
     byNode.put("a", "Insufficient cpu");
     byNode.put("b", "taint");
     byNode.put("c", "Insufficient cpu");

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.Collections;
 
 /**
  * Running totals carried from call to call must always equal the sum from scratch over the list given, whatever
@@ -154,7 +155,7 @@ class RunningTotalsTest {
           }
           case 2 -> nodes.remove(rnd.nextInt(nodes.size()));
           case 3 -> nodes.add(rnd.nextInt(nodes.size() + 1), node("n" + next++, "z" + rnd.nextInt(4), 1));
-          case 4 -> java.util.Collections.rotate(nodes, rnd.nextInt(nodes.size()));
+          case 4 -> Collections.rotate(nodes, rnd.nextInt(nodes.size()));
           default -> {
             // nothing changes
           }

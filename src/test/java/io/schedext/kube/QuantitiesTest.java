@@ -9,6 +9,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 
 /** Exact quantity values and apimachinery's rounding of {@code Value()} and {@code MilliValue()}. */
 class QuantitiesTest {
@@ -53,12 +56,12 @@ class QuantitiesTest {
 
   @Test
   void commonSpellingsAreValuedAsTheGeneralParserValuesThem() {
-    java.util.Random rnd = new java.util.Random(3);
+    Random rnd = new Random(3);
     String[] suffixes = {"", "m", "u", "n", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3",
         "E-2"};
     String[] amounts = {"0", "1", "007", "999999999999999", "1234567890123456", "1.5", "-2", "+3", "", "x"};
     for (String suffix : suffixes) {
-      java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(amounts));
+      List<String> all = new ArrayList<>(List.of(amounts));
       for (int i = 0; i < 200; i++) {
         all.add(Long.toString(rnd.nextLong(1, 1L << (1 + rnd.nextInt(50)))));
       }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * fabric8's mock API server in CRUD mode (real lists and watches), plus the {@code pods/{name}/binding} subresource
@@ -88,7 +89,7 @@ public final class MockApi implements AutoCloseable {
     }
     pod.getSpec().setNodeName(target.group(1));
     // Stored after the reply, from another thread, as the API server's write would land.
-    java.util.concurrent.CompletableFuture.runAsync(
+    CompletableFuture.runAsync(
         () -> client.pods().inNamespace(namespace).resource(pod).update());
     return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(201).setBody(
         "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");

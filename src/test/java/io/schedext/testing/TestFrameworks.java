@@ -24,6 +24,7 @@ import io.schedext.framework.WaitingPods;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.HashMap;
 
 /** Builds frameworks, handles and cycle states for plugin tests. */
 public final class TestFrameworks {
@@ -59,7 +60,7 @@ public final class TestFrameworks {
   /** Like {@link #framework(Registry, ObjectStore, List, Map)}, over the given services. */
   public static Framework framework(
       Registry registry, FrameworkServices services, List<String> plugins, Map<String, String> args) {
-    Map<String, JsonNode> parsed = new java.util.HashMap<>();
+    Map<String, JsonNode> parsed = new HashMap<>();
     args.forEach((k, v) -> {
       try {
         parsed.put(k, MAPPER.readTree(v));

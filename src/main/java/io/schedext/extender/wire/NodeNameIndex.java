@@ -1,5 +1,7 @@
 package io.schedext.extender.wire;
 
+import java.util.Arrays;
+
 /**
  * The canonical instances of a fixed set of node names, found from the characters of a name without building a
  * {@code String}. The request decoder uses it for {@code NodeNames}: a name the cache knows costs no allocation and
@@ -163,7 +165,7 @@ public final class NodeNameIndex {
   }
 
   private boolean sameChars(int start, char[] buf, int off, int len) {
-    return java.util.Arrays.equals(chars, start, start + len, buf, off, off + len);
+    return Arrays.equals(chars, start, start + len, buf, off, off + len);
   }
 
   private static int spread(int h) {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * A growable byte buffer a reply is encoded into before it is sent, so it goes out with a {@code Content-Length} in as
@@ -59,7 +61,7 @@ public final class ReplyBuffer extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     ensure(len);
     System.arraycopy(b, off, buf, size, len);
     size += len;
@@ -156,7 +158,7 @@ public final class ReplyBuffer extends OutputStream {
         if (i > from) {
           ascii(JsonStringEncoder.getInstance().quoteAsUTF8(s.substring(from, i)));
         }
-        ascii(String.format(java.util.Locale.ROOT, "\\u%04X", (int) c)
+        ascii(String.format(Locale.ROOT, "\\u%04X", (int) c)
             .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         from = i + 1;
       }

@@ -86,6 +86,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One profile's plugins, instantiated once, and the runners for every extension point with upstream's semantics:
@@ -122,7 +127,7 @@ public final class Framework implements PluginsRunner {
     this.services = services;
     this.handle = new FrameworkHandle();
     Map<ExtensionPoint, List<Profile.PluginRef>> expanded = new LinkedHashMap<>();
-    Set<String> needed = new java.util.LinkedHashSet<>();
+    Set<String> needed = new LinkedHashSet<>();
     for (Profile.PluginRef r : profile.multiPoint()) {
       needed.add(r.name());
     }
@@ -149,7 +154,7 @@ public final class Framework implements PluginsRunner {
             + "\", which is not enabled in profile \"" + profileName + "\"");
       }
     }
-    this.plugins = java.util.Collections.unmodifiableMap(instances);
+    this.plugins = Collections.unmodifiableMap(instances);
     this.pluginArgs = profile.pluginArgs();
     for (ExtensionPoint point : ExtensionPoint.values()) {
       expanded.put(point, expand(point, profile, instances));
@@ -341,7 +346,7 @@ public final class Framework implements PluginsRunner {
 
   /** As {@link #runPreFilterPlugins(CycleState, PodInfo)}, reporting each plugin's own result to {@code observer}. */
   public PreFilterResult runPreFilterPlugins(
-      CycleState state, PodInfo pod, java.util.function.BiConsumer<String, PreFilterResult> observer) {
+      CycleState state, PodInfo pod, BiConsumer<String, PreFilterResult> observer) {
     long start = System.nanoTime();
     PreFilterResult out = doRunPreFilter(state, pod, observer);
     services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(),
@@ -350,7 +355,7 @@ public final class Framework implements PluginsRunner {
   }
 
   private PreFilterResult doRunPreFilter(
-      CycleState state, PodInfo pod, java.util.function.BiConsumer<String, PreFilterResult> observer) {
+      CycleState state, PodInfo pod, BiConsumer<String, PreFilterResult> observer) {
     Set<String> nodes = null;
     List<String> narrowing = new ArrayList<>();
     Status remembered = null;
@@ -389,7 +394,7 @@ public final class Framework implements PluginsRunner {
         if (nodes.isEmpty()) {
           // Upstream prints the plugins as a sorted set, not in run order.
           List<String> sorted = new ArrayList<>(narrowing);
-          java.util.Collections.sort(sorted);
+          Collections.sort(sorted);
           String msg = sorted.size() == 1
               ? "node(s) didn't satisfy plugin " + sorted.get(0)
               : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
@@ -712,7 +717,7 @@ public final class Framework implements PluginsRunner {
 
   /** As {@link #runPreScorePlugins(CycleState, PodInfo, List)}, reporting each plugin's status to {@code observer}. */
   public Status runPreScorePlugins(
-      CycleState state, PodInfo pod, List<NodeInfo> nodes, java.util.function.BiConsumer<String, Status> observer) {
+      CycleState state, PodInfo pod, List<NodeInfo> nodes, BiConsumer<String, Status> observer) {
     long start = System.nanoTime();
     Status out = Status.success();
     for (PreScorePlugin pl : preScorePlugins) {
@@ -1018,7 +1023,7 @@ public final class Framework implements PluginsRunner {
    * forget. The runtime's own exceptions are expected faults and logged in one line; anything else (a
    * NullPointerException in an SPI plugin, say) is a bug in the plugin and logged with its stack trace.
    */
-  private static Status guard(String plugin, String point, java.util.function.Supplier<Status> call) {
+  private static Status guard(String plugin, String point, Supplier<Status> call) {
     try {
       Status s = call.get();
       return s == null ? Status.success() : s;
@@ -1038,8 +1043,8 @@ public final class Framework implements PluginsRunner {
   }
 
   private <T> T timed(
-      CycleState state, String plugin, String point, java.util.function.Supplier<T> call,
-      java.util.function.Function<T, Code> code) {
+      CycleState state, String plugin, String point, Supplier<T> call,
+      Function<T, Code> code) {
     if (!state.recordPluginMetrics()) {
       return call.get();
     }

@@ -3,6 +3,7 @@ package io.schedext.plugins.noderesources;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.ScorePlugin;
 import java.math.BigInteger;
+import java.util.function.LongBinaryOperator;
 
 /** Turns a node's allocatable and requested amounts of the configured resources into a 0–100 score. */
 interface ScoringFunction {
@@ -16,7 +17,7 @@ interface ScoringFunction {
    * scores.
    */
   static long weightedMean(
-      ResourceAllocation resources, NodeInfo node, long[] podRequests, java.util.function.LongBinaryOperator perResource) {
+      ResourceAllocation resources, NodeInfo node, long[] podRequests, LongBinaryOperator perResource) {
     long nodeScore = 0;
     long weightSum = 0;
     for (int i = 0; i < resources.size(); i++) {

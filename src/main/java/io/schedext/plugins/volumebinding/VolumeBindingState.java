@@ -3,6 +3,7 @@ package io.schedext.plugins.volumebinding;
 import io.schedext.framework.StateData;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Collections;
 
 /**
  * VolumeBinding's cycle state: the pod's prepared claims (null when it has none), per node that passed Filter what
@@ -29,7 +30,7 @@ public final class VolumeBindingState implements StateData {
 
   /** The volumes to bind per node that passed Filter; read-only view. */
   public Map<String, PodVolumes> podVolumesByNode() {
-    return java.util.Collections.unmodifiableMap(podVolumesByNode);
+    return Collections.unmodifiableMap(podVolumesByNode);
   }
 
   /** True when some node's result has a static binding (what upstream's PreScore checks). */

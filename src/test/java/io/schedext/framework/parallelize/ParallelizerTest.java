@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link Parallelizer#until}: every index exactly once; {@link Parallelizer#untilLight}: every piece published exactly
@@ -98,7 +100,7 @@ public class ParallelizerTest {
   void lightWorkBelowTheThresholdStaysOnTheCallingThread() {
     try (Parallelizer p = new Parallelizer(4)) {
       Thread caller = Thread.currentThread();
-      java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      Set<Thread> threads = ConcurrentHashMap.newKeySet();
       int pieces = Parallelizer.LIGHT_SERIAL_BELOW - 1;
       Recorded light = new Recorded(pieces, (piece, worker) -> threads.add(Thread.currentThread()));
       p.untilLight(pieces, light);

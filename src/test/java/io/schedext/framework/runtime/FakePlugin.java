@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.HashMap;
 
 /**
  * A plugin at every extension point whose outcome at each point the test sets (as upstream's TestPlugin injects its
@@ -69,7 +70,7 @@ final class FakePlugin implements PreFilterPlugin, PreFilterExtensions, FilterPl
   Status preBind = Status.success();
   Status bind = Status.success();
   /** Points ({@code "Filter"}, {@code "Score"}, ...) at which the plugin throws this exception instead. */
-  final Map<String, RuntimeException> throwAt = new java.util.HashMap<>();
+  final Map<String, RuntimeException> throwAt = new HashMap<>();
 
   FakePlugin(String name, List<String> calls) {
     this.name = name;

@@ -32,6 +32,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.LinkedHashMap;
 
 class NodeAffinityFilterTest {
 
@@ -172,7 +173,7 @@ class NodeAffinityFilterTest {
   }
 
   private static PodInfo withSelector(PodInfo pod, Map<String, String> selector) {
-    pod.pod().getSpec().setNodeSelector(new java.util.LinkedHashMap<>(selector));
+    pod.pod().getSpec().setNodeSelector(new LinkedHashMap<>(selector));
     return PodInfo.of(pod.pod());
   }
 

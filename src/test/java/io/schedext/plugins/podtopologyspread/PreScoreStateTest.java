@@ -35,6 +35,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.HashMap;
+import java.util.stream.Collectors;
 
 /**
  * Port of upstream's TestPreScoreSkip and TestPreScoreStateEmptyNodes: the soft constraints, unscored nodes, counted
@@ -166,7 +168,7 @@ class PreScoreStateTest {
   /** More domains than PreScore compares by identity, each on two nodes (so every domain is seen twice). */
   static Case twelveZones() {
     List<Node> nodes = new ArrayList<>();
-    Map<String, Long> counts = new java.util.HashMap<>();
+    Map<String, Long> counts = new HashMap<>();
     for (int i = 0; i < 24; i++) {
       String zone = new String("z" + (i % 12));
       nodes.add(node("node-" + i, ZONE, zone, "rack", new String("r" + (i % 12)), HOSTNAME, "node-" + i).obj());
@@ -177,7 +179,7 @@ class PreScoreStateTest {
             .obj(), nodes)
         .pods(on("node-11", "p-1", "foo", ""), on("node-23", "p-2", "foo", ""))
         .want(c(1, ZONE, FOO), counts, 12)
-        .want(c(1, "rack", FOO), counts.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+        .want(c(1, "rack", FOO), counts.entrySet().stream().collect(Collectors.toMap(
             e -> "r" + e.getKey().substring(1), Map.Entry::getValue)), 12);
   }
 

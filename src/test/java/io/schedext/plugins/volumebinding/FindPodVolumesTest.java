@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.Map;
 
 /** Upstream's binder_test.go FindPodVolumes tables (without and with provisioning, capacity), through the plugin. */
 class FindPodVolumesTest {
@@ -283,7 +284,7 @@ class FindPodVolumesTest {
     Status filtered = plugin.filter(state, c.pod(), NODE1);
     if (c.wantReasons().isEmpty()) {
       assertThat(filtered).isEqualTo(Status.success());
-      assertThat(s.podVolumesByNode()).containsExactlyEntriesOf(java.util.Map.of("node1", r.volumes()));
+      assertThat(s.podVolumesByNode()).containsExactlyEntriesOf(Map.of("node1", r.volumes()));
     } else {
       assertThat(filtered).isEqualTo(
           Status.unresolvable(c.wantReasons().toArray(new String[0])).withPlugin(Names.VOLUME_BINDING));

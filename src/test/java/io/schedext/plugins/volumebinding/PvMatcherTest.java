@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.ArrayList;
 
 /** Every rule of component-helpers' FindMatchingVolume on the scheduler path, one row each. */
 class PvMatcherTest {
@@ -156,7 +157,7 @@ class PvMatcherTest {
   @Test
   void allowedTopologiesAdmitEveryNodeWhenEmptyAndIgnoreEmptyTerms() {
     assertThat(ProvisioningChecker.topologyAllows(List.of(), NODE_LABELS)).isTrue();
-    java.util.List<io.schedext.kube.Selector> onlyEmpty = new java.util.ArrayList<>();
+    List<io.schedext.kube.Selector> onlyEmpty = new ArrayList<>();
     onlyEmpty.add(null);
     assertThat(ProvisioningChecker.topologyAllows(onlyEmpty, NODE_LABELS)).isFalse();
   }

@@ -9,6 +9,7 @@ import io.schedext.framework.PluginArgs;
 import io.schedext.plugins.Names;
 import io.schedext.testing.TestFrameworks;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 /** VolumeBindingArgs defaults and validation. */
 class VolumeBindingArgsTest {
@@ -39,7 +40,7 @@ class VolumeBindingArgsTest {
     VolumeBindingArgs args = PluginArgs.of(Names.VOLUME_BINDING, TestFrameworks.json(
         "{\"shape\":[{\"utilization\":0,\"score\":0},{\"utilization\":100,\"score\":10}]}"))
         .as(VolumeBindingArgs.class);
-    assertThat(args).isEqualTo(new VolumeBindingArgs(600L, java.util.List.of(
+    assertThat(args).isEqualTo(new VolumeBindingArgs(600L, List.of(
         new VolumeBindingArgs.UtilizationShapePoint(0, 0), new VolumeBindingArgs.UtilizationShapePoint(100, 10))));
   }
 }

@@ -37,6 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.HashMap;
 
 /**
  * VolumeBinding's Reserve, PreBind and Unreserve against fabric8's mock API server in CRUD mode, through the
@@ -152,7 +153,7 @@ class VolumeBindingMockApiTest {
     if (apiObjects.size() != stored.size()) {
       return false;
     }
-    Map<String, String> versions = new java.util.HashMap<>();
+    Map<String, String> versions = new HashMap<>();
     stored.forEach(o -> versions.put(AssumeCache.keyOf(o), o.getMetadata().getResourceVersion()));
     return apiObjects.stream().allMatch(o -> o.getMetadata().getResourceVersion()
         .equals(versions.get(AssumeCache.keyOf(o))));
