@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Node names grouped by zone, listed round-robin across zones (zone0[0], zone1[0], ..., zone0[1], ...), as upstream's
- * {@code nodeTree}. Zones keep first-seen order, nodes insertion order. Not thread-safe: guarded by the cache lock.
+ * Node names grouped by zone, listed round-robin across zones (zone0[0], zone1[0], ..., zone0[1],
+ * ...), as upstream's {@code nodeTree}. Zones keep first-seen order, nodes insertion order. Not
+ * thread-safe: guarded by the cache lock.
  */
 final class NodeTree {
 
@@ -22,16 +23,18 @@ final class NodeTree {
   private int numNodes;
 
   /**
-   * The zone key of a node: {@code region + ":\0:" + zone}, each read from the beta label when present (even empty)
-   * and else from the GA label, as component-helpers' {@code GetZoneKey}.
+   * The zone key of a node: {@code region + ":\0:" + zone}, each read from the beta label when
+   * present (even empty) and else from the GA label, as component-helpers' {@code GetZoneKey}.
    */
   static String zoneKey(Node node) {
     Map<String, String> labels = node.getMetadata() == null ? null : node.getMetadata().getLabels();
     if (labels == null) {
       return "";
     }
-    String region = labels.containsKey(BETA_REGION) ? labels.get(BETA_REGION) : labels.getOrDefault(REGION, "");
-    String zone = labels.containsKey(BETA_ZONE) ? labels.get(BETA_ZONE) : labels.getOrDefault(ZONE, "");
+    String region =
+        labels.containsKey(BETA_REGION) ? labels.get(BETA_REGION) : labels.getOrDefault(REGION, "");
+    String zone =
+        labels.containsKey(BETA_ZONE) ? labels.get(BETA_ZONE) : labels.getOrDefault(ZONE, "");
     region = region == null ? "" : region;
     zone = zone == null ? "" : zone;
     if (region.isEmpty() && zone.isEmpty()) {

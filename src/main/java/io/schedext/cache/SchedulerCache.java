@@ -9,28 +9,30 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Arrays;
-import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * The scheduler cache, as upstream's {@code internal/cache}: per-node aggregation of the pods assigned or assumed
- * there, the pod life cycle keyed by UID (Initial → Assumed → Added → Deleted, with Forget and Expire), ghost entries
- * for pods whose node is unknown, the NodeTree order, and immutable snapshots refreshed incrementally by generation.
+ * The scheduler cache, as upstream's {@code internal/cache}: per-node aggregation of the pods
+ * assigned or assumed there, the pod life cycle keyed by UID (Initial → Assumed → Added → Deleted,
+ * with Forget and Expire), ghost entries for pods whose node is unknown, the NodeTree order, and
+ * immutable snapshots refreshed incrementally by generation.
  *
- * <p>Thread-safe: every mutation takes one lock for a few microseconds; {@link #snapshot()} returns without locking
- * when nothing changed. Where upstream exits the process on a corrupted cache (a pod seen on two nodes), this cache
- * repairs the entry, logs an error and counts it in {@link #corruptions()}.
+ * <p>Thread-safe: every mutation takes one lock for a few microseconds; {@link #snapshot()} returns
+ * without locking when nothing changed. Where upstream exits the process on a corrupted cache (a
+ * pod seen on two nodes), this cache repairs the entry, logs an error and counts it in {@link
+ * #corruptions()}.
  */
 public final class SchedulerCache {
 
@@ -50,7 +52,8 @@ public final class SchedulerCache {
     final NodeInfo info;
     Item prev;
     Item next;
-    // The image summaries last given to a snapshot copy of this node, with the node object and the image-state
+    // The image summaries last given to a snapshot copy of this node, with the node object and the
+    // image-state
     // version they were computed for: a pod change leaves both alone, so the next copy reuses them.
     Map<String, ImageStateSummary> summaries;
     Node summariesOf;
@@ -72,10 +75,13 @@ public final class SchedulerCache {
 
   private final Clock clock;
   private final Duration ttl;
-  // Fair: a request building a snapshot during a burst of watch events waits for one update, not for the burst.
+  // Fair: a request building a snapshot during a burst of watch events waits for one update, not
+  // for the burst.
   private final ReentrantLock lock = new ReentrantLock(true);
+
   /** Node changes since the last published snapshot (written under the lock). */
   private volatile int unpublishedChanges;
+
   private final Map<String, PodState> podStates = new HashMap<>();
   private final Set<String> assumedPods = new HashSet<>();
   private final Map<String, Item> nodes = new HashMap<>();
@@ -92,8 +98,8 @@ public final class SchedulerCache {
   private final AtomicLong expired = new AtomicLong();
 
   /**
-   * A cache whose assumed pods expire {@code ttl} after their binding finished (zero or negative: never), timed by
-   * {@code clock}.
+   * A cache whose assumed pods expire {@code ttl} after their binding finished (zero or negative:
+   * never), timed by {@code clock}.
    */
   public SchedulerCache(Clock clock, Duration ttl) {
     this.clock = clock;
@@ -102,13 +108,17 @@ public final class SchedulerCache {
 
   // ------------------------------------------------------------------------------------------------ pod life cycle
 
-  /** Adds a pod the scheduler has decided to place on {@code pod.nodeName()} before the API confirms it. */
+  /**
+   * Adds a pod the scheduler has decided to place on {@code pod.nodeName()} before the API confirms
+   * it.
+   */
   public void assumePod(PodInfo pod) {
     String key = key(pod);
     lock.lock();
     try {
       if (podStates.containsKey(key)) {
-        throw new CacheException("pod " + key + "(" + pod.key() + ") is in the cache, so can't be assumed");
+        throw new CacheException(
+            "pod " + key + "(" + pod.key() + ") is in the cache, so can't be assumed");
       }
       addPodLocked(pod, true);
     } finally {
@@ -116,7 +126,10 @@ public final class SchedulerCache {
     }
   }
 
-  /** Marks the assumed pod's binding as finished; from now on its expiry deadline runs (when a TTL is set). */
+  /**
+   * Marks the assumed pod's binding as finished; from now on its expiry deadline runs (when a TTL
+   * is set).
+   */
   public void finishBinding(PodInfo pod) {
     String key = key(pod);
     lock.lock();
@@ -132,8 +145,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * Removes an assumed pod (its binding failed). A pod the cache no longer holds is ignored, as current upstream
-   * does; an added pod, or one assumed on another node, is a {@link CacheException}.
+   * Removes an assumed pod (its binding failed). A pod the cache no longer holds is ignored, as
+   * current upstream does; an added pod, or one assumed on another node, is a {@link
+   * CacheException}.
    */
   public void forgetPod(PodInfo pod) {
     String key = key(pod);
@@ -144,12 +158,23 @@ public final class SchedulerCache {
         return;
       }
       if (!ps.pod.nodeName().equals(pod.nodeName())) {
-        throw new CacheException("pod " + key + "(" + pod.key() + ") was assumed on " + pod.nodeName()
-            + " but assigned to " + ps.pod.nodeName());
+        throw new CacheException(
+            "pod "
+                + key
+                + "("
+                + pod.key()
+                + ") was assumed on "
+                + pod.nodeName()
+                + " but assigned to "
+                + ps.pod.nodeName());
       }
       if (!assumedPods.contains(key)) {
-        throw new CacheException("pod " + key + "(" + pod.key()
-            + ") is not assumed, so it cannot be removed or forgotten");
+        throw new CacheException(
+            "pod "
+                + key
+                + "("
+                + pod.key()
+                + ") is not assumed, so it cannot be removed or forgotten");
       }
       removePodLocked(ps.pod);
     } finally {
@@ -158,8 +183,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * Adds an assigned pod seen by the watch: confirms it when assumed (moving it if it landed elsewhere), adds it back
-   * when it had expired or was never assumed. Throws {@link CacheException} when it is already added.
+   * Adds an assigned pod seen by the watch: confirms it when assumed (moving it if it landed
+   * elsewhere), adds it back when it had expired or was never assumed. Throws {@link
+   * CacheException} when it is already added.
    */
   public void addPod(PodInfo pod) {
     String key = key(pod);
@@ -176,11 +202,17 @@ public final class SchedulerCache {
     publishIfBehind();
   }
 
-  /** {@link #addPod} once it is known that the pod is assumed ({@code ps} its state) or unknown ({@code ps} null). */
+  /**
+   * {@link #addPod} once it is known that the pod is assumed ({@code ps} its state) or unknown
+   * ({@code ps} null).
+   */
   private void addUnderLock(PodState ps, PodInfo pod) {
     if (ps != null) {
       if (!ps.pod.nodeName().equals(pod.nodeName())) {
-        log.info("Pod {} was added to node {}, not to {} where it was assumed", pod.key(), pod.nodeName(),
+        log.info(
+            "Pod {} was added to node {}, not to {} where it was assumed",
+            pod.key(),
+            pod.nodeName(),
             ps.pod.nodeName());
       }
       updatePodLocked(ps.pod, pod);
@@ -190,8 +222,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * What a watch event for an assigned pod means, in one step under one lock: an assumed or unknown pod is added
-   * ({@link #addPod}: confirmed, or added back), an added pod replaced by this version ({@link #updatePod}).
+   * What a watch event for an assigned pod means, in one step under one lock: an assumed or unknown
+   * pod is added ({@link #addPod}: confirmed, or added back), an added pod replaced by this version
+   * ({@link #updatePod}).
    */
   public void addOrUpdatePod(PodInfo pod) {
     String key = key(pod);
@@ -216,11 +249,16 @@ public final class SchedulerCache {
     try {
       PodState ps = podStates.get(key);
       if (ps == null) {
-        throw new CacheException("pod " + key + "(" + oldPod.key()
-            + ") is not added to scheduler cache, so cannot be updated");
+        throw new CacheException(
+            "pod "
+                + key
+                + "("
+                + oldPod.key()
+                + ") is not added to scheduler cache, so cannot be updated");
       }
       if (assumedPods.contains(key)) {
-        throw new CacheException("assumed pod " + key + "(" + oldPod.key() + ") should not be updated");
+        throw new CacheException(
+            "assumed pod " + key + "(" + oldPod.key() + ") should not be updated");
       }
       updateUnderLock(ps, newPod);
     } finally {
@@ -229,11 +267,19 @@ public final class SchedulerCache {
     publishIfBehind();
   }
 
-  /** {@link #updatePod} once it is known that the pod is added ({@code ps} its state) and not assumed. */
+  /**
+   * {@link #updatePod} once it is known that the pod is added ({@code ps} its state) and not
+   * assumed.
+   */
   private void updateUnderLock(PodState ps, PodInfo newPod) {
     if (!ps.pod.nodeName().equals(newPod.nodeName())) {
-      corrupted("pod " + ps.pod.key() + " updated on node " + newPod.nodeName() + " but was added to "
-          + ps.pod.nodeName());
+      corrupted(
+          "pod "
+              + ps.pod.key()
+              + " updated on node "
+              + newPod.nodeName()
+              + " but was added to "
+              + ps.pod.nodeName());
     }
     updatePodLocked(ps.pod, newPod);
   }
@@ -245,12 +291,21 @@ public final class SchedulerCache {
     try {
       PodState ps = podStates.get(key);
       if (ps == null) {
-        throw new CacheException("pod " + key + "(" + pod.key()
-            + ") is not found in scheduler cache, so cannot be removed from it");
+        throw new CacheException(
+            "pod "
+                + key
+                + "("
+                + pod.key()
+                + ") is not found in scheduler cache, so cannot be removed from it");
       }
       if (!ps.pod.nodeName().equals(pod.nodeName()) && !pod.nodeName().isEmpty()) {
-        corrupted("pod " + pod.key() + " removed from node " + pod.nodeName() + " but was added to "
-            + ps.pod.nodeName());
+        corrupted(
+            "pod "
+                + pod.key()
+                + " removed from node "
+                + pod.nodeName()
+                + " but was added to "
+                + ps.pod.nodeName());
       }
       removePodLocked(ps.pod);
     } finally {
@@ -276,8 +331,8 @@ public final class SchedulerCache {
   }
 
   /**
-   * Removes assumed pods whose binding finished longer than the TTL ago and that no watch event confirmed. Returns
-   * the expired pods. Run periodically; a zero TTL never expires anything.
+   * Removes assumed pods whose binding finished longer than the TTL ago and that no watch event
+   * confirmed. Returns the expired pods. Run periodically; a zero TTL never expires anything.
    */
   public List<PodInfo> cleanupExpiredAssumedPods() {
     Instant now = clock.instant();
@@ -295,7 +350,8 @@ public final class SchedulerCache {
           continue;
         }
         if (now.isAfter(ps.deadline)) {
-          log.info("Assumed pod {} expired: no watch event confirmed it within {}", ps.pod.key(), ttl);
+          log.info(
+              "Assumed pod {} expired: no watch event confirmed it within {}", ps.pod.key(), ttl);
           removePodLocked(ps.pod);
           expired.incrementAndGet();
           out.add(ps.pod);
@@ -346,7 +402,8 @@ public final class SchedulerCache {
 
   private void corrupted(String what) {
     corruptions.incrementAndGet();
-    log.error("Scheduler cache is inconsistent ({}); the entry was repaired from the latest event", what);
+    log.error(
+        "Scheduler cache is inconsistent ({}); the entry was repaired from the latest event", what);
   }
 
   private static String key(PodInfo pod) {
@@ -364,8 +421,8 @@ public final class SchedulerCache {
   }
 
   /**
-   * Replaces a node with its newer version (adds it when unknown). The cached version, not {@code oldNode}, is what
-   * gets replaced, so a missed event cannot leave stale state behind.
+   * Replaces a node with its newer version (adds it when unknown). The cached version, not {@code
+   * oldNode}, is what gets replaced, so a missed event cannot leave stale state behind.
    */
   public void updateNode(Node oldNode, Node newNode) {
     lock.lock();
@@ -379,7 +436,8 @@ public final class SchedulerCache {
       } else {
         previous = n.info.node();
       }
-      // Most node updates are status heartbeats with the same images: the cluster's image state then stays as it is
+      // Most node updates are status heartbeats with the same images: the cluster's image state
+      // then stays as it is
       // (and so do the other nodes' image summaries).
       boolean sameImages = previous != null && Objects.equals(images(previous), images(newNode));
       if (previous != null && !sameImages) {
@@ -395,7 +453,8 @@ public final class SchedulerCache {
         addImageStates(newNode);
       }
       n.info.setNode(newNode);
-      // After setNode: moving to the head publishes the entry's new generation to the lock-free snapshot check.
+      // After setNode: moving to the head publishes the entry's new generation to the lock-free
+      // snapshot check.
       moveToHead(name);
     } finally {
       lock.unlock();
@@ -403,8 +462,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * Removes a node. Its entry stays as a node-less ghost while pods are still accounted there (their delete events
-   * come on another watch); throws {@link CacheException} when the node is unknown or was removed already.
+   * Removes a node. Its entry stays as a node-less ghost while pods are still accounted there
+   * (their delete events come on another watch); throws {@link CacheException} when the node is
+   * unknown or was removed already.
    */
   public void removeNode(Node node) {
     lock.lock();
@@ -416,9 +476,14 @@ public final class SchedulerCache {
       }
       Node cached = n.info.node();
       if (cached == null) {
-        // A ghost: the node was removed already and only its pods remain (upstream's node tree reports it).
-        throw new CacheException("node \"" + name + "\" in group \"" + goQuoted(NodeTree.zoneKey(node))
-            + "\" was not found");
+        // A ghost: the node was removed already and only its pods remain (upstream's node tree
+        // reports it).
+        throw new CacheException(
+            "node \""
+                + name
+                + "\" in group \""
+                + goQuoted(NodeTree.zoneKey(node))
+                + "\" was not found");
       }
       n.info.removeNode();
       if (n.info.pods().isEmpty()) {
@@ -482,12 +547,15 @@ public final class SchedulerCache {
   }
 
   /**
-   * The image summaries for a snapshot copy of {@code item}'s node: those of its previous copy while neither the node
-   * object nor any node's images changed since (the same values, computed once), else computed afresh.
+   * The image summaries for a snapshot copy of {@code item}'s node: those of its previous copy
+   * while neither the node object nor any node's images changed since (the same values, computed
+   * once), else computed afresh.
    */
   private Map<String, ImageStateSummary> imageSummaries(Item item) {
     Node node = item.info.node();
-    if (item.summaries == null || item.summariesOf != node || item.summariesVersion != imageStatesVersion) {
+    if (item.summaries == null
+        || item.summariesOf != node
+        || item.summariesVersion != imageStatesVersion) {
       item.summaries = imageSummaries(node);
       item.summariesOf = node;
       item.summariesVersion = imageStatesVersion;
@@ -496,7 +564,9 @@ public final class SchedulerCache {
   }
 
   private Map<String, ImageStateSummary> imageSummaries(Node node) {
-    if (node.getStatus() == null || node.getStatus().getImages() == null || node.getStatus().getImages().isEmpty()) {
+    if (node.getStatus() == null
+        || node.getStatus().getImages() == null
+        || node.getStatus().getImages().isEmpty()) {
       return Map.of();
     }
     Map<String, ImageStateSummary> out = new HashMap<>();
@@ -511,8 +581,10 @@ public final class SchedulerCache {
         }
       }
     }
-    // Shared by every snapshot copy of the node until it changes, so it must not change either. Read once per node
-    // of every prioritize: a compact immutable map with interned keys (ImageLocality interns the pod's names too), so
+    // Shared by every snapshot copy of the node until it changes, so it must not change either.
+    // Read once per node
+    // of every prioritize: a compact immutable map with interned keys (ImageLocality interns the
+    // pod's names too), so
     // a lookup is a probe into one array ending on a reference comparison.
     return Map.copyOf(out);
   }
@@ -560,8 +632,9 @@ public final class SchedulerCache {
   }
 
   /**
-   * The watch handlers publish a snapshot themselves every {@value #PUBLISH_EVERY} node changes, so a request after a
-   * burst of events copies at most that many changed node infos on its own path instead of the whole burst's.
+   * The watch handlers publish a snapshot themselves every {@value #PUBLISH_EVERY} node changes, so
+   * a request after a burst of events copies at most that many changed node infos on its own path
+   * instead of the whole burst's.
    */
   static final int PUBLISH_EVERY = 64;
 
@@ -579,8 +652,8 @@ public final class SchedulerCache {
   // ----------------------------------------------------------------------------------------------------- snapshot
 
   /**
-   * The current immutable snapshot. Copies only the node infos changed since the last snapshot; rebuilds the node
-   * order only when nodes were added or removed. Lock-free when nothing changed.
+   * The current immutable snapshot. Copies only the node infos changed since the last snapshot;
+   * rebuilds the node order only when nodes were added or removed. Lock-free when nothing changed.
    */
   public Snapshot snapshot() {
     Snapshot current = published;
@@ -643,7 +716,8 @@ public final class SchedulerCache {
         next = new Snapshot(arr, idx, Math.max(target, current.generation()));
       } else {
         NodeInfo[] arr = current.nodesArray().clone();
-        // The generations array follows along when the predecessor has one: a copy plus the changed entries.
+        // The generations array follows along when the predecessor has one: a copy plus the changed
+        // entries.
         long[] known = current.knownNodeGenerations();
         long[] generations = known == null ? null : known.clone();
         for (NodeInfo ni : changed.values()) {
@@ -667,9 +741,10 @@ public final class SchedulerCache {
   // ------------------------------------------------------------------------------------------------- diagnostics
 
   /**
-   * Checks the cache against itself: every node's aggregate equals the sum over its pods, every pod state points at
-   * a node entry holding that pod and vice versa, assumed pods have states, and the node tree counts the nodes that
-   * have a Node object. Returns the inconsistencies found (empty when none). Takes the lock for O(pods) time.
+   * Checks the cache against itself: every node's aggregate equals the sum over its pods, every pod
+   * state points at a node entry holding that pod and vice versa, assumed pods have states, and the
+   * node tree counts the nodes that have a Node object. Returns the inconsistencies found (empty
+   * when none). Takes the lock for O(pods) time.
    */
   public List<String> checkConsistency() {
     List<String> problems = new ArrayList<>();
@@ -690,27 +765,54 @@ public final class SchedulerCache {
           if (ps == null) {
             problems.add("pod " + p.key() + " is on node " + e.getKey() + " but has no pod state");
           } else if (!ps.pod.nodeName().equals(e.getKey())) {
-            problems.add("pod " + p.key() + " is on node " + e.getKey() + " but its state says " + ps.pod.nodeName());
+            problems.add(
+                "pod "
+                    + p.key()
+                    + " is on node "
+                    + e.getKey()
+                    + " but its state says "
+                    + ps.pod.nodeName());
           }
         }
         if (!recomputed.requested().equals(info.requested())) {
-          problems.add("node " + e.getKey() + " requested " + info.requested() + " but its pods sum to "
-              + recomputed.requested());
+          problems.add(
+              "node "
+                  + e.getKey()
+                  + " requested "
+                  + info.requested()
+                  + " but its pods sum to "
+                  + recomputed.requested());
         }
         if (!recomputed.nonZeroRequested().equals(info.nonZeroRequested())) {
-          problems.add("node " + e.getKey() + " non-zero requested " + info.nonZeroRequested()
-              + " but its pods sum to " + recomputed.nonZeroRequested());
+          problems.add(
+              "node "
+                  + e.getKey()
+                  + " non-zero requested "
+                  + info.nonZeroRequested()
+                  + " but its pods sum to "
+                  + recomputed.nonZeroRequested());
         }
         if (!recomputed.pvcRefCounts().equals(info.pvcRefCounts())) {
-          problems.add("node " + e.getKey() + " PVC reference counts " + info.pvcRefCounts() + " but its pods give "
-              + recomputed.pvcRefCounts());
+          problems.add(
+              "node "
+                  + e.getKey()
+                  + " PVC reference counts "
+                  + info.pvcRefCounts()
+                  + " but its pods give "
+                  + recomputed.pvcRefCounts());
         }
         if (recomputed.usedPorts().size() != info.usedPorts().size()) {
-          problems.add("node " + e.getKey() + " has " + info.usedPorts().size() + " used host ports but its pods use "
-              + recomputed.usedPorts().size());
+          problems.add(
+              "node "
+                  + e.getKey()
+                  + " has "
+                  + info.usedPorts().size()
+                  + " used host ports but its pods use "
+                  + recomputed.usedPorts().size());
         }
         if (recomputed.podsWithAffinity().size() != info.podsWithAffinity().size()
-            || recomputed.podsWithRequiredAntiAffinity().size() != info.podsWithRequiredAntiAffinity().size()) {
+            || recomputed.podsWithRequiredAntiAffinity().size()
+                != info.podsWithRequiredAntiAffinity().size()) {
           problems.add("node " + e.getKey() + " affinity pod lists do not match its pods");
         }
         if (info.node() == null && info.pods().isEmpty()) {
@@ -726,7 +828,12 @@ public final class SchedulerCache {
         }
       }
       if (withNode != nodeTree.numNodes()) {
-        problems.add("the node tree counts " + nodeTree.numNodes() + " nodes but " + withNode + " have a Node object");
+        problems.add(
+            "the node tree counts "
+                + nodeTree.numNodes()
+                + " nodes but "
+                + withNode
+                + " have a Node object");
       }
     } finally {
       lock.unlock();
@@ -759,7 +866,9 @@ public final class SchedulerCache {
     return expired.get();
   }
 
-  /** The assumed pods with when their binding finished deadline will pass (null = no deadline yet). */
+  /**
+   * The assumed pods with when their binding finished deadline will pass (null = no deadline yet).
+   */
   public Map<PodInfo, Instant> assumedPods() {
     lock.lock();
     try {
@@ -795,24 +904,31 @@ public final class SchedulerCache {
     lock.lock();
     try {
       List<String> out = new ArrayList<>();
-      nodes.forEach((name, item) -> {
-        if (item.info.node() == null) {
-          out.add(name);
-        }
-      });
+      nodes.forEach(
+          (name, item) -> {
+            if (item.info.node() == null) {
+              out.add(name);
+            }
+          });
       return out;
     } finally {
       lock.unlock();
     }
   }
 
-  /** The live (mutable) node info of {@code name}, for tests that need to corrupt it; null when absent. */
+  /**
+   * The live (mutable) node info of {@code name}, for tests that need to corrupt it; null when
+   * absent.
+   */
   NodeInfo nodeInfoForTest(String name) {
     Item it = nodes.get(name);
     return it == null ? null : it.info;
   }
 
-  /** A copy of the cached entry for {@code name} (ghost entries included), or null; for tests and diagnostics. */
+  /**
+   * A copy of the cached entry for {@code name} (ghost entries included), or null; for tests and
+   * diagnostics.
+   */
   NodeInfo nodeInfo(String name) {
     lock.lock();
     try {
@@ -823,7 +939,10 @@ public final class SchedulerCache {
     }
   }
 
-  /** Names of every node entry, most recently changed first (ghosts included); for tests and diagnostics. */
+  /**
+   * Names of every node entry, most recently changed first (ghosts included); for tests and
+   * diagnostics.
+   */
   List<String> recencyOrder() {
     lock.lock();
     try {

@@ -14,8 +14,9 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * An immutable view of every node with a Node object at one cache generation, in NodeTree order. Safe to share across
- * threads and requests; a newer generation is a new instance that shares unchanged node infos with this one.
+ * An immutable view of every node with a Node object at one cache generation, in NodeTree order.
+ * Safe to share across threads and requests; a newer generation is a new instance that shares
+ * unchanged node infos with this one.
  */
 public final class Snapshot implements NodeInfoLister {
 
@@ -25,8 +26,10 @@ public final class Snapshot implements NodeInfoLister {
   private final Map<String, Integer> indexByName;
   private final long generation;
   private final NodeInfoList list;
-  // Built on first use: the watch side publishes a snapshot every few dozen node changes, and walking every node info
-  // for these lists made each publish O(nodes) in cache misses; the plugins sum over list() instead.
+  // Built on first use: the watch side publishes a snapshot every few dozen node changes, and
+  // walking every node info
+  // for these lists made each publish O(nodes) in cache misses; the plugins sum over list()
+  // instead.
   private volatile List<NodeInfo> withAffinity;
   private volatile List<NodeInfo> withRequiredAntiAffinity;
   private volatile Set<String> usedPvcs;
@@ -36,11 +39,12 @@ public final class Snapshot implements NodeInfoLister {
   }
 
   /**
-   * A snapshot of {@code nodes}, whose positions {@code indexByName} maps their names to (a predecessor's map when the
-   * node order is unchanged, which {@link #sameNodeOrder} then tells); {@code nodeGenerations}, when not null, are the
-   * generations of {@code nodes}, index-aligned.
+   * A snapshot of {@code nodes}, whose positions {@code indexByName} maps their names to (a
+   * predecessor's map when the node order is unchanged, which {@link #sameNodeOrder} then tells);
+   * {@code nodeGenerations}, when not null, are the generations of {@code nodes}, index-aligned.
    */
-  Snapshot(NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, long[] nodeGenerations) {
+  Snapshot(
+      NodeInfo[] nodes, Map<String, Integer> indexByName, long generation, long[] nodeGenerations) {
     this.nodes = nodes;
     this.indexByName = indexByName;
     this.generation = generation;
@@ -52,7 +56,9 @@ public final class Snapshot implements NodeInfoLister {
     return EMPTY;
   }
 
-  /** A snapshot of exactly these node infos (in this order), for tests and for full-node requests. */
+  /**
+   * A snapshot of exactly these node infos (in this order), for tests and for full-node requests.
+   */
   public static Snapshot of(List<NodeInfo> infos) {
     NodeInfo[] arr = infos.toArray(new NodeInfo[0]);
     Map<String, Integer> idx = new HashMap<>(arr.length * 2);
@@ -67,8 +73,9 @@ public final class Snapshot implements NodeInfoLister {
   }
 
   /**
-   * This snapshot with {@code replacements} put in place of the nodes of the same name, and appended when this
-   * snapshot has no such node. Returns {@code this} when there is nothing to replace.
+   * This snapshot with {@code replacements} put in place of the nodes of the same name, and
+   * appended when this snapshot has no such node. Returns {@code this} when there is nothing to
+   * replace.
    */
   public Snapshot withOverrides(List<NodeInfo> replacements) {
     if (replacements.isEmpty()) {
@@ -154,7 +161,10 @@ public final class Snapshot implements NodeInfoLister {
     return usedPvcs().contains(claimKey);
   }
 
-  /** {@code namespace/claim} of every PVC used by some pod in this snapshot. Computed once on first use. */
+  /**
+   * {@code namespace/claim} of every PVC used by some pod in this snapshot. Computed once on first
+   * use.
+   */
   public Set<String> usedPvcs() {
     Set<String> s = usedPvcs;
     if (s == null) {
@@ -169,10 +179,11 @@ public final class Snapshot implements NodeInfoLister {
   }
 
   /**
-   * True when {@code other} has the same node names at the same positions of {@link #list()} as this snapshot: the
-   * cache hands its node order on from snapshot to snapshot until a node is added, removed or changes zone, and a
-   * snapshot with overrides in place keeps its base's order. Lets an index built over one snapshot's node order (the
-   * request decoder's) serve its successors. Constant time; false for null.
+   * True when {@code other} has the same node names at the same positions of {@link #list()} as
+   * this snapshot: the cache hands its node order on from snapshot to snapshot until a node is
+   * added, removed or changes zone, and a snapshot with overrides in place keeps its base's order.
+   * Lets an index built over one snapshot's node order (the request decoder's) serve its
+   * successors. Constant time; false for null.
    */
   public boolean sameNodeOrder(Snapshot other) {
     return other != null && other.indexByName == indexByName;

@@ -6,11 +6,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What the kubernetes cluster source asks of the API server, as RBAC would name it: the kinds {@link
- * KubernetesCluster} lists and watches with informers, and what it and {@link KubernetesBinder} read and write one
- * object at a time. The deployment's ClusterRole grants exactly this (ManifestsTest compares both ways), and
- * ApiAccessTest checks it against the requests the code really sends, so a new informer or write shows up as a
- * failing test instead of a 403 in a cluster.
+ * What the kubernetes cluster source asks of the API server, as RBAC would name it: the kinds
+ * {@link KubernetesCluster} lists and watches with informers, and what it and {@link
+ * KubernetesBinder} read and write one object at a time. The deployment's ClusterRole grants
+ * exactly this (ManifestsTest compares both ways), and ApiAccessTest checks it against the requests
+ * the code really sends, so a new informer or write shows up as a failing test instead of a 403 in
+ * a cluster.
  */
 public final class ApiAccess {
 
@@ -30,7 +31,10 @@ public final class ApiAccess {
       verbs = Set.copyOf(verbs);
     }
 
-    /** The grant as {@code group/resource:verb} triples, one per verb (core group written as {@code core}). */
+    /**
+     * The grant as {@code group/resource:verb} triples, one per verb (core group written as {@code
+     * core}).
+     */
     public List<String> triples() {
       List<String> out = new ArrayList<>();
       for (String v : new TreeSet<>(verbs)) {
@@ -43,32 +47,34 @@ public final class ApiAccess {
   private static final Set<String> LIST_WATCH = Set.of("list", "watch");
 
   /** The kinds the informers list and watch (also the lists of {@code /debug/cache/compare}). */
-  public static final List<Grant> WATCHED = List.of(
-      new Grant("", "nodes", LIST_WATCH),
-      new Grant("", "pods", LIST_WATCH),
-      new Grant("", "services", LIST_WATCH),
-      new Grant("", "namespaces", LIST_WATCH),
-      new Grant("", "persistentvolumes", LIST_WATCH),
-      new Grant("", "persistentvolumeclaims", LIST_WATCH),
-      new Grant("", "replicationcontrollers", LIST_WATCH),
-      new Grant("storage.k8s.io", "storageclasses", LIST_WATCH),
-      new Grant("storage.k8s.io", "csinodes", LIST_WATCH),
-      new Grant("storage.k8s.io", "csidrivers", LIST_WATCH),
-      new Grant("storage.k8s.io", "csistoragecapacities", LIST_WATCH),
-      new Grant("policy", "poddisruptionbudgets", LIST_WATCH),
-      new Grant("apps", "replicasets", LIST_WATCH),
-      new Grant("apps", "statefulsets", LIST_WATCH));
+  public static final List<Grant> WATCHED =
+      List.of(
+          new Grant("", "nodes", LIST_WATCH),
+          new Grant("", "pods", LIST_WATCH),
+          new Grant("", "services", LIST_WATCH),
+          new Grant("", "namespaces", LIST_WATCH),
+          new Grant("", "persistentvolumes", LIST_WATCH),
+          new Grant("", "persistentvolumeclaims", LIST_WATCH),
+          new Grant("", "replicationcontrollers", LIST_WATCH),
+          new Grant("storage.k8s.io", "storageclasses", LIST_WATCH),
+          new Grant("storage.k8s.io", "csinodes", LIST_WATCH),
+          new Grant("storage.k8s.io", "csidrivers", LIST_WATCH),
+          new Grant("storage.k8s.io", "csistoragecapacities", LIST_WATCH),
+          new Grant("policy", "poddisruptionbudgets", LIST_WATCH),
+          new Grant("apps", "replicasets", LIST_WATCH),
+          new Grant("apps", "statefulsets", LIST_WATCH));
 
   /**
-   * The single-object reads and the writes: the Binding subresource (bind), a pod GET (bind of a pod the informer has
-   * not seen yet, and the 409 check), and the PersistentVolume / PersistentVolumeClaim updates of volume binding's
-   * PreBind.
+   * The single-object reads and the writes: the Binding subresource (bind), a pod GET (bind of a
+   * pod the informer has not seen yet, and the 409 check), and the PersistentVolume /
+   * PersistentVolumeClaim updates of volume binding's PreBind.
    */
-  public static final List<Grant> WRITTEN = List.of(
-      new Grant("", "pods/binding", Set.of("create")),
-      new Grant("", "pods", Set.of("get")),
-      new Grant("", "persistentvolumes", Set.of("update")),
-      new Grant("", "persistentvolumeclaims", Set.of("update")));
+  public static final List<Grant> WRITTEN =
+      List.of(
+          new Grant("", "pods/binding", Set.of("create")),
+          new Grant("", "pods", Set.of("get")),
+          new Grant("", "persistentvolumes", Set.of("update")),
+          new Grant("", "persistentvolumeclaims", Set.of("update")));
 
   /** Every grant, watched and written, as sorted {@code group/resource:verb} triples. */
   public static Set<String> triples() {

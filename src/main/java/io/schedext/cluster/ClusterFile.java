@@ -28,17 +28,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.Collections;
 
 /**
- * Reads a cluster description: a Kubernetes {@code v1 List} in JSON, or multi-document YAML whose documents are
- * objects or Lists. Every object is decoded into its fabric8 type and checked (name present, quantities valid); the
- * first problem fails the whole load with a message naming the file and the object. Objects without a UID get a
- * stable one derived from kind, namespace and name.
+ * Reads a cluster description: a Kubernetes {@code v1 List} in JSON, or multi-document YAML whose
+ * documents are objects or Lists. Every object is decoded into its fabric8 type and checked (name
+ * present, quantities valid); the first problem fails the whole load with a message naming the file
+ * and the object. Objects without a UID get a stable one derived from kind, namespace and name.
  */
 public final class ClusterFile {
 
@@ -77,7 +77,8 @@ public final class ClusterFile {
     try {
       bytes = source.readAllBytes();
     } catch (IOException e) {
-      throw new ClusterSourceException("cluster file " + name + ": cannot be read: " + e.getMessage(), e);
+      throw new ClusterSourceException(
+          "cluster file " + name + ": cannot be read: " + e.getMessage(), e);
     }
     List<JsonNode> docs = documents(name, bytes);
     List<JsonNode> objects = new ArrayList<>();
@@ -116,20 +117,33 @@ public final class ClusterFile {
         return it.readAll();
       }
     } catch (IOException e) {
-      throw new ClusterSourceException("cluster file " + name + ": not valid JSON or YAML: " + e.getMessage(), e);
+      throw new ClusterSourceException(
+          "cluster file " + name + ": not valid JSON or YAML: " + e.getMessage(), e);
     }
   }
 
   private static HasMetadata decode(String file, int index, JsonNode node) {
     String kind = node.path("kind").asText("");
-    String objName = node.path("metadata").path("namespace").asText("").isEmpty()
-        ? node.path("metadata").path("name").asText("")
-        : node.path("metadata").path("namespace").asText() + "/" + node.path("metadata").path("name").asText("");
-    String where = "cluster file " + file + ": object #" + index + " (" + (kind.isEmpty() ? "no kind" : kind) + " "
-        + (objName.isEmpty() ? "<no name>" : objName) + "): ";
+    String objName =
+        node.path("metadata").path("namespace").asText("").isEmpty()
+            ? node.path("metadata").path("name").asText("")
+            : node.path("metadata").path("namespace").asText()
+                + "/"
+                + node.path("metadata").path("name").asText("");
+    String where =
+        "cluster file "
+            + file
+            + ": object #"
+            + index
+            + " ("
+            + (kind.isEmpty() ? "no kind" : kind)
+            + " "
+            + (objName.isEmpty() ? "<no name>" : objName)
+            + "): ";
     Class<? extends HasMetadata> type = KINDS.get(kind);
     if (type == null) {
-      throw new ClusterSourceException(where + "unsupported kind \"" + kind + "\"; supported kinds: " + KINDS.keySet());
+      throw new ClusterSourceException(
+          where + "unsupported kind \"" + kind + "\"; supported kinds: " + KINDS.keySet());
     }
     HasMetadata obj;
     try {
@@ -137,12 +151,15 @@ public final class ClusterFile {
     } catch (IOException | IllegalArgumentException e) {
       throw new ClusterSourceException(where + e.getMessage(), e);
     }
-    if (obj.getMetadata() == null || obj.getMetadata().getName() == null || obj.getMetadata().getName().isEmpty()) {
+    if (obj.getMetadata() == null
+        || obj.getMetadata().getName() == null
+        || obj.getMetadata().getName().isEmpty()) {
       throw new ClusterSourceException(where + "metadata.name is required");
     }
     if (obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isEmpty()) {
       String seed = kind + "/" + objName;
-      obj.getMetadata().setUid(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString());
+      obj.getMetadata()
+          .setUid(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString());
     }
     try {
       if (obj instanceof Pod p) {

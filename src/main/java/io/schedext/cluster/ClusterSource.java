@@ -7,8 +7,9 @@ import io.schedext.framework.VolumeWriter;
 import java.util.List;
 
 /**
- * Where the cluster state comes from: it feeds the scheduler cache and the object store, says when that state is
- * complete, writes bindings and volumes, and finds pods that are not assigned yet. Implementations are thread-safe.
+ * Where the cluster state comes from: it feeds the scheduler cache and the object store, says when
+ * that state is complete, writes bindings and volumes, and finds pods that are not assigned yet.
+ * Implementations are thread-safe.
  */
 public interface ClusterSource extends AutoCloseable {
 
@@ -36,14 +37,18 @@ public interface ClusterSource extends AutoCloseable {
   /** The unassigned pod with this namespace, name and UID (empty UID = any), or null. */
   Pod findPod(String namespace, String name, String uid);
 
-  /** The pods not assigned to a node yet, as the source last saw them (a copy; empty when it keeps none). */
+  /**
+   * The pods not assigned to a node yet, as the source last saw them (a copy; empty when it keeps
+   * none).
+   */
   default List<Pod> pendingPods() {
     return List.of();
   }
 
   /**
-   * Reads the source now and lists how the cache differs from it (missing, extra or misplaced nodes and pods); empty
-   * when they agree. The embedded cluster is the cache's own source, so it has nothing to compare.
+   * Reads the source now and lists how the cache differs from it (missing, extra or misplaced nodes
+   * and pods); empty when they agree. The embedded cluster is the cache's own source, so it has
+   * nothing to compare.
    */
   default List<String> compare() {
     return List.of();

@@ -1,6 +1,9 @@
 package io.schedext.cluster;
 
-/** The cluster state cannot be loaded or synced; the message names the file or resource and the object. */
+/**
+ * The cluster state cannot be loaded or synced; the message names the file or resource and the
+ * object.
+ */
 public class ClusterSourceException extends RuntimeException {
 
   /** Creates the exception. */

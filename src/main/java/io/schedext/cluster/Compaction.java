@@ -21,15 +21,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Shrinks the pods and nodes the cache keeps. fabric8's model classes start every list and map field, and every
- * object's {@code additionalProperties}, as a new empty {@code ArrayList} or {@code LinkedHashMap}: a decoded pod
- * carries some fifty empty collections (~1.5 KB of its ~5 KB), and each one is copied by the collector when a watch
- * event's new pod survives its first young collection. Here the empty ones of a pod's or a node's usual parts are
- * replaced by the shared immutable empty list or map ({@code Collections.emptyList()}/{@code emptyMap()}, which,
- * unlike {@code List.of()}, answer a query for null as an empty {@code ArrayList} does); nothing else changes (the
- * object stays {@code equals} to what it was, and serializes to the same JSON).
+ * Shrinks the pods and nodes the cache keeps. fabric8's model classes start every list and map
+ * field, and every object's {@code additionalProperties}, as a new empty {@code ArrayList} or
+ * {@code LinkedHashMap}: a decoded pod carries some fifty empty collections (~1.5 KB of its ~5 KB),
+ * and each one is copied by the collector when a watch event's new pod survives its first young
+ * collection. Here the empty ones of a pod's or a node's usual parts are replaced by the shared
+ * immutable empty list or map ({@code Collections.emptyList()}/{@code emptyMap()}, which, unlike
+ * {@code List.of()}, answer a query for null as an empty {@code ArrayList} does); nothing else
+ * changes (the object stays {@code equals} to what it was, and serializes to the same JSON).
  *
- * <p>Only for objects nobody changes afterwards: the ones the informers and the embedded cluster hand to the cache.
+ * <p>Only for objects nobody changes afterwards: the ones the informers and the embedded cluster
+ * hand to the cache.
  */
 final class Compaction {
 
@@ -77,7 +79,8 @@ final class Compaction {
       status.setEphemeralContainerStatuses(list(status.getEphemeralContainerStatuses()));
       status.setHostIPs(list(status.getHostIPs()));
       status.setInitContainerStatuses(list(status.getInitContainerStatuses()));
-      status.setNodeAllocatableResourceClaimStatuses(list(status.getNodeAllocatableResourceClaimStatuses()));
+      status.setNodeAllocatableResourceClaimStatuses(
+          list(status.getNodeAllocatableResourceClaimStatuses()));
       status.setPodIPs(list(status.getPodIPs()));
       status.setResourceClaimStatuses(list(status.getResourceClaimStatuses()));
     }

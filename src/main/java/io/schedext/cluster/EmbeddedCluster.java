@@ -25,18 +25,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An in-memory cluster loaded from a file (or the bundled demo cluster): nodes and assigned pods go to the scheduler
- * cache, unassigned pods wait for a bind, everything else goes to the object store. Bindings are applied in memory
- * the way a watch event would confirm them, and volume writes like the API server would apply them (resource
- * version check, new version), followed by {@link EmbeddedVolumeController} playing the PV controller, so the whole
- * flow can be tried with curl and no cluster. PVs and claims loaded without a UID or resource version get one.
- * Thread-safe.
+ * An in-memory cluster loaded from a file (or the bundled demo cluster): nodes and assigned pods go
+ * to the scheduler cache, unassigned pods wait for a bind, everything else goes to the object
+ * store. Bindings are applied in memory the way a watch event would confirm them, and volume writes
+ * like the API server would apply them (resource version check, new version), followed by {@link
+ * EmbeddedVolumeController} playing the PV controller, so the whole flow can be tried with curl and
+ * no cluster. PVs and claims loaded without a UID or resource version get one. Thread-safe.
  */
 public final class EmbeddedCluster implements ClusterSource {
 
@@ -56,20 +56,28 @@ public final class EmbeddedCluster implements ClusterSource {
   private final EmbeddedVolumeController volumeController;
   private final VolumeWriter volumeWriter = new Volumes();
 
-  /** A cluster read from {@code file} (a path), or the bundled demo cluster when it is null or blank. */
+  /**
+   * A cluster read from {@code file} (a path), or the bundled demo cluster when it is null or
+   * blank.
+   */
   public EmbeddedCluster(SchedulerCache cache, ObjectStore store, String file) {
     this.cache = cache;
     this.store = store;
     this.file = file == null || file.isBlank() ? null : file;
-    this.volumeController = new EmbeddedVolumeController(store, versions::incrementAndGet, node -> {
-      NodeInfo n = cache.snapshot().get(node);
-      return n == null ? null : n.labels();
-    });
+    this.volumeController =
+        new EmbeddedVolumeController(
+            store,
+            versions::incrementAndGet,
+            node -> {
+              NodeInfo n = cache.snapshot().get(node);
+              return n == null ? null : n.labels();
+            });
   }
 
   @Override
   public String describe() {
-    return "embedded cluster from " + (file == null ? "the bundled demo (classpath:" + DEMO + ")" : file);
+    return "embedded cluster from "
+        + (file == null ? "the bundled demo (classpath:" + DEMO + ")" : file);
   }
 
   @Override
@@ -79,7 +87,8 @@ public final class EmbeddedCluster implements ClusterSource {
     try (InputStream in = open()) {
       objects = ClusterFile.read(name, in);
     } catch (IOException e) {
-      throw new ClusterSourceException("cluster file " + name + ": cannot be read: " + e.getMessage(), e);
+      throw new ClusterSourceException(
+          "cluster file " + name + ": cannot be read: " + e.getMessage(), e);
     }
     int nodes = 0;
     int assigned = 0;
@@ -101,12 +110,14 @@ public final class EmbeddedCluster implements ClusterSource {
           try {
             cache.addPod(info);
           } catch (FrameworkException e) {
-            throw new ClusterSourceException("cluster file " + name + ": pod " + info.key() + ": " + e.getMessage(), e);
+            throw new ClusterSourceException(
+                "cluster file " + name + ": pod " + info.key() + ": " + e.getMessage(), e);
           }
           assigned++;
         } else {
           pending.put(info.uid(), p);
-          String nominatedNode = p.getStatus() == null ? null : p.getStatus().getNominatedNodeName();
+          String nominatedNode =
+              p.getStatus() == null ? null : p.getStatus().getNominatedNodeName();
           if (nominatedNode != null && !nominatedNode.isEmpty()) {
             nominated.computeIfAbsent(nominatedNode, k -> new CopyOnWriteArrayList<>()).add(info);
           }
@@ -116,11 +127,19 @@ public final class EmbeddedCluster implements ClusterSource {
       }
     }
     ready = true;
-    log.info("Loaded {}: {} nodes, {} assigned pods, {} pending pods, {} other objects", describe(), nodes, assigned,
-        pending.size(), objects.size() - nodes - assigned - pending.size());
+    log.info(
+        "Loaded {}: {} nodes, {} assigned pods, {} pending pods, {} other objects",
+        describe(),
+        nodes,
+        assigned,
+        pending.size(),
+        objects.size() - nodes - assigned - pending.size());
   }
 
-  /** Gives loaded PVs and claims the UID and resource version the API server would have, when they lack one. */
+  /**
+   * Gives loaded PVs and claims the UID and resource version the API server would have, when they
+   * lack one.
+   */
   private void stampVolumes(List<HasMetadata> objects) {
     long max = 0;
     for (HasMetadata o : objects) {
@@ -139,7 +158,12 @@ public final class EmbeddedCluster implements ClusterSource {
         m.setResourceVersion(Long.toString(versions.incrementAndGet()));
       }
       if (m.getUid() == null || m.getUid().isEmpty()) {
-        String id = o.getKind() + "/" + (m.getNamespace() == null ? "" : m.getNamespace()) + "/" + m.getName();
+        String id =
+            o.getKind()
+                + "/"
+                + (m.getNamespace() == null ? "" : m.getNamespace())
+                + "/"
+                + m.getName();
         m.setUid(UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString());
       }
     }
@@ -154,7 +178,8 @@ public final class EmbeddedCluster implements ClusterSource {
       return in;
     }
     if (file.startsWith("classpath:")) {
-      InputStream in = EmbeddedCluster.class.getClassLoader().getResourceAsStream(file.substring(10));
+      InputStream in =
+          EmbeddedCluster.class.getClassLoader().getResourceAsStream(file.substring(10));
       if (in == null) {
         throw new IOException("no such classpath resource");
       }
@@ -197,7 +222,8 @@ public final class EmbeddedCluster implements ClusterSource {
       }
     }
     for (Pod p : pending.values()) {
-      if (namespace.equals(p.getMetadata().getNamespace()) && name.equals(p.getMetadata().getName())) {
+      if (namespace.equals(p.getMetadata().getNamespace())
+          && name.equals(p.getMetadata().getName())) {
         return p;
       }
     }
@@ -210,8 +236,8 @@ public final class EmbeddedCluster implements ClusterSource {
   }
 
   /**
-   * Applies a binding in memory, as the API server plus a watch event would: the pod gets its node and the cache
-   * confirms it. Already bound to that node is success; bound elsewhere is an error.
+   * Applies a binding in memory, as the API server plus a watch event would: the pod gets its node
+   * and the cache confirms it. Already bound to that node is success; bound elsewhere is an error.
    */
   private synchronized void bind(PodInfo pod, String nodeName) {
     if (cache.snapshot().get(nodeName) == null) {
@@ -222,7 +248,8 @@ public final class EmbeddedCluster implements ClusterSource {
       if (cached.nodeName().equals(nodeName)) {
         return;
       }
-      throw new FrameworkException("pod " + pod.key() + " is already bound to node " + cached.nodeName());
+      throw new FrameworkException(
+          "pod " + pod.key() + " is already bound to node " + cached.nodeName());
     }
     Pod waiting = pending.remove(pod.uid());
     PodInfo bound = (waiting == null ? pod : PodInfo.of(waiting)).assignedTo(nodeName);
@@ -230,7 +257,10 @@ public final class EmbeddedCluster implements ClusterSource {
     nominated.values().forEach(l -> l.removeIf(p -> p.uid().equals(pod.uid())));
   }
 
-  /** Volume writes applied to the object store as the API server would, then handed to the PV controller stand-in. */
+  /**
+   * Volume writes applied to the object store as the API server would, then handed to the PV
+   * controller stand-in.
+   */
   private final class Volumes implements VolumeWriter {
     @Override
     public PersistentVolume updatePersistentVolume(PersistentVolume pv) {
@@ -241,8 +271,12 @@ public final class EmbeddedCluster implements ClusterSource {
         if (stored.equals(pv)) {
           return stored;
         }
-        PersistentVolume written = new PersistentVolumeBuilder(pv).editMetadata()
-            .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
+        PersistentVolume written =
+            new PersistentVolumeBuilder(pv)
+                .editMetadata()
+                .withResourceVersion(Long.toString(versions.incrementAndGet()))
+                .endMetadata()
+                .build();
         store.put(written);
         volumeController.volumeWritten(written);
         return written;
@@ -252,15 +286,20 @@ public final class EmbeddedCluster implements ClusterSource {
     @Override
     public PersistentVolumeClaim updatePersistentVolumeClaim(PersistentVolumeClaim pvc) {
       synchronized (volumeController) {
-        String ns = pvc.getMetadata().getNamespace() == null ? "" : pvc.getMetadata().getNamespace();
+        String ns =
+            pvc.getMetadata().getNamespace() == null ? "" : pvc.getMetadata().getNamespace();
         String name = pvc.getMetadata().getName();
         PersistentVolumeClaim stored = store.persistentVolumeClaim(ns, name);
         checkVersion("persistentvolumeclaims", name, pvc, stored);
         if (stored.equals(pvc)) {
           return stored;
         }
-        PersistentVolumeClaim written = new PersistentVolumeClaimBuilder(pvc).editMetadata()
-            .withResourceVersion(Long.toString(versions.incrementAndGet())).endMetadata().build();
+        PersistentVolumeClaim written =
+            new PersistentVolumeClaimBuilder(pvc)
+                .editMetadata()
+                .withResourceVersion(Long.toString(versions.incrementAndGet()))
+                .endMetadata()
+                .build();
         store.put(written);
         volumeController.claimWritten(written);
         return written;
@@ -272,21 +311,29 @@ public final class EmbeddedCluster implements ClusterSource {
       if (findPod(namespace, name, "") != null) {
         return true;
       }
-      return cache.pods().stream().anyMatch(p -> p.namespace().equals(namespace) && p.name().equals(name));
+      return cache.pods().stream()
+          .anyMatch(p -> p.namespace().equals(namespace) && p.name().equals(name));
     }
 
     /**
-     * The API server's NotFound and Conflict answers to an update (an empty resource version is unconditional); an
-     * update that changes nothing keeps the stored version and makes no event, as there.
+     * The API server's NotFound and Conflict answers to an update (an empty resource version is
+     * unconditional); an update that changes nothing keeps the stored version and makes no event,
+     * as there.
      */
-    private void checkVersion(String resource, String name, HasMetadata update, HasMetadata stored) {
+    private void checkVersion(
+        String resource, String name, HasMetadata update, HasMetadata stored) {
       if (stored == null) {
         throw new FrameworkException(resource + " \"" + name + "\" not found");
       }
       String rv = update.getMetadata().getResourceVersion();
       if (rv != null && !rv.isEmpty() && !rv.equals(stored.getMetadata().getResourceVersion())) {
-        throw new FrameworkException("Operation cannot be fulfilled on " + resource + " \"" + name + "\": the object "
-            + "has been modified; please apply your changes to the latest version and try again");
+        throw new FrameworkException(
+            "Operation cannot be fulfilled on "
+                + resource
+                + " \""
+                + name
+                + "\": the object "
+                + "has been modified; please apply your changes to the latest version and try again");
       }
     }
   }

@@ -10,10 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns one informer's life cycle: start without blocking, retry after errors, report whether it has synced and
- * whether its watch is up, and since when it is down. The watch is sampled by {@link WatchHealth#poll()} every second
- * whether or not anyone asks, and a list/watch error fabric8 reports marks it down at once, so "down since" is the
- * moment it dropped, not the moment a probe first looked. Thread-safe.
+ * Owns one informer's life cycle: start without blocking, retry after errors, report whether it has
+ * synced and whether its watch is up, and since when it is down. The watch is sampled by {@link
+ * WatchHealth#poll()} every second whether or not anyone asks, and a list/watch error fabric8
+ * reports marks it down at once, so "down since" is the moment it dropped, not the moment a probe
+ * first looked. Thread-safe.
  */
 final class InformerHandle<T extends HasMetadata> {
 
@@ -25,11 +26,14 @@ final class InformerHandle<T extends HasMetadata> {
   private final AtomicLong errors = new AtomicLong();
   private final AtomicLong drops = new AtomicLong();
   private Instant downSince;
+
   /** True once the current outage was logged, so an outage of many retries logs one line. */
   private boolean outageLogged;
+
   /**
-   * True once the watch was seen up. fabric8 reports an informer synced as soon as its first list is stored, and
-   * opens the watch just after: until then it is starting, not dropped (seen against a real API server at every start).
+   * True once the watch was seen up. fabric8 reports an informer synced as soon as its first list
+   * is stored, and opens the watch just after: until then it is starting, not dropped (seen against
+   * a real API server at every start).
    */
   private boolean watched;
 
@@ -37,30 +41,41 @@ final class InformerHandle<T extends HasMetadata> {
     this.kind = kind;
     this.informer = informer;
     this.clock = clock;
-    informer.exceptionHandler((started, t) -> {
-      boolean first = markDown(clock.instant());
-      if (!first) {
-        errors.incrementAndGet();
-      }
-      if (first) {
-        log.warn("{} watch failed: {} (retrying; further failures of this outage are logged at debug)", kind,
-            t.toString());
-      } else {
-        log.debug("{} watch failed again: {}", kind, t.toString());
-      }
-      return true;
-    });
+    informer.exceptionHandler(
+        (started, t) -> {
+          boolean first = markDown(clock.instant());
+          if (!first) {
+            errors.incrementAndGet();
+          }
+          if (first) {
+            log.warn(
+                "{} watch failed: {} (retrying; further failures of this outage are logged at debug)",
+                kind,
+                t.toString());
+          } else {
+            log.debug("{} watch failed again: {}", kind, t.toString());
+          }
+          return true;
+        });
   }
 
-  /** Starts the informer; the stage completes when it has synced (exceptionally when it failed to start). */
+  /**
+   * Starts the informer; the stage completes when it has synced (exceptionally when it failed to
+   * start).
+   */
   CompletableFuture<Void> start() {
-    return informer.start().toCompletableFuture().whenComplete((v, t) -> {
-      if (t != null) {
-        log.error("{} informer failed to start: {}", kind, t.toString());
-      } else {
-        log.info("{} informer synced ({} objects)", kind, informer.getStore().list().size());
-      }
-    });
+    return informer
+        .start()
+        .toCompletableFuture()
+        .whenComplete(
+            (v, t) -> {
+              if (t != null) {
+                log.error("{} informer failed to start: {}", kind, t.toString());
+              } else {
+                log.info(
+                    "{} informer synced ({} objects)", kind, informer.getStore().list().size());
+              }
+            });
   }
 
   String kind() {
@@ -72,12 +87,17 @@ final class InformerHandle<T extends HasMetadata> {
   }
 
   /** What one sample of the watch found. */
-  enum Change { NONE, DROPPED, RECOVERED }
+  enum Change {
+    NONE,
+    DROPPED,
+    RECOVERED
+  }
 
   /**
-   * Samples the watch now: marks it down (from now, unless an error marked it earlier) or up again, and says whether
-   * that changed. Only a watch seen up once counts: before the first sync, and between the first list and the watch
-   * that follows it, the watch is starting, not down (a failure fabric8 reports still marks it down at once).
+   * Samples the watch now: marks it down (from now, unless an error marked it earlier) or up again,
+   * and says whether that changed. Only a watch seen up once counts: before the first sync, and
+   * between the first list and the watch that follows it, the watch is starting, not down (a
+   * failure fabric8 reports still marks it down at once).
    */
   synchronized Change sample() {
     if (!informer.hasSynced()) {
@@ -99,8 +119,8 @@ final class InformerHandle<T extends HasMetadata> {
   }
 
   /**
-   * Marks the watch down since {@code at} unless it already is; true when this starts an outage (counted, and logged
-   * by the caller).
+   * Marks the watch down since {@code at} unless it already is; true when this starts an outage
+   * (counted, and logged by the caller).
    */
   private synchronized boolean markDown(Instant at) {
     if (downSince != null) {
@@ -117,7 +137,10 @@ final class InformerHandle<T extends HasMetadata> {
     return downSince;
   }
 
-  /** Outages of the watch (each counted once) plus every further list/watch failure fabric8 reported, since start. */
+  /**
+   * Outages of the watch (each counted once) plus every further list/watch failure fabric8
+   * reported, since start.
+   */
   long errors() {
     return errors.get() + drops.get();
   }

@@ -1,20 +1,10 @@
 package io.schedext.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.ReplicationController;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.storage.CSIDriver;
-import io.fabric8.kubernetes.api.model.storage.CSINode;
-import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
-import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
@@ -36,35 +26,47 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A real cluster, seen through fabric8 shared informers: nodes and assigned pods feed the scheduler cache (pods only
- * while not Succeeded/Failed, as upstream's field selector), unassigned pods are kept for bind and for nominations,
- * and Services, Namespaces, volumes, storage, PDBs and controllers feed the object store. Handlers are O(1), only
- * update the cache, survive out-of-order and missed events (a cache error is logged, counted and repaired), and
- * trim {@code managedFields} and the last-applied annotation to keep memory down (PVs and claims keep the
- * annotation: VolumeBinding writes them back whole). Ready once every informer has synced; not ready while a watch
- * has been down for longer than the grace period. Volume writes go through {@link KubernetesVolumeWriter}, bounded
- * by the bind timeout. Thread-safe.
+ * A real cluster, seen through fabric8 shared informers: nodes and assigned pods feed the scheduler
+ * cache (pods only while not Succeeded/Failed, as upstream's field selector), unassigned pods are
+ * kept for bind and for nominations, and Services, Namespaces, volumes, storage, PDBs and
+ * controllers feed the object store. Handlers are O(1), only update the cache, survive out-of-order
+ * and missed events (a cache error is logged, counted and repaired), and trim {@code managedFields}
+ * and the last-applied annotation to keep memory down (PVs and claims keep the annotation:
+ * VolumeBinding writes them back whole). Ready once every informer has synced; not ready while a
+ * watch has been down for longer than the grace period. Volume writes go through {@link
+ * KubernetesVolumeWriter}, bounded by the bind timeout. Thread-safe.
  */
 public final class KubernetesCluster implements ClusterSource {
 
   private static final Logger log = LoggerFactory.getLogger(KubernetesCluster.class);
-  /** How long each list of {@link #compare()} may take; never retried, so a debug call cannot hang for minutes. */
+
+  /**
+   * How long each list of {@link #compare()} may take; never retried, so a debug call cannot hang
+   * for minutes.
+   */
   static final Duration COMPARE_TIMEOUT = Duration.ofSeconds(30);
+
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private final KubernetesClient client;
+
   /** The client for API reads a request waits on: bounded, never retried. */
   private final KubernetesClient lookups;
-  /** For {@link #compare()}: whole lists take longer than a lookup, but an unreachable API server fails it once. */
+
+  /**
+   * For {@link #compare()}: whole lists take longer than a lookup, but an unreachable API server
+   * fails it once.
+   */
   private final KubernetesClient listings;
+
   private final SchedulerCache cache;
   private final ObjectStore store;
   private final Clock clock;
@@ -72,39 +74,60 @@ public final class KubernetesCluster implements ClusterSource {
   private final KubernetesVolumeWriter volumeWriter;
   private final WatchHealth health;
   private final ScheduledExecutorService healthPoller =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "watch-health");
-        t.setDaemon(true);
-        return t;
-      });
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "watch-health");
+            t.setDaemon(true);
+            return t;
+          });
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
   private final Map<String, Map<String, PodInfo>> nominated = new ConcurrentHashMap<>();
   private final AtomicLong handlerErrors = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
   private final EventGate gate;
-  private volatile Runnable whenSynced = () -> { };
+  private volatile Runnable whenSynced = () -> {};
 
   /** The default deadline of the API reads a request waits on (the pod lookup of bind). */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(1);
 
   /**
-   * A source over {@code client}; not ready while a watch is down for longer than {@code syncGrace}; binds pods and
-   * writes volumes with {@code bindTimeout} per request. Node and pod events never wait for requests.
+   * A source over {@code client}; not ready while a watch is down for longer than {@code
+   * syncGrace}; binds pods and writes volumes with {@code bindTimeout} per request. Node and pod
+   * events never wait for requests.
    */
   public KubernetesCluster(
-      KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
+      KubernetesClient client,
+      SchedulerCache cache,
+      ObjectStore store,
+      Clock clock,
+      Duration syncGrace,
       Duration bindTimeout) {
-    this(client, cache, store, clock, syncGrace, bindTimeout, DEFAULT_REQUEST_TIMEOUT, EventGate.off());
+    this(
+        client,
+        cache,
+        store,
+        clock,
+        syncGrace,
+        bindTimeout,
+        DEFAULT_REQUEST_TIMEOUT,
+        EventGate.off());
   }
 
   /**
-   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration, Duration)}; the API
-   * reads a request waits on give up after {@code requestTimeout} and are never retried; node and pod events pass
-   * {@code gate} before they are applied, so they give way to the scheduling calls being answered.
+   * As {@link #KubernetesCluster(KubernetesClient, SchedulerCache, ObjectStore, Clock, Duration,
+   * Duration)}; the API reads a request waits on give up after {@code requestTimeout} and are never
+   * retried; node and pod events pass {@code gate} before they are applied, so they give way to the
+   * scheduling calls being answered.
    */
   public KubernetesCluster(
-      KubernetesClient client, SchedulerCache cache, ObjectStore store, Clock clock, Duration syncGrace,
-      Duration bindTimeout, Duration requestTimeout, EventGate gate) {
+      KubernetesClient client,
+      SchedulerCache cache,
+      ObjectStore store,
+      Clock clock,
+      Duration syncGrace,
+      Duration bindTimeout,
+      Duration requestTimeout,
+      EventGate gate) {
     this.gate = gate;
     this.client = client;
     this.lookups = KubernetesClients.bounded(client, requestTimeout);
@@ -118,8 +141,9 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   /**
-   * Runs {@code action} once, when every informer has synced for the first time (the cache is complete); set it
-   * before {@link #start()}. The client's threads yield the CPUs to the calls from then on ({@link EventThreads}).
+   * Runs {@code action} once, when every informer has synced for the first time (the cache is
+   * complete); set it before {@link #start()}. The client's threads yield the CPUs to the calls
+   * from then on ({@link EventThreads}).
    */
   public void whenSynced(Runnable action) {
     this.whenSynced = action;
@@ -133,28 +157,50 @@ public final class KubernetesCluster implements ClusterSource {
   @Override
   public void start() {
     add("Node", client.nodes(), new NodeEvents());
-    add("Pod", client.pods().inAnyNamespace()
-        .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed"), new PodEvents());
+    add(
+        "Pod",
+        client
+            .pods()
+            .inAnyNamespace()
+            .withoutField("status.phase", "Succeeded")
+            .withoutField("status.phase", "Failed"),
+        new PodEvents());
     add("Service", client.services().inAnyNamespace(), new StoreEvents<>());
     add("Namespace", client.namespaces(), new StoreEvents<>());
     add("PersistentVolume", client.persistentVolumes(), new StoreEvents<>());
-    add("PersistentVolumeClaim", client.persistentVolumeClaims().inAnyNamespace(), new StoreEvents<>());
+    add(
+        "PersistentVolumeClaim",
+        client.persistentVolumeClaims().inAnyNamespace(),
+        new StoreEvents<>());
     add("StorageClass", client.storage().v1().storageClasses(), new StoreEvents<>());
     add("CSINode", client.storage().v1().csiNodes(), new StoreEvents<>());
     add("CSIDriver", client.storage().v1().csiDrivers(), new StoreEvents<>());
-    add("CSIStorageCapacity", client.storage().v1().csiStorageCapacities().inAnyNamespace(), new StoreEvents<>());
-    add("PodDisruptionBudget", client.policy().v1().podDisruptionBudget().inAnyNamespace(), new StoreEvents<>());
+    add(
+        "CSIStorageCapacity",
+        client.storage().v1().csiStorageCapacities().inAnyNamespace(),
+        new StoreEvents<>());
+    add(
+        "PodDisruptionBudget",
+        client.policy().v1().podDisruptionBudget().inAnyNamespace(),
+        new StoreEvents<>());
     add("ReplicaSet", client.apps().replicaSets().inAnyNamespace(), new StoreEvents<>());
     add("StatefulSet", client.apps().statefulSets().inAnyNamespace(), new StoreEvents<>());
-    add("ReplicationController", client.replicationControllers().inAnyNamespace(), new StoreEvents<>());
-    CompletableFuture.allOf(health.informers().stream().map(InformerHandle::start)
-        .toArray(CompletableFuture[]::new)).thenRun(() -> whenSynced.run());
+    add(
+        "ReplicationController",
+        client.replicationControllers().inAnyNamespace(),
+        new StoreEvents<>());
+    CompletableFuture.allOf(
+            health.informers().stream()
+                .map(InformerHandle::start)
+                .toArray(CompletableFuture[]::new))
+        .thenRun(() -> whenSynced.run());
     // Sampled every second whatever polls readiness, so an outage is timed from when it began.
     healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, TimeUnit.SECONDS);
     log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
   }
 
-  private <T extends HasMetadata> void add(String kind, Informable<T> source, ResourceEventHandler<T> handler) {
+  private <T extends HasMetadata> void add(
+      String kind, Informable<T> source, ResourceEventHandler<T> handler) {
     var informer = source.runnableInformer(0);
     informer.addEventHandler(EventThreads.atNormalPriority(handler));
     health.add(new InformerHandle<>(kind, informer, clock));
@@ -189,7 +235,8 @@ public final class KubernetesCluster implements ClusterSource {
 
   private boolean isPending(String namespace, String name) {
     for (Pod p : pending.values()) {
-      if (namespace.equals(p.getMetadata().getNamespace()) && name.equals(p.getMetadata().getName())) {
+      if (namespace.equals(p.getMetadata().getNamespace())
+          && name.equals(p.getMetadata().getName())) {
         return true;
       }
     }
@@ -198,10 +245,12 @@ public final class KubernetesCluster implements ClusterSource {
 
   @Override
   public PodNominator nominator() {
-    return PodNominator.of(node -> {
-      Map<String, PodInfo> m = nominated.get(node);
-      return m == null ? List.of() : List.copyOf(m.values());
-    }, nominated::isEmpty);
+    return PodNominator.of(
+        node -> {
+          Map<String, PodInfo> m = nominated.get(node);
+          return m == null ? List.of() : List.copyOf(m.values());
+        },
+        nominated::isEmpty);
   }
 
   @Override
@@ -235,14 +284,16 @@ public final class KubernetesCluster implements ClusterSource {
     return handlerErrors.get();
   }
 
-  /** Watch outages (each counted once) and further list/watch failures, all retried, since start. */
+  /**
+   * Watch outages (each counted once) and further list/watch failures, all retried, since start.
+   */
   public long informerErrors() {
     return health.errors();
   }
 
   /**
-   * Lists nodes and non-terminal pods from the API server now and returns how the cache differs: missing or extra
-   * nodes and pods, and pods on another node. Empty when they agree.
+   * Lists nodes and non-terminal pods from the API server now and returns how the cache differs:
+   * missing or extra nodes and pods, and pods on another node. Empty when they agree.
    */
   @Override
   public List<String> compare() {
@@ -275,10 +326,21 @@ public final class KubernetesCluster implements ClusterSource {
       PodInfo c = cachePods.get(p.getMetadata().getUid());
       String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
       if (c == null) {
-        diffs.add("pod " + key + " on " + p.getSpec().getNodeName() + " is in the API but not in the cache");
+        diffs.add(
+            "pod "
+                + key
+                + " on "
+                + p.getSpec().getNodeName()
+                + " is in the API but not in the cache");
       } else if (!c.nodeName().equals(p.getSpec().getNodeName())) {
-        diffs.add("pod " + key + " is on " + p.getSpec().getNodeName() + " in the API but on " + c.nodeName()
-            + " in the cache");
+        diffs.add(
+            "pod "
+                + key
+                + " is on "
+                + p.getSpec().getNodeName()
+                + " in the API but on "
+                + c.nodeName()
+                + " in the cache");
       }
     }
     for (PodInfo c : cachePods.values()) {
@@ -300,11 +362,12 @@ public final class KubernetesCluster implements ClusterSource {
   // ------------------------------------------------------------------------------------------------------ handlers
 
   /**
-   * Drops what no plugin reads, in place, before the object is cached: managed fields and the last-applied
-   * annotation (not of PVs and claims: volume binding writes those back whole); for pods the container statuses and
-   * the containers' env, command, args, probes, lifecycle and mounts; for nodes the conditions, daemon endpoints and
-   * system info. Resources, ports, images, volumes, tolerations, affinity, labels and pod conditions (preemption
-   * reads DisruptionTarget) stay. Pods and nodes are then compacted ({@link Compaction}).
+   * Drops what no plugin reads, in place, before the object is cached: managed fields and the
+   * last-applied annotation (not of PVs and claims: volume binding writes those back whole); for
+   * pods the container statuses and the containers' env, command, args, probes, lifecycle and
+   * mounts; for nodes the conditions, daemon endpoints and system info. Resources, ports, images,
+   * volumes, tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget)
+   * stay. Pods and nodes are then compacted ({@link Compaction}).
    */
   static void trim(HasMetadata o) {
     if (o == null || o.getMetadata() == null) {
@@ -314,7 +377,8 @@ public final class KubernetesCluster implements ClusterSource {
     if (o instanceof PersistentVolume || o instanceof PersistentVolumeClaim) {
       return;
     }
-    if (o.getMetadata().getAnnotations() != null && o.getMetadata().getAnnotations().containsKey(LAST_APPLIED)) {
+    if (o.getMetadata().getAnnotations() != null
+        && o.getMetadata().getAnnotations().containsKey(LAST_APPLIED)) {
       Map<String, String> a = new HashMap<>(o.getMetadata().getAnnotations());
       a.remove(LAST_APPLIED);
       o.getMetadata().setAnnotations(a);
@@ -360,7 +424,9 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   private static boolean assigned(Pod p) {
-    return p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
+    return p.getSpec() != null
+        && p.getSpec().getNodeName() != null
+        && !p.getSpec().getNodeName().isEmpty();
   }
 
   private static boolean terminal(Pod p) {
@@ -454,7 +520,10 @@ public final class KubernetesCluster implements ClusterSource {
       }
     }
 
-    /** An assigned pod's add or update event: added, confirmed when assumed, or replacing the cached version. */
+    /**
+     * An assigned pod's add or update event: added, confirmed when assumed, or replacing the cached
+     * version.
+     */
     private void addOrUpdateAssigned(Pod pod) {
       try {
         cache.addOrUpdatePod(PodInfo.of(pod));
@@ -485,11 +554,13 @@ public final class KubernetesCluster implements ClusterSource {
       if (node != null && !node.isEmpty()) {
         try {
           PodInfo info = PodInfo.of(pod);
-          nominated.compute(node, (k, m) -> {
-            Map<String, PodInfo> pods = m == null ? new ConcurrentHashMap<>() : m;
-            pods.put(uid, info);
-            return pods;
-          });
+          nominated.compute(
+              node,
+              (k, m) -> {
+                Map<String, PodInfo> pods = m == null ? new ConcurrentHashMap<>() : m;
+                pods.put(uid, info);
+                return pods;
+              });
         } catch (IllegalArgumentException e) {
           failed("nominated pod " + key(pod), e);
         }
@@ -506,11 +577,14 @@ public final class KubernetesCluster implements ClusterSource {
     private void unnominate(Pod pod) {
       String node = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
       if (node != null) {
-        // Drop a node's entry with its last pod, so "nothing nominated" stays a cheap check for filters.
-        nominated.computeIfPresent(node, (k, m) -> {
-          m.remove(pod.getMetadata().getUid());
-          return m.isEmpty() ? null : m;
-        });
+        // Drop a node's entry with its last pod, so "nothing nominated" stays a cheap check for
+        // filters.
+        nominated.computeIfPresent(
+            node,
+            (k, m) -> {
+              m.remove(pod.getMetadata().getUid());
+              return m.isEmpty() ? null : m;
+            });
       }
     }
 
@@ -540,5 +614,4 @@ public final class KubernetesCluster implements ClusterSource {
       store.remove(obj);
     }
   }
-
 }

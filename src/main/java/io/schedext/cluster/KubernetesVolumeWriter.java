@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes PersistentVolumes and claims through the API server with a plain update (PUT with the object's resource
- * version, so a stale object is refused with 409 Conflict), each request bounded by a timeout and not retried, as
- * upstream's PreBind does with client-go. A refused write surfaces the API server's own message. Thread-safe.
+ * Writes PersistentVolumes and claims through the API server with a plain update (PUT with the
+ * object's resource version, so a stale object is refused with 409 Conflict), each request bounded
+ * by a timeout and not retried, as upstream's PreBind does with client-go. A refused write surfaces
+ * the API server's own message. Thread-safe.
  */
 final class KubernetesVolumeWriter implements VolumeWriter {
 
@@ -24,10 +25,11 @@ final class KubernetesVolumeWriter implements VolumeWriter {
   private final BiPredicate<String, String> pendingPod;
 
   /**
-   * A writer over {@code client} giving up after {@code timeout} per request; {@code pendingPod} answers from the
-   * informer whether a pod is known, before the API is asked.
+   * A writer over {@code client} giving up after {@code timeout} per request; {@code pendingPod}
+   * answers from the informer whether a pod is known, before the API is asked.
    */
-  KubernetesVolumeWriter(KubernetesClient client, Duration timeout, BiPredicate<String, String> pendingPod) {
+  KubernetesVolumeWriter(
+      KubernetesClient client, Duration timeout, BiPredicate<String, String> pendingPod) {
     this.client = KubernetesClients.bounded(client, timeout);
     this.pendingPod = pendingPod;
   }
@@ -44,13 +46,20 @@ final class KubernetesVolumeWriter implements VolumeWriter {
   @Override
   public PersistentVolumeClaim updatePersistentVolumeClaim(PersistentVolumeClaim pvc) {
     try {
-      return client.persistentVolumeClaims().inNamespace(pvc.getMetadata().getNamespace()).resource(pvc).update();
+      return client
+          .persistentVolumeClaims()
+          .inNamespace(pvc.getMetadata().getNamespace())
+          .resource(pvc)
+          .update();
     } catch (KubernetesClientException e) {
       throw failure(e);
     }
   }
 
-  /** Known to the pod informer, or found by the API server; a failed lookup counts as existing (upstream logs it). */
+  /**
+   * Known to the pod informer, or found by the API server; a failed lookup counts as existing
+   * (upstream logs it).
+   */
   @Override
   public boolean podExists(String namespace, String name) {
     if (pendingPod.test(namespace, name)) {
@@ -65,8 +74,12 @@ final class KubernetesVolumeWriter implements VolumeWriter {
   }
 
   private static FrameworkException failure(KubernetesClientException e) {
-    String message = e.getStatus() != null && e.getStatus().getMessage() != null
-        && !e.getStatus().getMessage().isEmpty() ? e.getStatus().getMessage() : e.getMessage();
+    String message =
+        e.getStatus() != null
+                && e.getStatus().getMessage() != null
+                && !e.getStatus().getMessage().isEmpty()
+            ? e.getStatus().getMessage()
+            : e.getMessage();
     return new FrameworkException(message, e);
   }
 }

@@ -20,24 +20,36 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The latest known cluster objects other than nodes and pods, keyed by kind and {@code namespace/name}. Fed by the
- * cluster source (embedded file or informers); read by plugins through {@link ClusterObjects}. Thread-safe; objects
- * are stored as given and must not be mutated afterwards.
+ * The latest known cluster objects other than nodes and pods, keyed by kind and {@code
+ * namespace/name}. Fed by the cluster source (embedded file or informers); read by plugins through
+ * {@link ClusterObjects}. Thread-safe; objects are stored as given and must not be mutated
+ * afterwards.
  */
 public final class ObjectStore implements ClusterObjects {
 
-  private final Map<Class<?>, ConcurrentHashMap<String, HasMetadata>> byKind = new ConcurrentHashMap<>();
-  // The same objects per kind and namespace: plugins list a namespace's Services, ReplicaSets, ... for every pod
-  // (the system default spreading selector), which must not scan every namespace's objects.
-  private final Map<Class<?>, ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>>> byNamespace =
+  private final Map<Class<?>, ConcurrentHashMap<String, HasMetadata>> byKind =
       new ConcurrentHashMap<>();
+  // The same objects per kind and namespace: plugins list a namespace's Services, ReplicaSets, ...
+  // for every pod
+  // (the system default spreading selector), which must not scan every namespace's objects.
+  private final Map<Class<?>, ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>>>
+      byNamespace = new ConcurrentHashMap<>();
 
   /** Kinds this store holds. */
   public static final List<Class<? extends HasMetadata>> KINDS =
       List.of(
-          Service.class, Namespace.class, PersistentVolume.class, PersistentVolumeClaim.class,
-          StorageClass.class, CSINode.class, CSIDriver.class, CSIStorageCapacity.class,
-          PodDisruptionBudget.class, ReplicaSet.class, StatefulSet.class, ReplicationController.class);
+          Service.class,
+          Namespace.class,
+          PersistentVolume.class,
+          PersistentVolumeClaim.class,
+          StorageClass.class,
+          CSINode.class,
+          CSIDriver.class,
+          CSIStorageCapacity.class,
+          PodDisruptionBudget.class,
+          ReplicaSet.class,
+          StatefulSet.class,
+          ReplicationController.class);
 
   /** True when this store keeps objects of {@code type}. */
   public static boolean holds(Class<?> type) {
@@ -59,7 +71,8 @@ public final class ObjectStore implements ClusterObjects {
     String key = key(obj);
     String ns = namespaceOf(obj);
     synchronized (this) {
-      ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces = namespaces(obj.getClass());
+      ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces =
+          namespaces(obj.getClass());
       ConcurrentHashMap<String, HasMetadata> inNamespace = namespaces.get(ns);
       if (inNamespace != null && inNamespace.remove(key) != null && inNamespace.isEmpty()) {
         namespaces.remove(ns);
@@ -76,7 +89,10 @@ public final class ObjectStore implements ClusterObjects {
     }
   }
 
-  /** The object of {@code type} at {@code namespace/name} (namespace "" for cluster-scoped), or null. */
+  /**
+   * The object of {@code type} at {@code namespace/name} (namespace "" for cluster-scoped), or
+   * null.
+   */
   public <T extends HasMetadata> T get(Class<T> type, String namespace, String name) {
     return type.cast(map(type).get(key(namespace, name)));
   }
@@ -112,7 +128,8 @@ public final class ObjectStore implements ClusterObjects {
     return byKind.computeIfAbsent(type, k -> new ConcurrentHashMap<>());
   }
 
-  private ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces(Class<?> type) {
+  private ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>> namespaces(
+      Class<?> type) {
     return byNamespace.computeIfAbsent(type, k -> new ConcurrentHashMap<>());
   }
 

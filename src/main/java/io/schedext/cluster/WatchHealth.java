@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the informers' state can be trusted: every informer synced, and no watch down for longer than the grace
- * period, timed from the moment it dropped. {@link #poll()} samples every watch (the source runs it every second, so
- * an outage is timed whether or not anything asks for readiness) and logs one line when a watch drops or recovers and
- * when readiness changes. Thread-safe.
+ * Whether the informers' state can be trusted: every informer synced, and no watch down for longer
+ * than the grace period, timed from the moment it dropped. {@link #poll()} samples every watch (the
+ * source runs it every second, so an outage is timed whether or not anything asks for readiness)
+ * and logs one line when a watch drops or recovers and when readiness changes. Thread-safe.
  */
 final class WatchHealth {
 
@@ -37,14 +37,21 @@ final class WatchHealth {
     return informers;
   }
 
-  /** Samples every watch now, logs what changed, and returns why the state is not ready (empty: ready). */
+  /**
+   * Samples every watch now, logs what changed, and returns why the state is not ready (empty:
+   * ready).
+   */
   synchronized String poll() {
     for (InformerHandle<?> h : informers) {
       switch (h.sample()) {
-        case DROPPED -> log.warn("{} watch dropped at {}; readiness turns DOWN at {} unless it recovers", h.kind(),
-            h.downSince(), h.downSince().plus(syncGrace));
+        case DROPPED ->
+            log.warn(
+                "{} watch dropped at {}; readiness turns DOWN at {} unless it recovers",
+                h.kind(),
+                h.downSince(),
+                h.downSince().plus(syncGrace));
         case RECOVERED -> log.info("{} watch recovered", h.kind());
-        case NONE -> { }
+        case NONE -> {}
       }
     }
     String reason = notReadyReason();

@@ -6,8 +6,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Every {@code extender.*} property, with its default. Bound by Spring Boot at start-up: a value that does not convert
- * to its type (a duration, a size, an enum) stops start-up naming the property.
+ * Every {@code extender.*} property, with its default. Bound by Spring Boot at start-up: a value
+ * that does not convert to its type (a duration, a size, an enum) stops start-up naming the
+ * property.
  *
  * @param cluster where the cluster state comes from
  * @param cache scheduler cache settings
@@ -39,36 +40,46 @@ public record ExtenderProperties(
    * Where the cluster state comes from.
    *
    * @param source embedded (default) or kubernetes
-   * @param file the embedded cluster file (JSON v1 List or multi-document YAML); empty = the bundled demo cluster
-   * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster configuration
-   * @param syncGrace for the kubernetes source: how long a watch may be down before the extender reports not ready
-   *     and filter answers Error
-   * @param requestTimeout for the kubernetes source: how long an API read a request waits on (the pod lookup of
-   *     bind) may take; never retried
+   * @param file the embedded cluster file (JSON v1 List or multi-document YAML); empty = the
+   *     bundled demo cluster
+   * @param kubeconfig for the kubernetes source: a kubeconfig path; empty = in-cluster
+   *     configuration
+   * @param syncGrace for the kubernetes source: how long a watch may be down before the extender
+   *     reports not ready and filter answers Error
+   * @param requestTimeout for the kubernetes source: how long an API read a request waits on (the
+   *     pod lookup of bind) may take; never retried
    */
-  public record Cluster(@DefaultValue("embedded") Source source, @DefaultValue("") String file,
-      @DefaultValue("") String kubeconfig, @DefaultValue("30s") Duration syncGrace,
+  public record Cluster(
+      @DefaultValue("embedded") Source source,
+      @DefaultValue("") String file,
+      @DefaultValue("") String kubeconfig,
+      @DefaultValue("30s") Duration syncGrace,
       @DefaultValue("1s") Duration requestTimeout) {}
 
   /**
    * Scheduler cache settings.
    *
-   * @param assumedPodTtl how long an assumed pod whose binding finished may wait for its watch event before it is
-   *     dropped (0 = never)
+   * @param assumedPodTtl how long an assumed pod whose binding finished may wait for its watch
+   *     event before it is dropped (0 = never)
    * @param cleanupPeriod how often expired assumed pods are looked for
-   * @param eventMaxDelay how long a node or pod watch event may wait for the filter, prioritize or preempt calls
-   *     being answered before it is applied anyway (0 = events never wait)
+   * @param eventMaxDelay how long a node or pod watch event may wait for the filter, prioritize or
+   *     preempt calls being answered before it is applied anyway (0 = events never wait)
    */
-  public record Cache(@DefaultValue("30s") Duration assumedPodTtl, @DefaultValue("1s") Duration cleanupPeriod,
+  public record Cache(
+      @DefaultValue("30s") Duration assumedPodTtl,
+      @DefaultValue("1s") Duration cleanupPeriod,
       @DefaultValue("5ms") Duration eventMaxDelay) {}
 
   /**
    * Request handling limits.
    *
-   * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node objects)
-   * @param bodyReadTimeout how long the reads of one request body may wait for the client in all; longer gets 408
+   * @param maxRequestBytes the largest request body accepted (large enough for 5,000 full Node
+   *     objects)
+   * @param bodyReadTimeout how long the reads of one request body may wait for the client in all;
+   *     longer gets 408
    */
-  public record Http(@DefaultValue("256MB") DataSize maxRequestBytes,
+  public record Http(
+      @DefaultValue("256MB") DataSize maxRequestBytes,
       @DefaultValue("2s") Duration bodyReadTimeout) {}
 
   /**
@@ -76,33 +87,40 @@ public record ExtenderProperties(
    *
    * @param parallelism threads used per request for Filter and Score (0 = the number of CPUs)
    * @param defaultProfile the profile served at {@code /scheduler/*}
-   * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded; empty = the first configured profile (without
-   *     a configuration file: the name of the built-in or Policy profile, {@code default-scheduler} when empty)
+   * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded;
+   *     empty = the first configured profile (without a configuration file: the name of the
+   *     built-in or Policy profile, {@code default-scheduler} when empty)
    */
-  public record Scheduling(@DefaultValue("0") int parallelism, @DefaultValue("") String defaultProfile,
+  public record Scheduling(
+      @DefaultValue("0") int parallelism,
+      @DefaultValue("") String defaultProfile,
       @DefaultValue("10") double pluginMetricsSamplePercent) {}
 
   /**
    * Binding settings.
    *
-   * @param timeout how long one Binding API call may take; past it the outcome is unknown and the pod stays assumed
-   * @param workers how many binds run at once, on their own threads; a bind beyond them is refused at once
+   * @param timeout how long one Binding API call may take; past it the outcome is unknown and the
+   *     pod stays assumed
+   * @param workers how many binds run at once, on their own threads; a bind beyond them is refused
+   *     at once
    */
   public record Bind(@DefaultValue("3s") Duration timeout, @DefaultValue("16") int workers) {}
 
   /**
    * The scheduler configuration file.
    *
-   * @param file a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1 or v1beta3) whose {@code profiles} the
-   *     extender serves; a {@code classpath:} prefix reads a resource; empty = upstream's default profile
+   * @param file a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1 or v1beta3) whose
+   *     {@code profiles} the extender serves; a {@code classpath:} prefix reads a resource; empty =
+   *     upstream's default profile
    */
   public record SchedulerConfig(@DefaultValue("") String file) {}
 
   /**
    * The legacy Policy file.
    *
-   * @param file a scheduler Policy (kind Policy, apiVersion v1; JSON or YAML) translated into one profile as v1.22
-   *     did; a {@code classpath:} prefix reads a resource; empty = none. Not together with {@code config.file}
+   * @param file a scheduler Policy (kind Policy, apiVersion v1; JSON or YAML) translated into one
+   *     profile as v1.22 did; a {@code classpath:} prefix reads a resource; empty = none. Not
+   *     together with {@code config.file}
    */
   public record Policy(@DefaultValue("") String file) {}
 }

@@ -5,9 +5,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Who may reach the HTTP port: loopback only by default, every interface once client certificates are required or
- * {@code server.address} says so. TLS itself is plain Spring Boot ({@code server.ssl.bundle} naming an SSL bundle);
- * see docs/configuration.md.
+ * Who may reach the HTTP port: loopback only by default, every interface once client certificates
+ * are required or {@code server.address} says so. TLS itself is plain Spring Boot ({@code
+ * server.ssl.bundle} naming an SSL bundle); see docs/configuration.md.
  */
 @Configuration(proxyBeanMethods = false)
 public class ServerAccessConfiguration {
@@ -18,7 +18,9 @@ public class ServerAccessConfiguration {
     return new LoopbackByDefault(server);
   }
 
-  /** Connector socket buffers sized for replies of thousands of nodes (see {@link SocketBuffers}). */
+  /**
+   * Connector socket buffers sized for replies of thousands of nodes (see {@link SocketBuffers}).
+   */
   @Bean
   SocketBuffers socketBuffers() {
     return new SocketBuffers();

@@ -4,11 +4,12 @@ import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 
 /**
- * Sizes the connector's per-connection socket buffers for the extender's traffic. Tomcat moves a body between the
- * socket and the request in pieces of its application buffer (8 KB by default), one system call each: a prioritize
- * reply for 5,000 nodes (~150 KB) took about twenty writes and a 5,000-name request about ten reads. With 64 KB
- * buffers it is three writes and two reads. kube-scheduler keeps one or a few connections open, so the memory is
- * small (two buffers per open connection).
+ * Sizes the connector's per-connection socket buffers for the extender's traffic. Tomcat moves a
+ * body between the socket and the request in pieces of its application buffer (8 KB by default),
+ * one system call each: a prioritize reply for 5,000 nodes (~150 KB) took about twenty writes and a
+ * 5,000-name request about ten reads. With 64 KB buffers it is three writes and two reads.
+ * kube-scheduler keeps one or a few connections open, so the memory is small (two buffers per open
+ * connection).
  */
 final class SocketBuffers implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
@@ -17,9 +18,10 @@ final class SocketBuffers implements WebServerFactoryCustomizer<TomcatServletWeb
 
   @Override
   public void customize(TomcatServletWebServerFactory factory) {
-    factory.addConnectorCustomizers(connector -> {
-      connector.setProperty("socket.appReadBufSize", Integer.toString(BYTES));
-      connector.setProperty("socket.appWriteBufSize", Integer.toString(BYTES));
-    });
+    factory.addConnectorCustomizers(
+        connector -> {
+          connector.setProperty("socket.appReadBufSize", Integer.toString(BYTES));
+          connector.setProperty("socket.appWriteBufSize", Integer.toString(BYTES));
+        });
   }
 }

@@ -1,6 +1,9 @@
 package io.schedext.extender;
 
-/** A request the client got wrong; answered with {@link #httpStatus()} and the message in the {@code Error} field. */
+/**
+ * A request the client got wrong; answered with {@link #httpStatus()} and the message in the {@code
+ * Error} field.
+ */
 public class BadRequestException extends RuntimeException {
 
   private final int httpStatus;

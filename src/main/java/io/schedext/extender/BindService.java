@@ -8,12 +8,12 @@ import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.framework.BindingOutcomeUnknownException;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,12 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bind verb and the binding cycle behind it: find the pod, re-check that it fits the chosen node on the current
- * snapshot, assume it in the cache, then Reserve, Permit (waiting if asked), PreBind, Bind and PostBind. Every path
- * ends in the cache: bound (FinishBinding), failed (Unreserve and forget) or outcome unknown (the pod stays assumed).
- * Unlike the other verbs, a bind does not run on the snapshot its call started with: the fit check takes the current
- * one under the node's lock, so two binds onto one node never both pass it. Thread-safe: binds of the same pod are
- * serialised, binds onto the same node serialise their check and assume, others run in parallel.
+ * The bind verb and the binding cycle behind it: find the pod, re-check that it fits the chosen
+ * node on the current snapshot, assume it in the cache, then Reserve, Permit (waiting if asked),
+ * PreBind, Bind and PostBind. Every path ends in the cache: bound (FinishBinding), failed
+ * (Unreserve and forget) or outcome unknown (the pod stays assumed). Unlike the other verbs, a bind
+ * does not run on the snapshot its call started with: the fit check takes the current one under the
+ * node's lock, so two binds onto one node never both pass it. Thread-safe: binds of the same pod
+ * are serialised, binds onto the same node serialise their check and assume, others run in
+ * parallel.
  */
 final class BindService {
 
@@ -40,12 +42,20 @@ final class BindService {
   private final SeenPods seenPods;
   private final ExtenderMetrics metrics;
   private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
-  /** Pods (by UID) whose last Binding has an unknown outcome, with the node they stay assumed on. */
+
+  /**
+   * Pods (by UID) whose last Binding has an unknown outcome, with the node they stay assumed on.
+   */
   private final ConcurrentHashMap<String, String> inDoubt = new ConcurrentHashMap<>();
-  /** Serialises the fit check and assume of binds onto the same node; binds onto other nodes go on in parallel. */
+
+  /**
+   * Serialises the fit check and assume of binds onto the same node; binds onto other nodes go on
+   * in parallel.
+   */
   private final Object[] nodeStripes = newStripes(64);
 
-  BindService(SchedulerCache cache, ClusterSource source, SeenPods seenPods, ExtenderMetrics metrics) {
+  BindService(
+      SchedulerCache cache, ClusterSource source, SeenPods seenPods, ExtenderMetrics metrics) {
     this.cache = cache;
     this.source = source;
     this.seenPods = seenPods;
@@ -61,8 +71,9 @@ final class BindService {
   }
 
   /**
-   * Binds a pod: assume in the cache, then Reserve, Permit (waiting if asked), PreBind, Bind and PostBind. Any failure
-   * unreserves and forgets the pod. Idempotent: a pod already bound to that node answers success.
+   * Binds a pod: assume in the cache, then Reserve, Permit (waiting if asked), PreBind, Bind and
+   * PostBind. Any failure unreserves and forgets the pod. Idempotent: a pod already bound to that
+   * node answers success.
    */
   ExtenderBindingResult bind(Framework fw, ExtenderBindingArgs a) {
     List<String> missing = new ArrayList<>();
@@ -87,10 +98,16 @@ final class BindService {
         BindOutcome outcome = bindLocked(fw, a);
         metrics.bind(outcome.result());
         if (!outcome.error().isEmpty()) {
-          DecisionLog.LOG.info("bind pod={}/{} node={} {}: {}", a.podNamespace(), a.podName(), a.node(), outcome.result(),
+          DecisionLog.LOG.info(
+              "bind pod={}/{} node={} {}: {}",
+              a.podNamespace(),
+              a.podName(),
+              a.node(),
+              outcome.result(),
               outcome.error());
         } else {
-          DecisionLog.LOG.debug("bind pod={}/{} node={} done", a.podNamespace(), a.podName(), a.node());
+          DecisionLog.LOG.debug(
+              "bind pod={}/{} node={} done", a.podNamespace(), a.podName(), a.node());
         }
         return new ExtenderBindingResult(outcome.error());
       }
@@ -100,8 +117,8 @@ final class BindService {
   }
 
   /**
-   * How a bind ended: {@code bound}, {@code failed} (nothing was bound) or {@code unknown} (the Binding may land or
-   * not; the pod stays assumed), with the answer's {@code Error}.
+   * How a bind ended: {@code bound}, {@code failed} (nothing was bound) or {@code unknown} (the
+   * Binding may land or not; the pod stays assumed), with the answer's {@code Error}.
    */
   private record BindOutcome(String result, String error) {
     static final BindOutcome BOUND = new BindOutcome("bound", "");
@@ -117,12 +134,20 @@ final class BindService {
     PodInfo inDoubtOnNode = null;
     if (cached != null) {
       String doubtful = inDoubt.get(a.podUid());
-      if (doubtful != null && doubtful.equals(cached.nodeName()) && cache.isAssumedPod(a.podUid())) {
+      if (doubtful != null
+          && doubtful.equals(cached.nodeName())
+          && cache.isAssumedPod(a.podUid())) {
         if (!doubtful.equals(a.node())) {
-          return BindOutcome.failed("pod " + key + " stays assumed on node " + doubtful + ": the outcome of binding it "
-              + "there is unknown until the watch shows where it went or the assumed pod expires");
+          return BindOutcome.failed(
+              "pod "
+                  + key
+                  + " stays assumed on node "
+                  + doubtful
+                  + ": the outcome of binding it "
+                  + "there is unknown until the watch shows where it went or the assumed pod expires");
         }
-        // Bind again: if the first Binding landed the API server answers 409 and the binder finds the pod on this
+        // Bind again: if the first Binding landed the API server answers 409 and the binder finds
+        // the pod on this
         // node (success); if not, this one binds it.
         inDoubtOnNode = cached;
       } else if (cached.nodeName().equals(a.node())) {
@@ -136,16 +161,35 @@ final class BindService {
       pod = seenPods.get(a.podUid());
     }
     if (pod == null) {
-      return BindOutcome.failed("pod " + key + " (UID " + a.podUid() + ") is not known to the extender: neither the "
-          + "cluster source nor a recent filter/prioritize call has it");
+      return BindOutcome.failed(
+          "pod "
+              + key
+              + " (UID "
+              + a.podUid()
+              + ") is not known to the extender: neither the "
+              + "cluster source nor a recent filter/prioritize call has it");
     }
     if (!a.podUid().equals(pod.getMetadata().getUid())) {
-      return BindOutcome.failed("pod " + key + " has UID " + pod.getMetadata().getUid() + ", not " + a.podUid()
-          + " (deleted and re-created?); nothing was bound");
+      return BindOutcome.failed(
+          "pod "
+              + key
+              + " has UID "
+              + pod.getMetadata().getUid()
+              + ", not "
+              + a.podUid()
+              + " (deleted and re-created?); nothing was bound");
     }
-    if (!a.podNamespace().equals(pod.getMetadata().getNamespace()) || !a.podName().equals(pod.getMetadata().getName())) {
-      return BindOutcome.failed("pod with UID " + a.podUid() + " is " + pod.getMetadata().getNamespace() + "/"
-          + pod.getMetadata().getName() + ", not " + key);
+    if (!a.podNamespace().equals(pod.getMetadata().getNamespace())
+        || !a.podName().equals(pod.getMetadata().getName())) {
+      return BindOutcome.failed(
+          "pod with UID "
+              + a.podUid()
+              + " is "
+              + pod.getMetadata().getNamespace()
+              + "/"
+              + pod.getMetadata().getName()
+              + ", not "
+              + key);
     }
     PodInfo info;
     try {
@@ -171,13 +215,15 @@ final class BindService {
   }
 
   /**
-   * Runs Reserve .. PostBind for an assumed pod and ends every path in the cache: bound → FinishBinding (its expiry
-   * runs); failed → Unreserve in reverse order and forget; outcome unknown → FinishBinding only, so the pod stays
-   * assumed on the node (counted by filter) until the watch confirms or moves it, or it expires. The framework turns
-   * what plugins throw into statuses; anything else thrown on the way (a fault of the runtime itself) counts as a
-   * failure here, so no path leaves the pod assumed without an end.
+   * Runs Reserve .. PostBind for an assumed pod and ends every path in the cache: bound →
+   * FinishBinding (its expiry runs); failed → Unreserve in reverse order and forget; outcome
+   * unknown → FinishBinding only, so the pod stays assumed on the node (counted by filter) until
+   * the watch confirms or moves it, or it expires. The framework turns what plugins throw into
+   * statuses; anything else thrown on the way (a fault of the runtime itself) counts as a failure
+   * here, so no path leaves the pod assumed without an end.
    */
-  private BindOutcome bindAssumed(Framework fw, CycleState state, PodInfo assumed, String key, String node) {
+  private BindOutcome bindAssumed(
+      Framework fw, CycleState state, PodInfo assumed, String key, String node) {
     Status s;
     try {
       s = runBindingCycle(fw, state, assumed, node);
@@ -193,16 +239,25 @@ final class BindService {
     String message = s.message().isEmpty() ? s.code().upstreamName() : s.message();
     if (s.isError() && BindingOutcomeUnknownException.in(s.cause())) {
       rememberInDoubt(assumed.uid(), node);
-      return new BindOutcome("unknown", message + ": pod " + key + " stays assumed on node " + node + " (filter counts "
-          + "it) until the watch shows where it went or the assumed pod expires (extender.cache.assumed-pod-ttl "
-          + cache.ttl() + ")");
+      return new BindOutcome(
+          "unknown",
+          message
+              + ": pod "
+              + key
+              + " stays assumed on node "
+              + node
+              + " (filter counts "
+              + "it) until the watch shows where it went or the assumed pod expires (extender.cache.assumed-pod-ttl "
+              + cache.ttl()
+              + ")");
     }
     fw.runReservePluginsUnreserve(state, assumed, node);
     forget(assumed, key);
     return BindOutcome.failed(message);
   }
 
-  private static Status runBindingCycle(Framework fw, CycleState state, PodInfo assumed, String node) {
+  private static Status runBindingCycle(
+      Framework fw, CycleState state, PodInfo assumed, String node) {
     Status s = fw.runReservePluginsReserve(state, assumed, node);
     if (s.isSuccess()) {
       s = fw.runPermitPlugins(state, assumed, node);
@@ -230,7 +285,10 @@ final class BindService {
     }
   }
 
-  /** Remembers a pod whose binding to {@code node} has an unknown outcome; drops entries of pods no longer assumed. */
+  /**
+   * Remembers a pod whose binding to {@code node} has an unknown outcome; drops entries of pods no
+   * longer assumed.
+   */
   private void rememberInDoubt(String uid, String node) {
     if (inDoubt.size() >= IN_DOUBT_PRUNE_AT) {
       inDoubt.keySet().removeIf(u -> !cache.isAssumedPod(u));
@@ -253,8 +311,9 @@ final class BindService {
   }
 
   /**
-   * Re-checks that the pod fits the node on the current snapshot and assumes it there. Callers hold the node's stripe
-   * lock, so two binds onto one node cannot both pass the check before either is assumed (no over-commit).
+   * Re-checks that the pod fits the node on the current snapshot and assumes it there. Callers hold
+   * the node's stripe lock, so two binds onto one node cannot both pass the check before either is
+   * assumed (no over-commit).
    */
   private Assumption checkFitAndAssume(Framework fw, PodInfo info, String key, String nodeName) {
     Snapshot snapshot = cache.snapshot();
@@ -265,16 +324,22 @@ final class BindService {
     CycleState state = fw.newCycleState(snapshot);
     PreFilterResult pre = fw.runPreFilterPlugins(state, info);
     if (!pre.status().isSuccess()) {
-      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: "
-          + pre.status().message());
+      return Assumption.failed(
+          "pod " + key + " does not fit node " + nodeName + " any more: " + pre.status().message());
     }
     if (!pre.allNodes() && !pre.nodeNames().contains(nodeName)) {
-      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: "
-          + FilterService.FILTERED_BY_PREFILTER);
+      return Assumption.failed(
+          "pod "
+              + key
+              + " does not fit node "
+              + nodeName
+              + " any more: "
+              + FilterService.FILTERED_BY_PREFILTER);
     }
     Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
     if (!fit.isSuccess()) {
-      return Assumption.failed("pod " + key + " does not fit node " + nodeName + " any more: " + fit.message());
+      return Assumption.failed(
+          "pod " + key + " does not fit node " + nodeName + " any more: " + fit.message());
     }
     PodInfo assumed = info.assignedTo(nodeName);
     try {

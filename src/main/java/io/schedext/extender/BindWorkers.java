@@ -9,10 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The threads binds run on, apart from the HTTP workers: a bind waits on the API server (and on Permit and PreBind
- * plugins), so however many binds are stuck, filter, prioritize, preempt and the health probes keep their workers.
- * A fixed number of threads and no queue: a bind that finds them all busy is refused at once rather than waiting
- * behind binds kube-scheduler may already have given up on. Thread-safe.
+ * The threads binds run on, apart from the HTTP workers: a bind waits on the API server (and on
+ * Permit and PreBind plugins), so however many binds are stuck, filter, prioritize, preempt and the
+ * health probes keep their workers. A fixed number of threads and no queue: a bind that finds them
+ * all busy is refused at once rather than waiting behind binds kube-scheduler may already have
+ * given up on. Thread-safe.
  */
 public final class BindWorkers implements AutoCloseable {
 
@@ -22,11 +23,19 @@ public final class BindWorkers implements AutoCloseable {
   public BindWorkers(int workers) {
     int n = Math.max(1, workers);
     AtomicInteger seq = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, "bind-" + seq.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    }, new ThreadPoolExecutor.AbortPolicy());
+    this.pool =
+        new ThreadPoolExecutor(
+            n,
+            n,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "bind-" + seq.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            },
+            new ThreadPoolExecutor.AbortPolicy());
     pool.allowCoreThreadTimeOut(true);
   }
 
@@ -41,7 +50,8 @@ public final class BindWorkers implements AutoCloseable {
   }
 
   /**
-   * Runs {@code bind} on a free thread; the future completes with its result, or exceptionally with what it threw.
+   * Runs {@code bind} on a free thread; the future completes with its result, or exceptionally with
+   * what it threw.
    *
    * @throws RejectedExecutionException when every thread is busy (nothing was started)
    */

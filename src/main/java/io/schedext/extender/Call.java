@@ -6,11 +6,12 @@ import io.schedext.framework.runtime.Framework;
 import java.util.function.Supplier;
 
 /**
- * One call of a verb as the boundary resolved it: the framework of its profile, and the snapshot of the cache it is
- * decoded against and answered on. The snapshot is taken once, on first use, and kept for the whole call, so the
- * positions of the decoded {@code NodeNames} ({@link #names()}) index the very node order the verb reads, and
- * concurrent cache updates never show the call half an update. Confined to the call's thread (or handed on to one
- * other thread with a happens-before edge, as a bind's executor does).
+ * One call of a verb as the boundary resolved it: the framework of its profile, and the snapshot of
+ * the cache it is decoded against and answered on. The snapshot is taken once, on first use, and
+ * kept for the whole call, so the positions of the decoded {@code NodeNames} ({@link #names()})
+ * index the very node order the verb reads, and concurrent cache updates never show the call half
+ * an update. Confined to the call's thread (or handed on to one other thread with a happens-before
+ * edge, as a bind's executor does).
  */
 final class Call {
 
@@ -21,8 +22,8 @@ final class Call {
   private NodeNameIndex names;
 
   /**
-   * A call on {@code framework} whose snapshot comes from {@code snapshots} on first use, with its name index from
-   * {@code nameIndexes}.
+   * A call on {@code framework} whose snapshot comes from {@code snapshots} on first use, with its
+   * name index from {@code nameIndexes}.
    */
   Call(Framework framework, Supplier<Snapshot> snapshots, SnapshotNames nameIndexes) {
     this.framework = framework;
@@ -30,7 +31,10 @@ final class Call {
     this.nameIndexes = nameIndexes;
   }
 
-  /** A call on {@code framework} over exactly {@code snapshot} (tests, and explaining on a prepared snapshot). */
+  /**
+   * A call on {@code framework} over exactly {@code snapshot} (tests, and explaining on a prepared
+   * snapshot).
+   */
   static Call on(Framework framework, Snapshot snapshot) {
     return new Call(framework, () -> snapshot, new SnapshotNames());
   }
@@ -50,7 +54,10 @@ final class Call {
     return s;
   }
 
-  /** The index of {@link #snapshot()}'s node names that the request's {@code NodeNames} are decoded against. */
+  /**
+   * The index of {@link #snapshot()}'s node names that the request's {@code NodeNames} are decoded
+   * against.
+   */
   NodeNameIndex names() {
     NodeNameIndex n = names;
     if (n == null) {

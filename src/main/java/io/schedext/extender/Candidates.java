@@ -18,23 +18,31 @@ import java.util.Set;
 /**
  * The nodes of one request, resolved against the call's snapshot.
  *
- * @param snapshot the snapshot the cycle sees (the call's, with the node objects of a {@code Nodes} request in place)
+ * @param snapshot the snapshot the cycle sees (the call's, with the node objects of a {@code Nodes}
+ *     request in place)
  * @param nodes the known candidate nodes, in request order, each once
- * @param positions per node, its position in the call's {@link Call#names() name index} (-1 when it was not found
- *     through it), or null when none was; lets a reply copy each name's encoding from the index
+ * @param positions per node, its position in the call's {@link Call#names() name index} (-1 when it
+ *     was not found through it), or null when none was; lets a reply copy each name's encoding from
+ *     the index
  * @param unknown names the snapshot does not know → reason
  * @param namesMode true when the request used {@code NodeNames}
  * @param given the node objects of a {@code Nodes} request by name
  */
 record Candidates(
-    Snapshot snapshot, List<NodeInfo> nodes, int[] positions, Map<String, String> unknown, boolean namesMode,
+    Snapshot snapshot,
+    List<NodeInfo> nodes,
+    int[] positions,
+    Map<String, String> unknown,
+    boolean namesMode,
     Map<String, Node> given) {
 
   /** The reason given for a node name the cache does not know. */
   static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
+
   /** The answer to a request carrying both node fields. */
-  static final String BOTH_NODE_FIELDS = "\"Nodes\" and \"NodeNames\" are both set: kube-scheduler sends exactly one "
-      + "(NodeNames with nodeCacheCapable: true, Nodes with false)";
+  static final String BOTH_NODE_FIELDS =
+      "\"Nodes\" and \"NodeNames\" are both set: kube-scheduler sends exactly one "
+          + "(NodeNames with nodeCacheCapable: true, Nodes with false)";
 
   /** Every node of {@code snapshot}, as a request naming all of them would have them. */
   static Candidates all(Snapshot snapshot) {
@@ -47,8 +55,9 @@ record Candidates(
   }
 
   /**
-   * Refuses a request carrying both {@code Nodes} and {@code NodeNames}: kube-scheduler sends exactly one (NodeNames
-   * with {@code nodeCacheCapable: true}, Nodes otherwise), so both is a client's mistake, not a choice to make for it.
+   * Refuses a request carrying both {@code Nodes} and {@code NodeNames}: kube-scheduler sends
+   * exactly one (NodeNames with {@code nodeCacheCapable: true}, Nodes otherwise), so both is a
+   * client's mistake, not a choice to make for it.
    */
   static void checkNodeFields(ExtenderArgs args) {
     if (args.nodes() != null && args.nodeNames() != null) {
@@ -57,9 +66,10 @@ record Candidates(
   }
 
   /**
-   * The candidates of {@code args} on {@code call}'s snapshot: its {@code NodeNames} looked up there, or its
-   * {@code Nodes} joined with the cached pods of those nodes and put in place in an overlay of the snapshot. With
-   * neither field, every node when {@code allWhenNone}, else a {@link BadRequestException}.
+   * The candidates of {@code args} on {@code call}'s snapshot: its {@code NodeNames} looked up
+   * there, or its {@code Nodes} joined with the cached pods of those nodes and put in place in an
+   * overlay of the snapshot. With neither field, every node when {@code allWhenNone}, else a {@link
+   * BadRequestException}.
    */
   static Candidates of(Call call, ExtenderArgs args, boolean allWhenNone) {
     checkNodeFields(args);
@@ -80,7 +90,8 @@ record Candidates(
     List<NodeInfo> nodes = new ArrayList<>(names.size());
     int[] positions = new int[names.size()];
     Map<String, String> unknown = new LinkedHashMap<>();
-    // Names decoded against the call's own index carry their position in the snapshot's node order. A name given
+    // Names decoded against the call's own index carry their position in the snapshot's node order.
+    // A name given
     // twice is answered once, at its first place: by position when indexed, else by name.
     NodeNameList indexed = names instanceof NodeNameList l && l.index() == call.names() ? l : null;
     List<NodeInfo> order = base.list();
@@ -125,7 +136,8 @@ record Candidates(
       Node node = items.get(i);
       ObjectMeta meta = node == null ? null : node.getMetadata();
       if (meta == null || meta.getName() == null || meta.getName().isBlank()) {
-        throw new BadRequestException("field \"Nodes.items[" + i + "].metadata.name\": is required");
+        throw new BadRequestException(
+            "field \"Nodes.items[" + i + "].metadata.name\": is required");
       }
       if (given.putIfAbsent(meta.getName(), node) != null) {
         continue;
@@ -139,8 +151,8 @@ record Candidates(
       try {
         joined.setNode(node);
       } catch (IllegalArgumentException e) {
-        throw new BadRequestException("field \"Nodes.items[" + i + "]\" (node " + meta.getName() + "): "
-            + e.getMessage());
+        throw new BadRequestException(
+            "field \"Nodes.items[" + i + "]\" (node " + meta.getName() + "): " + e.getMessage());
       }
       nodes.add(joined);
       overrides.add(joined);

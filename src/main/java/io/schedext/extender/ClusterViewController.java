@@ -18,15 +18,17 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The read-only views the web page at {@code /} reads: {@code GET /debug/overview} (cluster totals and one page of
- * nodes with their requests and pods) and {@code GET /debug/pending-pods} (the pods waiting for a node). Pages keep
- * the answers small at thousands of nodes. Nothing here changes the cache.
+ * The read-only views the web page at {@code /} reads: {@code GET /debug/overview} (cluster totals
+ * and one page of nodes with their requests and pods) and {@code GET /debug/pending-pods} (the pods
+ * waiting for a node). Pages keep the answers small at thousands of nodes. Nothing here changes the
+ * cache.
  */
 @RestController
 class ClusterViewController {
 
   /** Nodes per page when the request does not say. */
   static final int DEFAULT_NODES = 50;
+
   /** The most nodes or pending pods one answer lists. */
   static final int MAX_LIMIT = 500;
 
@@ -43,12 +45,15 @@ class ClusterViewController {
   }
 
   /**
-   * Cluster totals and the nodes {@code offset} to {@code offset + limit} in name order, optionally only those whose
-   * name contains {@code name}: each with its zone, taints, allocatable and requested resources and its pods.
+   * Cluster totals and the nodes {@code offset} to {@code offset + limit} in name order, optionally
+   * only those whose name contains {@code name}: each with its zone, taints, allocatable and
+   * requested resources and its pods.
    */
   @GetMapping("/debug/overview")
-  ResponseEntity<byte[]> overview(@RequestParam(required = false) String offset,
-      @RequestParam(required = false) String limit, @RequestParam(required = false) String name) {
+  ResponseEntity<byte[]> overview(
+      @RequestParam(required = false) String offset,
+      @RequestParam(required = false) String limit,
+      @RequestParam(required = false) String name) {
     int from = parameter("offset", offset, 0, Integer.MAX_VALUE, 0);
     int count = parameter("limit", limit, 1, MAX_LIMIT, DEFAULT_NODES);
     Snapshot s = cache.snapshot();
@@ -77,14 +82,19 @@ class ClusterViewController {
     out.put("offset", from);
     out.put("limit", count);
     List<Map<String, Object>> page = new ArrayList<>();
-    for (NodeInfo n : nodes.subList(Math.min(from, nodes.size()), (int) Math.min(from + (long) count, nodes.size()))) {
+    for (NodeInfo n :
+        nodes.subList(
+            Math.min(from, nodes.size()), (int) Math.min(from + (long) count, nodes.size()))) {
       page.add(node(n));
     }
     out.put("nodeList", page);
     return codec.response(200, out);
   }
 
-  /** The pods waiting for a node (at most {@code limit}, by namespace and name) with their nominated node. */
+  /**
+   * The pods waiting for a node (at most {@code limit}, by namespace and name) with their nominated
+   * node.
+   */
   @GetMapping("/debug/pending-pods")
   ResponseEntity<byte[]> pending(@RequestParam(required = false) String limit) {
     int count = parameter("limit", limit, 1, MAX_LIMIT, MAX_LIMIT);
@@ -93,7 +103,8 @@ class ClusterViewController {
       try {
         pods.add(PodInfo.of(p));
       } catch (IllegalArgumentException e) {
-        // A pod whose spec cannot be read is listed by the cluster source's own logs; the page skips it.
+        // A pod whose spec cannot be read is listed by the cluster source's own logs; the page
+        // skips it.
       }
     }
     pods.sort(Comparator.comparing(PodInfo::key));
@@ -123,8 +134,16 @@ class ClusterViewController {
     m.put("node", n.name());
     m.put("zone", n.labels().getOrDefault(ZONE, ""));
     m.put("unschedulable", n.unschedulable());
-    m.put("taints", n.taints().stream().map(t -> t.getKey() + (t.getValue() == null || t.getValue().isEmpty()
-        ? "" : "=" + t.getValue()) + ":" + t.getEffect()).toList());
+    m.put(
+        "taints",
+        n.taints().stream()
+            .map(
+                t ->
+                    t.getKey()
+                        + (t.getValue() == null || t.getValue().isEmpty() ? "" : "=" + t.getValue())
+                        + ":"
+                        + t.getEffect())
+            .toList());
     m.put("allocatable", resources(n.allocatable(), (int) n.allocatable().allowedPodNumber()));
     m.put("requested", resources(n.requested(), n.pods().size()));
     m.put("pods", n.pods().stream().map(PodInfo::key).sorted().toList());
@@ -141,7 +160,10 @@ class ClusterViewController {
     return m;
   }
 
-  /** A whole-number query parameter in [min, max], or {@code fallback} when absent; anything else is a 400. */
+  /**
+   * A whole-number query parameter in [min, max], or {@code fallback} when absent; anything else is
+   * a 400.
+   */
   private static int parameter(String name, String value, int min, int max, int fallback) {
     if (value == null || value.isEmpty()) {
       return fallback;
@@ -154,7 +176,15 @@ class ClusterViewController {
     } catch (NumberFormatException e) {
       // answered below
     }
-    throw new BadRequestException("query parameter \"" + name + "\": must be a whole number from " + min + " to "
-        + max + ", not \"" + value + "\"");
+    throw new BadRequestException(
+        "query parameter \""
+            + name
+            + "\": must be a whole number from "
+            + min
+            + " to "
+            + max
+            + ", not \""
+            + value
+            + "\"");
   }
 }

@@ -4,12 +4,12 @@ import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.ExtensionPoint;
-import io.schedext.framework.runtime.Framework;
-import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Resource;
 import io.schedext.framework.WaitingPods;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.Frameworks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Read-only views of what the extender believes: {@code GET /debug/cache} (summary), {@code GET
- * /debug/cache/nodes/{name}} (one node's aggregation), {@code GET /debug/waiting-pods} (pods held at Permit) and
- * {@code GET /debug/config} (the effective profiles).
+ * /debug/cache/nodes/{name}} (one node's aggregation), {@code GET /debug/waiting-pods} (pods held
+ * at Permit) and {@code GET /debug/config} (the effective profiles).
  */
 @RestController
 class DebugController {
@@ -38,7 +38,12 @@ class DebugController {
   private final Clock clock;
   private final Frameworks frameworks;
 
-  DebugController(SchedulerCache cache, ClusterSource source, WaitingPods waitingPods, WireCodec codec, Clock clock,
+  DebugController(
+      SchedulerCache cache,
+      ClusterSource source,
+      WaitingPods waitingPods,
+      WireCodec codec,
+      Clock clock,
       Frameworks frameworks) {
     this.cache = cache;
     this.source = source;
@@ -62,15 +67,20 @@ class DebugController {
     out.put("selfCheck", cache.checkConsistency());
     Instant now = clock.instant();
     List<Map<String, Object>> assumed = new ArrayList<>();
-    cache.assumedPods().forEach((pod, deadline) -> {
-      Map<String, Object> a = new LinkedHashMap<>();
-      a.put("pod", pod.key());
-      a.put("uid", pod.uid());
-      a.put("node", pod.nodeName());
-      a.put("bindingFinished", deadline != null);
-      a.put("expiresIn", deadline == null ? null : Duration.between(now, deadline).toString());
-      assumed.add(a);
-    });
+    cache
+        .assumedPods()
+        .forEach(
+            (pod, deadline) -> {
+              Map<String, Object> a = new LinkedHashMap<>();
+              a.put("pod", pod.key());
+              a.put("uid", pod.uid());
+              a.put("node", pod.nodeName());
+              a.put("bindingFinished", deadline != null);
+              a.put(
+                  "expiresIn",
+                  deadline == null ? null : Duration.between(now, deadline).toString());
+              assumed.add(a);
+            });
     out.put("assumedPods", assumed);
     List<Map<String, Object>> nodes = new ArrayList<>();
     for (NodeInfo n : s.list()) {
@@ -91,14 +101,24 @@ class DebugController {
   ResponseEntity<byte[]> node(@PathVariable String name) {
     NodeInfo n = cache.snapshot().get(name);
     if (n == null) {
-      return codec.response(404, Map.of("Error", "node \"" + name + "\" is not in the extender's cache"));
+      return codec.response(
+          404, Map.of("Error", "node \"" + name + "\" is not in the extender's cache"));
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("node", n.name());
     out.put("generation", n.generation());
     out.put("labels", new TreeMap<>(n.labels()));
-    out.put("taints", n.taints().stream().map(t -> t.getKey() + "=" + (t.getValue() == null ? "" : t.getValue())
-        + ":" + t.getEffect()).toList());
+    out.put(
+        "taints",
+        n.taints().stream()
+            .map(
+                t ->
+                    t.getKey()
+                        + "="
+                        + (t.getValue() == null ? "" : t.getValue())
+                        + ":"
+                        + t.getEffect())
+            .toList());
     out.put("unschedulable", n.unschedulable());
     out.put("allocatable", resource(n.allocatable()));
     out.put("requested", resource(n.requested()));
@@ -115,10 +135,16 @@ class DebugController {
     }
     out.put("pods", pods);
     out.put("podsWithAffinity", n.podsWithAffinity().stream().map(PodInfo::key).toList());
-    out.put("podsWithRequiredAntiAffinity", n.podsWithRequiredAntiAffinity().stream().map(PodInfo::key).toList());
+    out.put(
+        "podsWithRequiredAntiAffinity",
+        n.podsWithRequiredAntiAffinity().stream().map(PodInfo::key).toList());
     Map<String, List<String>> ports = new TreeMap<>();
-    n.usedPorts().entries().forEach((ip, set) ->
-        ports.put(ip, set.stream().map(pp -> pp.protocol() + "/" + pp.port()).sorted().toList()));
+    n.usedPorts()
+        .entries()
+        .forEach(
+            (ip, set) ->
+                ports.put(
+                    ip, set.stream().map(pp -> pp.protocol() + "/" + pp.port()).sorted().toList()));
     out.put("usedPorts", ports);
     out.put("pvcRefCounts", new TreeMap<>(n.pvcRefCounts()));
     out.put("images", new TreeMap<>(n.imageStates()));
@@ -143,21 +169,25 @@ class DebugController {
   @GetMapping("/debug/waiting-pods")
   ResponseEntity<byte[]> waiting() {
     List<Map<String, Object>> out = new ArrayList<>();
-    waitingPods.list().forEach(w -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("pod", w.pod().key());
-      m.put("uid", w.pod().uid());
-      m.put("node", w.nodeName());
-      m.put("waitingFor", w.pendingPlugins());
-      m.put("since", w.since().toString());
-      out.add(m);
-    });
+    waitingPods
+        .list()
+        .forEach(
+            w -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("pod", w.pod().key());
+              m.put("uid", w.pod().uid());
+              m.put("node", w.nodeName());
+              m.put("waitingFor", w.pendingPlugins());
+              m.put("since", w.since().toString());
+              out.add(m);
+            });
     return codec.response(200, out);
   }
 
   /**
-   * Every profile as its framework runs it: the plugins of each extension point in run order (keyed as in a
-   * KubeSchedulerConfiguration), the score weights, and each plugin's effective args in pluginConfig form.
+   * Every profile as its framework runs it: the plugins of each extension point in run order (keyed
+   * as in a KubeSchedulerConfiguration), the score weights, and each plugin's effective args in
+   * pluginConfig form.
    */
   @GetMapping("/debug/config")
   ResponseEntity<byte[]> config() {
@@ -168,18 +198,22 @@ class DebugController {
       p.put("servesScheduler", fw.profileName().equals(frameworks.defaultName()));
       Map<String, List<String>> plugins = new LinkedHashMap<>();
       for (ExtensionPoint point : ExtensionPoint.values()) {
-        String key = Character.toLowerCase(point.upstreamName().charAt(0)) + point.upstreamName().substring(1);
+        String key =
+            Character.toLowerCase(point.upstreamName().charAt(0))
+                + point.upstreamName().substring(1);
         plugins.put(key, fw.pluginNames(point));
       }
       p.put("plugins", plugins);
       p.put("scoreWeights", fw.scoreWeights());
       List<Map<String, Object>> pluginConfig = new ArrayList<>();
-      new TreeMap<>(fw.pluginArgs()).forEach((name, args) -> {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("name", name);
-        c.put("args", args);
-        pluginConfig.add(c);
-      });
+      new TreeMap<>(fw.pluginArgs())
+          .forEach(
+              (name, args) -> {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("name", name);
+                c.put("args", args);
+                pluginConfig.add(c);
+              });
       p.put("pluginConfig", pluginConfig);
       profiles.add(p);
     }

@@ -7,8 +7,8 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Answers request mistakes in the protocol's error form: those Spring catches before a controller (a GET on a verb)
- * and those the read-only views find (a bad query parameter).
+ * Answers request mistakes in the protocol's error form: those Spring catches before a controller
+ * (a GET on a verb) and those the read-only views find (a bad query parameter).
  */
 @RestControllerAdvice
 class ErrorReplies {
@@ -21,7 +21,8 @@ class ErrorReplies {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<byte[]> methodNotAllowed(HttpRequestMethodNotSupportedException e) {
-    return codec.response(405, new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST"));
+    return codec.response(
+        405, new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST"));
   }
 
   @ExceptionHandler(BadRequestException.class)

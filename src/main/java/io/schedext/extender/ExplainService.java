@@ -11,13 +11,13 @@ import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FitError;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Framework;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +25,11 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The explain verb: why a pod would or would not land on each node. Like filter, but runs every filter plugin on
- * every node (not stopping at the first rejection) and scores the feasible ones; when no node fits it runs the
- * PostFilter (preemption) on a copy of the cycle state, evicting nothing. The summary is upstream's FitError text.
- * Read-only: touches neither the cache nor the cluster. Thread-safe.
+ * The explain verb: why a pod would or would not land on each node. Like filter, but runs every
+ * filter plugin on every node (not stopping at the first rejection) and scores the feasible ones;
+ * when no node fits it runs the PostFilter (preemption) on a copy of the cycle state, evicting
+ * nothing. The summary is upstream's FitError text. Read-only: touches neither the cache nor the
+ * cluster. Thread-safe.
  */
 final class ExplainService {
 
@@ -37,7 +38,8 @@ final class ExplainService {
   private final IncomingPods pods;
   private final Parallelizer parallelizer;
 
-  ExplainService(SchedulerCache cache, ClusterSource source, IncomingPods pods, Parallelizer parallelizer) {
+  ExplainService(
+      SchedulerCache cache, ClusterSource source, IncomingPods pods, Parallelizer parallelizer) {
     this.cache = cache;
     this.source = source;
     this.pods = pods;
@@ -57,16 +59,20 @@ final class ExplainService {
     return text ? Reply.text(ExplanationReport.render(e)) : Reply.ok(e);
   }
 
-  /** Explains the decision for a pod over the given nodes, or every cached node when the request names none. */
+  /**
+   * Explains the decision for a pod over the given nodes, or every cached node when the request
+   * names none.
+   */
   Explanation explain(Call call, ExtenderArgs args) {
     PodInfo pod = pods.read(args.pod());
     return explain(call.framework(), pod, Candidates.of(call, args, true), null);
   }
 
   /**
-   * Explains the pod {@code namespace/name} as the extender knows it, over every cached node: a pending pod of the
-   * cluster source, or else a pod in the cache, explained as if it were not bound (its own node counted without it),
-   * which answers "would it still fit where it is, and where else?". 404 when neither knows it.
+   * Explains the pod {@code namespace/name} as the extender knows it, over every cached node: a
+   * pending pod of the cluster source, or else a pod in the cache, explained as if it were not
+   * bound (its own node counted without it), which answers "would it still fit where it is, and
+   * where else?". 404 when neither knows it.
    */
   Explanation explain(Call call, String namespace, String name) {
     Framework fw = call.framework();
@@ -81,8 +87,14 @@ final class ExplainService {
         return explainUnbound(fw, call.snapshot(), bound);
       }
     }
-    throw new BadRequestException(404, "pod \"" + namespace + "/" + name + "\" is not known to the extender: "
-        + "neither pending in the cluster source nor in the cache");
+    throw new BadRequestException(
+        404,
+        "pod \""
+            + namespace
+            + "/"
+            + name
+            + "\" is not known to the extender: "
+            + "neither pending in the cluster source nor in the cache");
   }
 
   private Explanation explainUnbound(Framework fw, Snapshot base, PodInfo bound) {
@@ -109,12 +121,13 @@ final class ExplainService {
     if (preStatus.isError()) {
       error = preStatus.message();
     }
-    List<Explanation.PluginStatus>[] perNode = perNodeFilters(fw, state, pod, c.nodes(), filterPlugins,
-        preStatus, pre);
+    List<Explanation.PluginStatus>[] perNode =
+        perNodeFilters(fw, state, pod, c.nodes(), filterPlugins, preStatus, pre);
     boolean[] isFeasible = new boolean[c.nodes().size()];
     for (int i = 0; i < c.nodes().size(); i++) {
-      isFeasible[i] = error == null
-          && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
+      isFeasible[i] =
+          error == null
+              && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
       if (isFeasible[i]) {
         feasible.add(c.nodes().get(i));
       }
@@ -133,12 +146,24 @@ final class ExplainService {
         for (int i = 0; i < r.nodes().length; i++) {
           List<Explanation.PluginScore> ps = new ArrayList<>();
           for (int p = 0; p < r.plugins().length; p++) {
-            ps.add(new Explanation.PluginScore(r.plugins()[p], r.raw()[p][i], r.normalized()[p][i], r.weights()[p],
-                r.normalized()[p][i] * r.weights()[p]));
+            ps.add(
+                new Explanation.PluginScore(
+                    r.plugins()[p],
+                    r.raw()[p][i],
+                    r.normalized()[p][i],
+                    r.weights()[p],
+                    r.normalized()[p][i] * r.weights()[p]));
           }
           String name = r.nodes()[i].name();
-          scored.put(name, new Explanation.NodeVerdict(name, true, null, ps, r.totals()[i],
-              PrioritizeService.toExtenderScore(r.totals()[i], weightSum)));
+          scored.put(
+              name,
+              new Explanation.NodeVerdict(
+                  name,
+                  true,
+                  null,
+                  ps,
+                  r.totals()[i],
+                  PrioritizeService.toExtenderScore(r.totals()[i], weightSum)));
           bestScore = Math.max(bestScore, r.totals()[i]);
         }
         for (int i = 0; i < r.nodes().length; i++) {
@@ -151,13 +176,28 @@ final class ExplainService {
     for (int i = 0; i < c.nodes().size(); i++) {
       NodeInfo n = c.nodes().get(i);
       Explanation.NodeVerdict s = scored.get(n.name());
-      verdicts.add(new Explanation.NodeVerdict(n.name(), isFeasible[i], perNode[i], s == null ? List.of() : s.scores(),
-          s == null ? null : s.totalScore(), s == null ? null : s.extenderScore()));
+      verdicts.add(
+          new Explanation.NodeVerdict(
+              n.name(),
+              isFeasible[i],
+              perNode[i],
+              s == null ? List.of() : s.scores(),
+              s == null ? null : s.totalScore(),
+              s == null ? null : s.extenderScore()));
     }
     for (Map.Entry<String, String> u : c.unknown().entrySet()) {
-      verdicts.add(new Explanation.NodeVerdict(u.getKey(), false,
-          List.of(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
-              List.of(u.getValue()))), List.of(), null, null));
+      verdicts.add(
+          new Explanation.NodeVerdict(
+              u.getKey(),
+              false,
+              List.of(
+                  new Explanation.PluginStatus(
+                      "",
+                      Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
+                      List.of(u.getValue()))),
+              List.of(),
+              null,
+              null));
     }
     Map<String, Status> rejections = firstRejections(c.nodes(), perNode, preStatus);
     Explanation.Preemption preemption = null;
@@ -169,26 +209,54 @@ final class ExplainService {
     if (error != null) {
       summary = "error: " + error;
     } else if (!feasible.isEmpty()) {
-      summary = feasible.size() + "/" + numAllNodes + " nodes are available; the highest total score is " + bestScore
-          + ", on " + String.join(", ", best) + ".";
+      summary =
+          feasible.size()
+              + "/"
+              + numAllNodes
+              + " nodes are available; the highest total score is "
+              + bestScore
+              + ", on "
+              + String.join(", ", best)
+              + ".";
     } else {
       c.unknown().forEach((node, reason) -> rejections.put(node, Status.unresolvable(reason)));
-      // As upstream, only a rejecting PostFilter adds its message (a nomination leaves the event as it is).
-      Status post = preemption == null ? Status.success()
-          : Status.of(Code.fromUpstreamName(preemption.code()), preemption.reasons());
-      summary = FitError.message(numAllNodes, preStatus.isRejected() ? preStatus.message() : "",
-          rejections.values(), List.of(), post.isRejected() ? post.message() : "");
+      // As upstream, only a rejecting PostFilter adds its message (a nomination leaves the event as
+      // it is).
+      Status post =
+          preemption == null
+              ? Status.success()
+              : Status.of(Code.fromUpstreamName(preemption.code()), preemption.reasons());
+      summary =
+          FitError.message(
+              numAllNodes,
+              preStatus.isRejected() ? preStatus.message() : "",
+              rejections.values(),
+              List.of(),
+              post.isRejected() ? post.message() : "");
     }
     Map<String, Integer> weights = fw.scoreWeights();
-    return new Explanation(pod.key(), fw.profileName(), boundNode, summary, filterPlugins,
-        weights.entrySet().stream().map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue())).toList(),
-        ex.preFilter, ex.preScore, verdicts, feasible.stream().map(NodeInfo::name).toList(), best, preemption,
+    return new Explanation(
+        pod.key(),
+        fw.profileName(),
+        boundNode,
+        summary,
+        filterPlugins,
+        weights.entrySet().stream()
+            .map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue()))
+            .toList(),
+        ex.preFilter,
+        ex.preScore,
+        verdicts,
+        feasible.stream().map(NodeInfo::name).toList(),
+        best,
+        preemption,
         error);
   }
 
   /**
-   * Each rejected node's status as the real cycle would have it: its first rejecting filter, or the PreFilter
-   * rejection. The filters stop at the first rejection there, so this is what kube-scheduler counts and preempts on.
+   * Each rejected node's status as the real cycle would have it: its first rejecting filter, or the
+   * PreFilter rejection. The filters stop at the first rejection there, so this is what
+   * kube-scheduler counts and preempts on.
    */
   private static Map<String, Status> firstRejections(
       List<NodeInfo> nodes, List<Explanation.PluginStatus>[] perNode, Status preStatus) {
@@ -198,7 +266,8 @@ final class ExplainService {
       if (first == null) {
         for (Explanation.PluginStatus ps : perNode[i]) {
           if (!ps.code().equals(Code.SUCCESS.upstreamName())) {
-            first = Status.of(Code.fromUpstreamName(ps.code()), ps.reasons()).withPlugin(ps.plugin());
+            first =
+                Status.of(Code.fromUpstreamName(ps.code()), ps.reasons()).withPlugin(ps.plugin());
             break;
           }
         }
@@ -210,44 +279,65 @@ final class ExplainService {
     return statuses;
   }
 
-  /** Runs the PostFilter plugins on the nodes' rejections and reports the node and victims preemption would pick. */
+  /**
+   * Runs the PostFilter plugins on the nodes' rejections and reports the node and victims
+   * preemption would pick.
+   */
   private static Explanation.Preemption simulatePreemption(
       Framework fw, CycleState state, PodInfo pod, Map<String, Status> rejections) {
     var r = fw.runPostFilterPlugins(state.copy(), pod, new LinkedHashMap<>(rejections));
-    List<Explanation.Victim> victims = r.victims().stream()
-        .map(v -> new Explanation.Victim(v.key(), v.uid(), v.priority())).toList();
-    return new Explanation.Preemption(r.status().code().upstreamName(), r.status().reasons(),
-        r.nominatedNodeName() == null || r.nominatedNodeName().isEmpty() ? null : r.nominatedNodeName(), victims);
+    List<Explanation.Victim> victims =
+        r.victims().stream()
+            .map(v -> new Explanation.Victim(v.key(), v.uid(), v.priority()))
+            .toList();
+    return new Explanation.Preemption(
+        r.status().code().upstreamName(),
+        r.status().reasons(),
+        r.nominatedNodeName() == null || r.nominatedNodeName().isEmpty()
+            ? null
+            : r.nominatedNodeName(),
+        victims);
   }
 
   @SuppressWarnings("unchecked")
   private List<Explanation.PluginStatus>[] perNodeFilters(
-      Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes, List<String> filterPlugins,
-      Status preStatus, PreFilterResult pre) {
+      Framework fw,
+      CycleState state,
+      PodInfo pod,
+      List<NodeInfo> nodes,
+      List<String> filterPlugins,
+      Status preStatus,
+      PreFilterResult pre) {
     List<Explanation.PluginStatus>[] out = new List[nodes.size()];
-    parallelizer.until(nodes.size(), i -> {
-      NodeInfo n = nodes.get(i);
-      List<Explanation.PluginStatus> list = new ArrayList<>();
-      if (!preStatus.isSuccess()) {
-        list.add(pluginStatus(preStatus.plugin(), preStatus));
-      } else if (!pre.allNodes() && !pre.nodeNames().contains(n.name())) {
-        list.add(new Explanation.PluginStatus("", Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
-            List.of(FilterService.FILTERED_BY_PREFILTER)));
-      } else {
-        Status[] all = fw.runAllFilterPlugins(state, pod, n);
-        for (int p = 0; p < all.length; p++) {
-          if (all[p] != null) {
-            list.add(pluginStatus(filterPlugins.get(p), all[p]));
+    parallelizer.until(
+        nodes.size(),
+        i -> {
+          NodeInfo n = nodes.get(i);
+          List<Explanation.PluginStatus> list = new ArrayList<>();
+          if (!preStatus.isSuccess()) {
+            list.add(pluginStatus(preStatus.plugin(), preStatus));
+          } else if (!pre.allNodes() && !pre.nodeNames().contains(n.name())) {
+            list.add(
+                new Explanation.PluginStatus(
+                    "",
+                    Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
+                    List.of(FilterService.FILTERED_BY_PREFILTER)));
+          } else {
+            Status[] all = fw.runAllFilterPlugins(state, pod, n);
+            for (int p = 0; p < all.length; p++) {
+              if (all[p] != null) {
+                list.add(pluginStatus(filterPlugins.get(p), all[p]));
+              }
+            }
           }
-        }
-      }
-      out[i] = list;
-    });
+          out[i] = list;
+        });
     return out;
   }
 
   private static Explanation.PluginStatus pluginStatus(String plugin, Status s) {
-    return new Explanation.PluginStatus(plugin == null ? "" : plugin, s.code().upstreamName(), s.reasons());
+    return new Explanation.PluginStatus(
+        plugin == null ? "" : plugin, s.code().upstreamName(), s.reasons());
   }
 
   private static final class Explainer {
@@ -259,7 +349,8 @@ final class ExplainService {
       if (r.nodeNames() != null) {
         reasons.add("nodes narrowed to " + new TreeSet<>(r.nodeNames()));
       }
-      preFilter.add(new Explanation.PluginStatus(plugin, r.status().code().upstreamName(), reasons));
+      preFilter.add(
+          new Explanation.PluginStatus(plugin, r.status().code().upstreamName(), reasons));
     }
 
     void preScore(String plugin, Status s) {

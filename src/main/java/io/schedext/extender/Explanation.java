@@ -3,15 +3,16 @@ package io.schedext.extender;
 import java.util.List;
 
 /**
- * The full decision for one pod, as served by {@code /scheduler/explain}: every filter plugin on every node (not
- * stopping at the first rejection), and the scores of the feasible nodes.
+ * The full decision for one pod, as served by {@code /scheduler/explain}: every filter plugin on
+ * every node (not stopping at the first rejection), and the scores of the feasible nodes.
  *
  * @param pod {@code namespace/name}
  * @param profile the profile used
- * @param boundNode the node the pod is bound to when it was explained by name as if it were not bound (its node
- *     counted without it); null for a pending pod or a pod given in the request
- * @param summary one line: kube-scheduler's FailedScheduling text ({@code 0/N nodes are available: ...}, with the
- *     preemption clause) when no node fits, else how many fit and which scored highest, or the error
+ * @param boundNode the node the pod is bound to when it was explained by name as if it were not
+ *     bound (its node counted without it); null for a pending pod or a pod given in the request
+ * @param summary one line: kube-scheduler's FailedScheduling text ({@code 0/N nodes are available:
+ *     ...}, with the preemption clause) when no node fits, else how many fit and which scored
+ *     highest, or the error
  * @param filterPlugins filter plugins in run order
  * @param scorePlugins score plugins in run order with their weights
  * @param preFilter each PreFilter plugin's status
@@ -19,8 +20,8 @@ import java.util.List;
  * @param nodes per-node verdicts, in the order the nodes were given
  * @param feasibleNodes nodes every filter accepted
  * @param bestNodes feasible nodes with the highest total score
- * @param preemption when no node is feasible: what the profile's PostFilter (DefaultPreemption) would do, without
- *     evicting anything; null otherwise
+ * @param preemption when no node is feasible: what the profile's PostFilter (DefaultPreemption)
+ *     would do, without evicting anything; null otherwise
  * @param error a fault that stopped the evaluation, or null
  */
 public record Explanation(
@@ -46,7 +47,8 @@ public record Explanation(
    * @param nominatedNode the node preemption would nominate, or null
    * @param victims the pods it would evict there
    */
-  public record Preemption(String code, List<String> reasons, String nominatedNode, List<Victim> victims) {}
+  public record Preemption(
+      String code, List<String> reasons, String nominatedNode, List<Victim> victims) {}
 
   /**
    * A pod preemption would evict.
@@ -96,6 +98,10 @@ public record Explanation(
    * @param extenderScore the 0–10 score prioritize would answer (feasible nodes only)
    */
   public record NodeVerdict(
-      String node, boolean feasible, List<PluginStatus> filters, List<PluginScore> scores, Long totalScore,
+      String node,
+      boolean feasible,
+      List<PluginStatus> filters,
+      List<PluginScore> scores,
+      Long totalScore,
       Long extenderScore) {}
 }

@@ -7,18 +7,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An {@link Explanation} as a short text for people ({@code Accept: text/plain} or {@code ?format=text}): the summary
- * line, the feasible nodes best first with the plugin scores that set them apart, the rejected nodes grouped by what
- * rejected them, and the preemption what-if. Its length is bounded whatever the node count: at most
- * {@link #FEASIBLE_LINES} feasible nodes and {@link #NAMES_PER_GROUP} names per rejection group are listed, the rest
- * counted. Stateless.
+ * An {@link Explanation} as a short text for people ({@code Accept: text/plain} or {@code
+ * ?format=text}): the summary line, the feasible nodes best first with the plugin scores that set
+ * them apart, the rejected nodes grouped by what rejected them, and the preemption what-if. Its
+ * length is bounded whatever the node count: at most {@link #FEASIBLE_LINES} feasible nodes and
+ * {@link #NAMES_PER_GROUP} names per rejection group are listed, the rest counted. Stateless.
  */
 final class ExplanationReport {
 
   /** Feasible nodes listed one per line; the others are counted. */
   static final int FEASIBLE_LINES = 20;
+
   /** Node names listed per rejection group; the others are counted. */
   static final int NAMES_PER_GROUP = 5;
+
   /** Plugin scores shown per feasible node. */
   static final int SCORES_PER_NODE = 4;
 
@@ -29,8 +31,13 @@ final class ExplanationReport {
     StringBuilder out = new StringBuilder();
     out.append("pod ").append(e.pod()).append(" (profile ").append(e.profile()).append(")\n");
     if (e.boundNode() != null) {
-      out.append("bound to ").append(e.boundNode()).append("; explained as if it were not (")
-          .append(e.feasibleNodes().contains(e.boundNode()) ? "it would still fit there" : "it would not fit there now")
+      out.append("bound to ")
+          .append(e.boundNode())
+          .append("; explained as if it were not (")
+          .append(
+              e.feasibleNodes().contains(e.boundNode())
+                  ? "it would still fit there"
+                  : "it would not fit there now")
           .append(")\n");
     }
     out.append(e.summary()).append('\n');
@@ -41,23 +48,34 @@ final class ExplanationReport {
   }
 
   private static void feasible(Explanation e, StringBuilder out) {
-    List<Explanation.NodeVerdict> nodes = e.nodes().stream().filter(n -> n.feasible() && n.totalScore() != null)
-        .sorted(Comparator.comparing(Explanation.NodeVerdict::totalScore).reversed()
-            .thenComparing(Explanation.NodeVerdict::node))
-        .toList();
+    List<Explanation.NodeVerdict> nodes =
+        e.nodes().stream()
+            .filter(n -> n.feasible() && n.totalScore() != null)
+            .sorted(
+                Comparator.comparing(Explanation.NodeVerdict::totalScore)
+                    .reversed()
+                    .thenComparing(Explanation.NodeVerdict::node))
+            .toList();
     if (nodes.isEmpty()) {
       return;
     }
-    out.append("\nfeasible: ").append(nodes.size()).append(nodes.size() == 1 ? " node" : " nodes")
+    out.append("\nfeasible: ")
+        .append(nodes.size())
+        .append(nodes.size() == 1 ? " node" : " nodes")
         .append(", highest total score first (extender score 0-10 in brackets)\n");
     List<Explanation.NodeVerdict> shown = nodes.subList(0, Math.min(nodes.size(), FEASIBLE_LINES));
     List<String> deciding = decidingPlugins(shown);
     int nameWidth = shown.stream().mapToInt(n -> n.node().length()).max().orElse(0);
-    int scoreWidth = shown.stream().mapToInt(n -> Long.toString(n.totalScore()).length()).max().orElse(0);
+    int scoreWidth =
+        shown.stream().mapToInt(n -> Long.toString(n.totalScore()).length()).max().orElse(0);
     for (Explanation.NodeVerdict n : shown) {
-      out.append("  ").append(pad(n.node(), nameWidth)).append("  ")
-          .append(padLeft(Long.toString(n.totalScore()), scoreWidth)).append(" [")
-          .append(padLeft(String.valueOf(n.extenderScore()), 2)).append("]");
+      out.append("  ")
+          .append(pad(n.node(), nameWidth))
+          .append("  ")
+          .append(padLeft(Long.toString(n.totalScore()), scoreWidth))
+          .append(" [")
+          .append(padLeft(String.valueOf(n.extenderScore()), 2))
+          .append("]");
       List<String> parts = new ArrayList<>();
       for (Explanation.PluginScore s : n.scores()) {
         if (deciding.contains(s.plugin())) {
@@ -75,23 +93,31 @@ final class ExplanationReport {
   }
 
   /**
-   * The plugins whose weighted score differs between the listed nodes (those decide their order), most spread first,
-   * at most {@link #SCORES_PER_NODE}; with a single node listed, its highest weighted scores.
+   * The plugins whose weighted score differs between the listed nodes (those decide their order),
+   * most spread first, at most {@link #SCORES_PER_NODE}; with a single node listed, its highest
+   * weighted scores.
    */
   private static List<String> decidingPlugins(List<Explanation.NodeVerdict> nodes) {
     Map<String, long[]> range = new LinkedHashMap<>();
     for (Explanation.NodeVerdict n : nodes) {
       for (Explanation.PluginScore s : n.scores()) {
-        range.merge(s.plugin(), new long[] {s.weighted(), s.weighted()},
+        range.merge(
+            s.plugin(),
+            new long[] {s.weighted(), s.weighted()},
             (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
       }
     }
     boolean single = nodes.size() == 1;
     return range.entrySet().stream()
         .filter(r -> single ? r.getValue()[1] > 0 : r.getValue()[1] > r.getValue()[0])
-        .sorted(Comparator.comparingLong((Map.Entry<String, long[]> r) ->
-            single ? r.getValue()[1] : r.getValue()[1] - r.getValue()[0]).reversed())
-        .limit(SCORES_PER_NODE).map(Map.Entry::getKey).toList();
+        .sorted(
+            Comparator.comparingLong(
+                    (Map.Entry<String, long[]> r) ->
+                        single ? r.getValue()[1] : r.getValue()[1] - r.getValue()[0])
+                .reversed())
+        .limit(SCORES_PER_NODE)
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   private static void rejected(Explanation e, StringBuilder out) {
@@ -107,19 +133,28 @@ final class ExplanationReport {
     if (rejected == 0) {
       return;
     }
-    out.append("\nrejected: ").append(rejected).append(rejected == 1 ? " node" : " nodes")
+    out.append("\nrejected: ")
+        .append(rejected)
+        .append(rejected == 1 ? " node" : " nodes")
         .append(", grouped by the filters that rejected them\n");
-    List<Map.Entry<String, List<String>>> sorted = groups.entrySet().stream()
-        .sorted(Comparator.comparingInt((Map.Entry<String, List<String>> g) -> g.getValue().size()).reversed()
-            .thenComparing(Map.Entry::getKey))
-        .toList();
+    List<Map.Entry<String, List<String>>> sorted =
+        groups.entrySet().stream()
+            .sorted(
+                Comparator.comparingInt((Map.Entry<String, List<String>> g) -> g.getValue().size())
+                    .reversed()
+                    .thenComparing(Map.Entry::getKey))
+            .toList();
     int countWidth = Integer.toString(sorted.get(0).getValue().size()).length();
     String indent = " ".repeat(countWidth + 4);
     for (Map.Entry<String, List<String>> g : sorted) {
       List<String> names = g.getValue().stream().sorted().toList();
-      out.append("  ").append(padLeft(Integer.toString(names.size()), countWidth)).append("  ")
-          .append(g.getKey()).append('\n');
-      out.append(indent).append(String.join(", ", names.subList(0, Math.min(names.size(), NAMES_PER_GROUP))));
+      out.append("  ")
+          .append(padLeft(Integer.toString(names.size()), countWidth))
+          .append("  ")
+          .append(g.getKey())
+          .append('\n');
+      out.append(indent)
+          .append(String.join(", ", names.subList(0, Math.min(names.size(), NAMES_PER_GROUP))));
       if (names.size() > NAMES_PER_GROUP) {
         out.append(" ... and ").append(names.size() - NAMES_PER_GROUP).append(" more");
       }
@@ -127,7 +162,10 @@ final class ExplanationReport {
     }
   }
 
-  /** Every rejecting plugin of a node with its reasons, in filter order: {@code Plugin: reason; Plugin: reason}. */
+  /**
+   * Every rejecting plugin of a node with its reasons, in filter order: {@code Plugin: reason;
+   * Plugin: reason}.
+   */
   private static String rejection(Explanation.NodeVerdict n) {
     List<String> parts = new ArrayList<>();
     for (Explanation.PluginStatus s : n.filters()) {
@@ -149,13 +187,18 @@ final class ExplanationReport {
     if (p == null) {
       out.append("  not tried: the profile has no PostFilter plugin\n");
     } else if (p.nominatedNode() != null) {
-      out.append("  would nominate ").append(p.nominatedNode()).append(" and evict ").append(p.victims().size())
-          .append(p.victims().size() == 1 ? " pod" : " pods").append('\n');
+      out.append("  would nominate ")
+          .append(p.nominatedNode())
+          .append(" and evict ")
+          .append(p.victims().size())
+          .append(p.victims().size() == 1 ? " pod" : " pods")
+          .append('\n');
       for (Explanation.Victim v : p.victims()) {
         out.append("    ").append(v.pod()).append(" (priority ").append(v.priority()).append(")\n");
       }
     } else {
-      out.append("  cannot help: ").append(p.reasons().isEmpty() ? p.code() : String.join(", ", p.reasons()))
+      out.append("  cannot help: ")
+          .append(p.reasons().isEmpty() ? p.code() : String.join(", ", p.reasons()))
           .append('\n');
     }
   }

@@ -7,15 +7,17 @@ import io.schedext.framework.Code;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FrameworkMetrics;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.Collection;
 import java.util.function.Supplier;
 
 /**
- * Micrometer timers with upstream's metric names and buckets ({@code scheduler_framework_extension_point_duration_
- * seconds}, {@code scheduler_plugin_execution_duration_seconds}) plus one per extender verb
- * ({@code extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set. Thread-safe.
+ * Micrometer timers with upstream's metric names and buckets ({@code
+ * scheduler_framework_extension_point_duration_ seconds}, {@code
+ * scheduler_plugin_execution_duration_seconds}) plus one per extender verb ({@code
+ * extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set.
+ * Thread-safe.
  */
 public final class ExtenderMetrics implements FrameworkMetrics {
 
@@ -23,7 +25,8 @@ public final class ExtenderMetrics implements FrameworkMetrics {
   private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer[]>> pluginTimers =
       new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, DistributionSummary> summaries =
+      new ConcurrentHashMap<>();
 
   /** Metrics registered in {@code registry}. */
   public ExtenderMetrics(MeterRegistry registry) {
@@ -32,22 +35,27 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   @Override
   public void extensionPoint(String profile, ExtensionPoint point, Code status, long nanos) {
-    timer("ep|" + profile + "|" + point.upstreamName() + "|" + status.upstreamName(), () ->
-        Timer.builder("scheduler.framework.extension.point.duration")
-            .description("Latency for running all plugins of a specific extension point.")
-            .tag("extension_point", point.upstreamName())
-            .tag("status", status.upstreamName())
-            .tag("profile", profile)
-            .serviceLevelObjectives(exponential(0.0001, 2, 12))
-            .register(registry))
+    timer(
+            "ep|" + profile + "|" + point.upstreamName() + "|" + status.upstreamName(),
+            () ->
+                Timer.builder("scheduler.framework.extension.point.duration")
+                    .description("Latency for running all plugins of a specific extension point.")
+                    .tag("extension_point", point.upstreamName())
+                    .tag("status", status.upstreamName())
+                    .tag("profile", profile)
+                    .serviceLevelObjectives(exponential(0.0001, 2, 12))
+                    .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
-    // Plugin and extension point names are constants (their hashes are cached): no allocation per call.
-    Timer[] byCode = pluginTimers.computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
-        .computeIfAbsent(extensionPoint, k -> new Timer[Code.values().length]);
+    // Plugin and extension point names are constants (their hashes are cached): no allocation per
+    // call.
+    Timer[] byCode =
+        pluginTimers
+            .computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
+            .computeIfAbsent(extensionPoint, k -> new Timer[Code.values().length]);
     Timer t = byCode[status.ordinal()];
     if (t == null) {
       t = createPluginTimer(plugin, extensionPoint, status);
@@ -57,45 +65,55 @@ public final class ExtenderMetrics implements FrameworkMetrics {
   }
 
   private Timer createPluginTimer(String plugin, String extensionPoint, Code status) {
-    return
-        Timer.builder("scheduler.plugin.execution.duration")
-            .description("Duration for running a plugin at a specific extension point.")
-            .tag("plugin", plugin)
-            .tag("extension_point", extensionPoint)
-            .tag("status", status.upstreamName())
-            .serviceLevelObjectives(exponential(0.00001, 1.5, 20))
-            .register(registry);
+    return Timer.builder("scheduler.plugin.execution.duration")
+        .description("Duration for running a plugin at a specific extension point.")
+        .tag("plugin", plugin)
+        .tag("extension_point", extensionPoint)
+        .tag("status", status.upstreamName())
+        .serviceLevelObjectives(exponential(0.00001, 1.5, 20))
+        .register(registry);
   }
 
   /** Records one extender request. */
   public void request(String verb, String outcome, long nanos) {
-    timer("rq|" + verb + "|" + outcome, () ->
-        Timer.builder("extender.request.duration")
-            .description("Latency of extender requests by verb and outcome.")
-            .tag("verb", verb)
-            .tag("outcome", outcome)
-            .serviceLevelObjectives(exponential(0.0001, 2, 16))
-            .register(registry))
+    timer(
+            "rq|" + verb + "|" + outcome,
+            () ->
+                Timer.builder("extender.request.duration")
+                    .description("Latency of extender requests by verb and outcome.")
+                    .tag("verb", verb)
+                    .tag("outcome", outcome)
+                    .serviceLevelObjectives(exponential(0.0001, 2, 16))
+                    .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Records how many candidate nodes one request carried. */
   public void nodes(String verb, int count) {
-    summary("nd|" + verb, () -> DistributionSummary.builder("extender.request.nodes")
-        .description("Candidate nodes per extender request.")
-        .tag("verb", verb)
-        .serviceLevelObjectives(10, 50, 100, 500, 1000, 5000, 10000)
-        .register(registry)).record(count);
+    summary(
+            "nd|" + verb,
+            () ->
+                DistributionSummary.builder("extender.request.nodes")
+                    .description("Candidate nodes per extender request.")
+                    .tag("verb", verb)
+                    .serviceLevelObjectives(10, 50, 100, 500, 1000, 5000, 10000)
+                    .register(registry))
+        .record(count);
   }
 
   /** Records one preempt call and the victims kept on each node it answered with. */
   public void preemption(Collection<Integer> victimsPerNode) {
     registry.counter("scheduler.preemption.attempts").increment();
     for (int v : victimsPerNode) {
-      summary("pv", () -> DistributionSummary.builder("scheduler.preemption.victims")
-          .description("Number of selected preemption victims (per node the preempt verb keeps).")
-          .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
-          .register(registry)).record(v);
+      summary(
+              "pv",
+              () ->
+                  DistributionSummary.builder("scheduler.preemption.victims")
+                      .description(
+                          "Number of selected preemption victims (per node the preempt verb keeps).")
+                      .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
+                      .register(registry))
+          .record(v);
     }
   }
 
@@ -107,7 +125,10 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     return s;
   }
 
-  /** Counts one bind by result: {@code bound}, {@code failed}, {@code unknown} (outcome unknown) or {@code refused}. */
+  /**
+   * Counts one bind by result: {@code bound}, {@code failed}, {@code unknown} (outcome unknown) or
+   * {@code refused}.
+   */
   public void bind(String result) {
     registry.counter("extender.bind", "result", result).increment();
   }

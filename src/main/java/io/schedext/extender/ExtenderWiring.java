@@ -8,11 +8,17 @@ import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the verbs and the services behind them from the core the application configuration provides. */
+/**
+ * Wires the verbs and the services behind them from the core the application configuration
+ * provides.
+ */
 @Configuration(proxyBeanMethods = false)
 class ExtenderWiring {
 
-  /** The pods of recent calls, for a bind the cluster source cannot answer yet: 10,000 pods for 10 minutes. */
+  /**
+   * The pods of recent calls, for a bind the cluster source cannot answer yet: 10,000 pods for 10
+   * minutes.
+   */
   @Bean
   SeenPods seenPods() {
     return new SeenPods(10_000, Duration.ofMinutes(10), Ticker.systemTicker());
@@ -26,17 +32,24 @@ class ExtenderWiring {
 
   /** Explains decisions, for the explain verb and the explain-by-name route. */
   @Bean
-  ExplainService explainService(SchedulerCache cache, ClusterSource source, IncomingPods pods,
-      Parallelizer parallelizer) {
+  ExplainService explainService(
+      SchedulerCache cache, ClusterSource source, IncomingPods pods, Parallelizer parallelizer) {
     return new ExplainService(cache, source, pods, parallelizer);
   }
 
   /** The verb table the controller serves. */
   @Bean
-  Verbs verbs(SchedulerCache cache, ClusterSource source, IncomingPods pods, SeenPods seenPods,
-      ExtenderMetrics metrics, WireCodec codec, ExplainService explain) {
+  Verbs verbs(
+      SchedulerCache cache,
+      ClusterSource source,
+      IncomingPods pods,
+      SeenPods seenPods,
+      ExtenderMetrics metrics,
+      WireCodec codec,
+      ExplainService explain) {
     PreFilterHandoff handoff = new PreFilterHandoff();
-    return Verbs.of(codec,
+    return Verbs.of(
+        codec,
         new FilterService(pods, handoff, metrics),
         new PrioritizeService(pods, handoff, metrics),
         new PreemptionService(pods, metrics),

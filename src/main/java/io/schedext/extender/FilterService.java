@@ -7,20 +7,21 @@ import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.NodeItems;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The filter verb: PreFilter, then Filter on every candidate node (with nominated pods, as upstream), answered in
- * the field the request used. Unschedulable → {@code FailedNodes}, UnschedulableAndUnresolvable (and names the cache
- * does not know) → {@code FailedAndUnresolvableNodes}, Error → {@code Error}. Thread-safe.
+ * The filter verb: PreFilter, then Filter on every candidate node (with nominated pods, as
+ * upstream), answered in the field the request used. Unschedulable → {@code FailedNodes},
+ * UnschedulableAndUnresolvable (and names the cache does not know) → {@code
+ * FailedAndUnresolvableNodes}, Error → {@code Error}. Thread-safe.
  */
 final class FilterService {
 
@@ -37,7 +38,10 @@ final class FilterService {
     this.metrics = metrics;
   }
 
-  /** Answers a filter call: the fitting nodes in the request's own field, and the reasons for the others. */
+  /**
+   * Answers a filter call: the fitting nodes in the request's own field, and the reasons for the
+   * others.
+   */
   ExtenderFilterResult filter(Call call, ExtenderArgs args) {
     Framework fw = call.framework();
     PodInfo pod = pods.read(args.pod());
@@ -84,7 +88,8 @@ final class FilterService {
         }
       }
       if (failed.isEmpty() && rejected > 12) {
-        // Most nodes often fail for one reason (affinity, taints): size the map once instead of growing it.
+        // Most nodes often fail for one reason (affinity, taints): size the map once instead of
+        // growing it.
         failed = new LinkedHashMap<>(rejected * 4 / 3 + 1);
       }
       for (int i = 0; i < statuses.length; i++) {
@@ -114,29 +119,45 @@ final class FilterService {
       rejected.putAll(unresolvable);
       DecisionLog.LOG.debug(
           "filter pod={} profile={} nodes={} feasible={} failed={} unresolvable={} error={} topReasons={}",
-          pod.key(), fw.profileName(), c.nodes().size() + c.unknown().size(), feasible.size(), failed.size(),
-          unresolvable.size(), error.isEmpty() ? "-" : error, DecisionLog.topReasons(rejected));
+          pod.key(),
+          fw.profileName(),
+          c.nodes().size() + c.unknown().size(),
+          feasible.size(),
+          failed.size(),
+          unresolvable.size(),
+          error.isEmpty() ? "-" : error,
+          DecisionLog.topReasons(rejected));
     }
     handoff.offer(fw, c.snapshot(), pod.pod(), state);
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
         c.namesMode() ? names(feasible, feasibleAt, c, call) : null,
-        failed, unresolvable, error);
+        failed,
+        unresolvable,
+        error);
   }
 
   /**
-   * The filter reply while the cluster state is not ready: {@code error}, and an empty list in the field the request
-   * used.
+   * The filter reply while the cluster state is not ready: {@code error}, and an empty list in the
+   * field the request used.
    */
   static ExtenderFilterResult notReady(ExtenderArgs args, String error) {
     Candidates.checkNodeFields(args);
     boolean names = args.nodes() == null;
-    return new ExtenderFilterResult(names ? null : NodeItems.of(List.of()), names ? List.of() : null, Map.of(),
-        Map.of(), error);
+    return new ExtenderFilterResult(
+        names ? null : NodeItems.of(List.of()),
+        names ? List.of() : null,
+        Map.of(),
+        Map.of(),
+        error);
   }
 
-  /** The names of the feasible nodes, with their encodings from the call's name index where it has them. */
-  private static List<String> names(List<NodeInfo> feasible, int[] feasibleAt, Candidates c, Call call) {
+  /**
+   * The names of the feasible nodes, with their encodings from the call's name index where it has
+   * them.
+   */
+  private static List<String> names(
+      List<NodeInfo> feasible, int[] feasibleAt, Candidates c, Call call) {
     String[] out = new String[feasible.size()];
     byte[][] encoded = c.positions() == null ? null : new byte[out.length][];
     for (int i = 0; i < out.length; i++) {

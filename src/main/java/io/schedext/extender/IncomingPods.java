@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.framework.PodInfo;
 
 /**
- * Reads the pod of a filter, prioritize, preempt or explain request: checks the fields every verb needs, defaults the
- * namespace as the API server does, and remembers the pod for a following bind that the cluster source cannot
- * answer yet ({@link SeenPods}). Thread-safe.
+ * Reads the pod of a filter, prioritize, preempt or explain request: checks the fields every verb
+ * needs, defaults the namespace as the API server does, and remembers the pod for a following bind
+ * that the cluster source cannot answer yet ({@link SeenPods}). Thread-safe.
  */
 final class IncomingPods {
 
@@ -16,12 +16,17 @@ final class IncomingPods {
     this.seen = seen;
   }
 
-  /** The pod of a request as the framework reads it; a missing or unreadable pod is a {@link BadRequestException}. */
+  /**
+   * The pod of a request as the framework reads it; a missing or unreadable pod is a {@link
+   * BadRequestException}.
+   */
   PodInfo read(Pod pod) {
     if (pod == null) {
       throw new BadRequestException("field \"Pod\": is required");
     }
-    if (pod.getMetadata() == null || pod.getMetadata().getName() == null || pod.getMetadata().getName().isBlank()) {
+    if (pod.getMetadata() == null
+        || pod.getMetadata().getName() == null
+        || pod.getMetadata().getName().isBlank()) {
       throw new BadRequestException("field \"Pod.metadata.name\": is required");
     }
     if (pod.getMetadata().getNamespace() == null) {
@@ -32,7 +37,10 @@ final class IncomingPods {
     return info;
   }
 
-  /** {@code pod} as the framework reads it; an unreadable pod (a bad quantity, say) is a {@link BadRequestException}. */
+  /**
+   * {@code pod} as the framework reads it; an unreadable pod (a bad quantity, say) is a {@link
+   * BadRequestException}.
+   */
   static PodInfo parse(Pod pod) {
     try {
       return PodInfo.of(pod);

@@ -7,11 +7,12 @@ import io.schedext.framework.runtime.Framework;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Carries the PreFilter state of a filter call to the prioritize call of the same scheduling cycle. kube-scheduler
- * calls filter and then prioritize for a pod in one cycle, and upstream runs PreFilter once per cycle; so a
- * prioritize for the same pod (same UID and resource version, or equal), profile and snapshot (no cache change in
- * between) scores on that state instead of running PreFilter again. Holds one entry, the last filter call's; anything
- * else is a miss, and a miss costs one PreFilter run. Thread-safe.
+ * Carries the PreFilter state of a filter call to the prioritize call of the same scheduling cycle.
+ * kube-scheduler calls filter and then prioritize for a pod in one cycle, and upstream runs
+ * PreFilter once per cycle; so a prioritize for the same pod (same UID and resource version, or
+ * equal), profile and snapshot (no cache change in between) scores on that state instead of running
+ * PreFilter again. Holds one entry, the last filter call's; anything else is a miss, and a miss
+ * costs one PreFilter run. Thread-safe.
  */
 final class PreFilterHandoff {
 
@@ -20,18 +21,23 @@ final class PreFilterHandoff {
 
   private final AtomicReference<Entry> last = new AtomicReference<>();
 
-  /** Offers the PreFilter {@code state} a filter call computed for {@code pod} on {@code snapshot}. */
+  /**
+   * Offers the PreFilter {@code state} a filter call computed for {@code pod} on {@code snapshot}.
+   */
   void offer(Framework framework, Snapshot snapshot, Pod pod, CycleState state) {
     last.set(new Entry(framework, snapshot, pod, state));
   }
 
   /**
-   * A copy of the offered state to score {@code pod} on, sharing its PreFilter data, when the last offer was for
-   * this framework, this very snapshot and the same pod; else null.
+   * A copy of the offered state to score {@code pod} on, sharing its PreFilter data, when the last
+   * offer was for this framework, this very snapshot and the same pod; else null.
    */
   CycleState take(Framework framework, Snapshot snapshot, Pod pod) {
     Entry e = last.get();
-    if (e == null || e.framework() != framework || e.snapshot() != snapshot || !samePod(e.pod(), pod)) {
+    if (e == null
+        || e.framework() != framework
+        || e.snapshot() != snapshot
+        || !samePod(e.pod(), pod)) {
       return null;
     }
     return e.state().sharedCopy();

@@ -6,8 +6,8 @@ import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.MetaPod;
 import io.schedext.extender.wire.MetaVictims;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.defaultpreemption.ProposalReview;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,11 +17,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The preempt verb: checks kube-scheduler's proposed victims against this extender's own view of the cluster (the
- * call's snapshot) and answers, by UID, only the victims really needed, as DefaultPreemption's
- * {@link ProposalReview} decides. A node where the pod still does not fit, or fits without evicting anything, is left
- * out (kube-scheduler rejects a node without victims). Maps the two wire forms of a proposal (full pods or UIDs) and
- * the answer; counts and logs the decision. Thread-safe.
+ * The preempt verb: checks kube-scheduler's proposed victims against this extender's own view of
+ * the cluster (the call's snapshot) and answers, by UID, only the victims really needed, as
+ * DefaultPreemption's {@link ProposalReview} decides. A node where the pod still does not fit, or
+ * fits without evicting anything, is left out (kube-scheduler rejects a node without victims). Maps
+ * the two wire forms of a proposal (full pods or UIDs) and the answer; counts and logs the
+ * decision. Thread-safe.
  */
 final class PreemptionService {
 
@@ -38,36 +39,51 @@ final class PreemptionService {
     Framework fw = call.framework();
     PodInfo pod = pods.read(args.pod());
     ExtenderPreemptionResult result = review(fw, call.snapshot(), pod, args);
-    metrics.preemption(result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
+    metrics.preemption(
+        result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
     if (DecisionLog.LOG.isDebugEnabled()) {
-      Map<String, ?> proposed = args.nodeNameToMetaVictims() != null ? args.nodeNameToMetaVictims()
-          : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();
+      Map<String, ?> proposed =
+          args.nodeNameToMetaVictims() != null
+              ? args.nodeNameToMetaVictims()
+              : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();
       Snapshot snapshot = call.snapshot();
       Map<String, String> dropped = new LinkedHashMap<>();
       for (String node : proposed.keySet()) {
         if (!result.nodeNameToMetaVictims().containsKey(node)) {
-          dropped.put(node, snapshot.get(node) == null ? "node not in the extender's cache"
-              : "no proposed victim runs on the node");
+          dropped.put(
+              node,
+              snapshot.get(node) == null
+                  ? "node not in the extender's cache"
+                  : "no proposed victim runs on the node");
         }
       }
-      int victims = result.nodeNameToMetaVictims().values().stream().mapToInt(v -> v.pods().size()).sum();
+      int victims =
+          result.nodeNameToMetaVictims().values().stream().mapToInt(v -> v.pods().size()).sum();
       DecisionLog.LOG.debug(
-          "preempt pod={} profile={} proposedNodes={} keptNodes={} victims={} dropped={} topReasons={}", pod.key(), fw.profileName(), proposed.size(), result.nodeNameToMetaVictims().size(), victims,
-          dropped.size(), DecisionLog.topReasons(dropped));
+          "preempt pod={} profile={} proposedNodes={} keptNodes={} victims={} dropped={} topReasons={}",
+          pod.key(),
+          fw.profileName(),
+          proposed.size(),
+          result.nodeNameToMetaVictims().size(),
+          victims,
+          dropped.size(),
+          DecisionLog.topReasons(dropped));
     }
     return result;
   }
 
-  private static ExtenderPreemptionResult review(Framework fw, Snapshot snapshot, PodInfo preemptor,
-      ExtenderPreemptionArgs args) {
+  private static ExtenderPreemptionResult review(
+      Framework fw, Snapshot snapshot, PodInfo preemptor, ExtenderPreemptionArgs args) {
     Map<String, MetaVictims> out = new LinkedHashMap<>();
-    ProposalReview.review(fw, snapshot, preemptor, proposals(args)).forEach((node, needed) -> {
-      List<MetaPod> pods = new ArrayList<>(needed.victims().size());
-      for (PodInfo p : needed.victims()) {
-        pods.add(new MetaPod(p.uid()));
-      }
-      out.put(node, new MetaVictims(pods, needed.numPdbViolations()));
-    });
+    ProposalReview.review(fw, snapshot, preemptor, proposals(args))
+        .forEach(
+            (node, needed) -> {
+              List<MetaPod> pods = new ArrayList<>(needed.victims().size());
+              for (PodInfo p : needed.victims()) {
+                pods.add(new MetaPod(p.uid()));
+              }
+              out.put(node, new MetaVictims(pods, needed.numPdbViolations()));
+            });
     return new ExtenderPreemptionResult(out);
   }
 
@@ -75,30 +91,36 @@ final class PreemptionService {
   private static Map<String, Set<String>> proposals(ExtenderPreemptionArgs args) {
     Map<String, Set<String>> proposed = new LinkedHashMap<>();
     if (args.nodeNameToMetaVictims() != null) {
-      args.nodeNameToMetaVictims().forEach((node, v) -> {
-        Set<String> uids = new LinkedHashSet<>();
-        if (v != null && v.pods() != null) {
-          for (MetaPod p : v.pods()) {
-            if (p != null && p.uid() != null && !p.uid().isEmpty()) {
-              uids.add(p.uid());
-            }
-          }
-        }
-        proposed.put(node, uids);
-      });
+      args.nodeNameToMetaVictims()
+          .forEach(
+              (node, v) -> {
+                Set<String> uids = new LinkedHashSet<>();
+                if (v != null && v.pods() != null) {
+                  for (MetaPod p : v.pods()) {
+                    if (p != null && p.uid() != null && !p.uid().isEmpty()) {
+                      uids.add(p.uid());
+                    }
+                  }
+                }
+                proposed.put(node, uids);
+              });
     } else if (args.nodeNameToVictims() != null) {
-      args.nodeNameToVictims().forEach((node, v) -> {
-        Set<String> uids = new LinkedHashSet<>();
-        if (v != null && v.pods() != null) {
-          for (Pod p : v.pods()) {
-            if (p != null && p.getMetadata() != null && p.getMetadata().getUid() != null
-                && !p.getMetadata().getUid().isEmpty()) {
-              uids.add(p.getMetadata().getUid());
-            }
-          }
-        }
-        proposed.put(node, uids);
-      });
+      args.nodeNameToVictims()
+          .forEach(
+              (node, v) -> {
+                Set<String> uids = new LinkedHashSet<>();
+                if (v != null && v.pods() != null) {
+                  for (Pod p : v.pods()) {
+                    if (p != null
+                        && p.getMetadata() != null
+                        && p.getMetadata().getUid() != null
+                        && !p.getMetadata().getUid().isEmpty()) {
+                      uids.add(p.getMetadata().getUid());
+                    }
+                  }
+                }
+                proposed.put(node, uids);
+              });
     }
     return proposed;
   }

@@ -4,20 +4,21 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * The prioritize verb: PreScore, Score, NormalizeScore and weights on the candidate nodes, each node's weighted total
- * scaled from 0–100 per plugin to the extender's 0–10. Scores on the PreFilter state of the filter call of the same
- * cycle when there is one ({@link PreFilterHandoff}). Thread-safe.
+ * The prioritize verb: PreScore, Score, NormalizeScore and weights on the candidate nodes, each
+ * node's weighted total scaled from 0–100 per plugin to the extender's 0–10. Scores on the
+ * PreFilter state of the filter call of the same cycle when there is one ({@link
+ * PreFilterHandoff}). Thread-safe.
  */
 final class PrioritizeService {
 
@@ -31,7 +32,10 @@ final class PrioritizeService {
     this.metrics = metrics;
   }
 
-  /** Answers a prioritize call: each known node's combined plugin score scaled to 0–10, unknown names 0. */
+  /**
+   * Answers a prioritize call: each known node's combined plugin score scaled to 0–10, unknown
+   * names 0.
+   */
   List<HostPriority> prioritize(Call call, ExtenderArgs args) {
     Framework fw = call.framework();
     PodInfo pod = pods.read(args.pod());
@@ -69,18 +73,28 @@ final class PrioritizeService {
     if (DecisionLog.LOG.isDebugEnabled()) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());
-      DecisionLog.LOG.debug("prioritize pod={} profile={} nodes={} scored={} unknown={} top={}", pod.key(),
-          fw.profileName(), out.size(), c.nodes().size(), c.unknown().size(),
+      DecisionLog.LOG.debug(
+          "prioritize pod={} profile={} nodes={} scored={} unknown={} top={}",
+          pod.key(),
+          fw.profileName(),
+          out.size(),
+          c.nodes().size(),
+          c.unknown().size(),
           best.stream().limit(DecisionLog.TOP).map(h -> h.host() + "=" + h.score()).toList());
     }
     return out;
   }
 
   /**
-   * PreScore then Score (with NormalizeScore and weights) of {@code pod} on {@code nodes}, on a state PreFilter ran
-   * on. {@code preScores}, when not null, hears each PreScore plugin's status; raw scores are kept when it is given.
+   * PreScore then Score (with NormalizeScore and weights) of {@code pod} on {@code nodes}, on a
+   * state PreFilter ran on. {@code preScores}, when not null, hears each PreScore plugin's status;
+   * raw scores are kept when it is given.
    */
-  static ScoreResult score(Framework fw, CycleState state, PodInfo pod, List<NodeInfo> nodes,
+  static ScoreResult score(
+      Framework fw,
+      CycleState state,
+      PodInfo pod,
+      List<NodeInfo> nodes,
       BiConsumer<String, Status> preScores) {
     Status pre = fw.runPreScorePlugins(state, pod, nodes, preScores);
     if (!pre.isSuccess()) {
@@ -99,8 +113,8 @@ final class PrioritizeService {
   }
 
   /**
-   * Scales a weighted plugin total (Σ score×weight, each score 0–100) to the extender's 0–10, rounding half up:
-   * {@code round(10 × total / (100 × Σweights))}. No score plugins: 0.
+   * Scales a weighted plugin total (Σ score×weight, each score 0–100) to the extender's 0–10,
+   * rounding half up: {@code round(10 × total / (100 × Σweights))}. No score plugins: 0.
    */
   static long toExtenderScore(long total, long weightSum) {
     if (weightSum <= 0) {
@@ -108,6 +122,7 @@ final class PrioritizeService {
     }
     long denom = 100 * weightSum;
     long s = (total * HostPriority.MAX_EXTENDER_PRIORITY * 2 + denom) / (2 * denom);
-    return Math.max(HostPriority.MIN_EXTENDER_PRIORITY, Math.min(HostPriority.MAX_EXTENDER_PRIORITY, s));
+    return Math.max(
+        HostPriority.MIN_EXTENDER_PRIORITY, Math.min(HostPriority.MAX_EXTENDER_PRIORITY, s));
   }
 }

@@ -3,8 +3,8 @@ package io.schedext.extender;
 import io.schedext.extender.wire.ExtenderBindingResult;
 
 /**
- * What one call answers: an HTTP status and the object its JSON body encodes, or the text of a {@code text/plain}
- * body. Every error reply carries the protocol's {@code Error} field.
+ * What one call answers: an HTTP status and the object its JSON body encodes, or the text of a
+ * {@code text/plain} body. Every error reply carries the protocol's {@code Error} field.
  *
  * @param status the HTTP status
  * @param body the object to encode as JSON (when text is null)
@@ -22,7 +22,10 @@ record Reply(int status, Object body, String text) {
     return new Reply(200, null, text);
   }
 
-  /** A reply with {@code status} whose JSON body has only the {@code Error} field, set to {@code message}. */
+  /**
+   * A reply with {@code status} whose JSON body has only the {@code Error} field, set to {@code
+   * message}.
+   */
   static Reply error(int status, String message) {
     return new Reply(status, new ExtenderBindingResult(message), null);
   }

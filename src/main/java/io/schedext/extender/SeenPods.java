@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 
 /**
- * The pods recently sent to filter, prioritize or preempt, by UID, so that a following bind can find a pod the
- * cluster source does not know yet. Bounded in size and age. Thread-safe.
+ * The pods recently sent to filter, prioritize or preempt, by UID, so that a following bind can
+ * find a pod the cluster source does not know yet. Bounded in size and age. Thread-safe.
  */
 public final class SeenPods {
 
@@ -16,12 +16,15 @@ public final class SeenPods {
 
   /** Keeps up to {@code maxPods} pods for {@code ttl}, timed by {@code ticker}. */
   public SeenPods(int maxPods, Duration ttl, Ticker ticker) {
-    this.pods = Caffeine.newBuilder().maximumSize(maxPods).expireAfterWrite(ttl).ticker(ticker).build();
+    this.pods =
+        Caffeine.newBuilder().maximumSize(maxPods).expireAfterWrite(ttl).ticker(ticker).build();
   }
 
   /** Remembers {@code pod} (ignored when it has no UID). */
   public void remember(Pod pod) {
-    if (pod.getMetadata() != null && pod.getMetadata().getUid() != null && !pod.getMetadata().getUid().isEmpty()) {
+    if (pod.getMetadata() != null
+        && pod.getMetadata().getUid() != null
+        && !pod.getMetadata().getUid().isEmpty()) {
       pods.put(pod.getMetadata().getUid(), pod);
     }
   }

@@ -6,9 +6,10 @@ import io.schedext.framework.NodeInfo;
 import java.util.List;
 
 /**
- * The {@link NodeNameIndex} of a snapshot's node order, for decoding {@code NodeNames}. Built once per node order and
- * handed on while the cache keeps that order ({@link Snapshot#sameNodeOrder}), so the calls between two node
- * additions or removals share one index; a node order change builds the next one on first use. Thread-safe.
+ * The {@link NodeNameIndex} of a snapshot's node order, for decoding {@code NodeNames}. Built once
+ * per node order and handed on while the cache keeps that order ({@link Snapshot#sameNodeOrder}),
+ * so the calls between two node additions or removals share one index; a node order change builds
+ * the next one on first use. Thread-safe.
  */
 final class SnapshotNames {
 
@@ -17,7 +18,10 @@ final class SnapshotNames {
 
   private volatile Built last;
 
-  /** The index of {@code snapshot}'s node names: position {@code i} is {@code snapshot.list().get(i)}. */
+  /**
+   * The index of {@code snapshot}'s node names: position {@code i} is {@code
+   * snapshot.list().get(i)}.
+   */
   NodeNameIndex of(Snapshot snapshot) {
     Built b = last;
     if (b != null && b.snapshot() == snapshot) {

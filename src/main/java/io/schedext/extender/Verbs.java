@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The verbs the extender serves, by name: filter, prioritize, preempt and bind of the extender protocol, and explain.
- * Adding a verb is one entry here and the service behind it. Immutable.
+ * The verbs the extender serves, by name: filter, prioritize, preempt and bind of the extender
+ * protocol, and explain. Adding a verb is one entry here and the service behind it. Immutable.
  */
 final class Verbs {
 
@@ -26,31 +26,63 @@ final class Verbs {
   }
 
   /** The extender's verbs, answered by these services. */
-  static Verbs of(WireCodec codec, FilterService filter, PrioritizeService prioritize, PreemptionService preemption,
-      BindService bind, ExplainService explain) {
+  static Verbs of(
+      WireCodec codec,
+      FilterService filter,
+      PrioritizeService prioritize,
+      PreemptionService preemption,
+      BindService bind,
+      ExplainService explain) {
     Verb.Decoder<ExtenderArgs> scheduling =
         (request, call) -> codec.decode(request.getInputStream(), ExtenderArgs.class, call.names());
-    return new Verbs(List.of(
-        // While not ready, filter answers in its own form: the error, and no node in the field the request used.
-        new Verb<>("filter", true, false, scheduling, (args, reason) -> Reply.ok(FilterService.notReady(args, reason)),
-            (call, args) -> Reply.ok(filter.filter(call, args))),
-        new Verb<>("prioritize", true, false, scheduling, (args, reason) -> Reply.error(503, reason),
-            (call, args) -> Reply.ok(prioritize.prioritize(call, args))),
-        new Verb<ExtenderPreemptionArgs>("preempt", true, false,
-            (request, call) -> codec.decode(request.getInputStream(), ExtenderPreemptionArgs.class),
-            (args, reason) -> Reply.error(503, reason),
-            (call, args) -> Reply.ok(preemption.preempt(call, args))),
-        // A bind answers 200 with Error, as kube-scheduler reads a failed bind; it never holds watch events back.
-        new Verb<ExtenderBindingArgs>("bind", false, true,
-            (request, call) -> codec.decode(request.getInputStream(), ExtenderBindingArgs.class),
-            (args, reason) -> Reply.ok(new ExtenderBindingResult(reason)),
-            (call, args) -> Reply.ok(bind.bind(call.framework(), args))),
-        // Explain reads only the call's snapshot, so it answers even while the state is incomplete.
-        new Verb<ExplainService.Request>("explain", false, false,
-            (request, call) -> new ExplainService.Request(
-                ExplainRequests.decode(codec, request, call.names()), ExplainRequests.wantsText(request)),
-            null,
-            (call, r) -> ExplainService.reply(explain.explain(call, r.args()), r.text()))));
+    return new Verbs(
+        List.of(
+            // While not ready, filter answers in its own form: the error, and no node in the field
+            // the request used.
+            new Verb<>(
+                "filter",
+                true,
+                false,
+                scheduling,
+                (args, reason) -> Reply.ok(FilterService.notReady(args, reason)),
+                (call, args) -> Reply.ok(filter.filter(call, args))),
+            new Verb<>(
+                "prioritize",
+                true,
+                false,
+                scheduling,
+                (args, reason) -> Reply.error(503, reason),
+                (call, args) -> Reply.ok(prioritize.prioritize(call, args))),
+            new Verb<ExtenderPreemptionArgs>(
+                "preempt",
+                true,
+                false,
+                (request, call) ->
+                    codec.decode(request.getInputStream(), ExtenderPreemptionArgs.class),
+                (args, reason) -> Reply.error(503, reason),
+                (call, args) -> Reply.ok(preemption.preempt(call, args))),
+            // A bind answers 200 with Error, as kube-scheduler reads a failed bind; it never holds
+            // watch events back.
+            new Verb<ExtenderBindingArgs>(
+                "bind",
+                false,
+                true,
+                (request, call) ->
+                    codec.decode(request.getInputStream(), ExtenderBindingArgs.class),
+                (args, reason) -> Reply.ok(new ExtenderBindingResult(reason)),
+                (call, args) -> Reply.ok(bind.bind(call.framework(), args))),
+            // Explain reads only the call's snapshot, so it answers even while the state is
+            // incomplete.
+            new Verb<ExplainService.Request>(
+                "explain",
+                false,
+                false,
+                (request, call) ->
+                    new ExplainService.Request(
+                        ExplainRequests.decode(codec, request, call.names()),
+                        ExplainRequests.wantsText(request)),
+                null,
+                (call, r) -> ExplainService.reply(explain.explain(call, r.args()), r.text()))));
   }
 
   /** The verb called {@code name}, or null. */

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -16,19 +16,19 @@ import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import java.io.InputStream;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.stream.Collectors;
 
 /**
- * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are written for. Decodes
- * request bodies with a size limit and turns every decoding failure into a {@link BadRequestException} whose message
- * names the field and what was wrong. Thread-safe.
+ * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are
+ * written for. Decodes request bodies with a size limit and turns every decoding failure into a
+ * {@link BadRequestException} whose message names the field and what was wrong. Thread-safe.
  */
 public final class WireCodec {
 
@@ -38,7 +38,9 @@ public final class WireCodec {
   /** Reply buffers that grew larger than this are dropped after use. */
   static final int POOLED_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
 
-  /** Reads YAML request bodies (explain accepts a Pod as YAML); trees only, decoded then as JSON. */
+  /**
+   * Reads YAML request bodies (explain accepts a Pod as YAML); trees only, decoded then as JSON.
+   */
   private static final ObjectMapper YAML = new YAMLMapper();
 
   private final ObjectMapper mapper;
@@ -47,26 +49,32 @@ public final class WireCodec {
   private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
 
-  /** A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them. */
+  /**
+   * A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them.
+   */
   public WireCodec(long maxBodyBytes) {
     this(maxBodyBytes, Duration.ZERO, System::nanoTime);
   }
 
   /**
-   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies whose reads wait for the client longer than
-   * {@code bodyReadTimeout} in all (zero: no deadline), timed by {@code nanoTime}.
+   * A codec refusing bodies longer than {@code maxBodyBytes}, and bodies whose reads wait for the
+   * client longer than {@code bodyReadTimeout} in all (zero: no deadline), timed by {@code
+   * nanoTime}.
    */
   public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
     this.maxBodyBytes = maxBodyBytes;
     this.bodyReadNanos = bodyReadTimeout.toNanos();
     this.nanoTime = nanoTime;
-    JsonMapper m = JsonMapper.builder()
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-        .build();
-    m.getFactory().setStreamReadConstraints(
-        StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build());
-    // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed fields.
+    JsonMapper m =
+        JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .build();
+    m.getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build());
+    // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed
+    // fields.
     this.mapper = UnreadFields.skipIn(m);
   }
 
@@ -81,32 +89,37 @@ public final class WireCodec {
   }
 
   /**
-   * Decodes a request body streamed from {@code in} (no copy of the body is kept) into {@code type}. Every failure is
-   * a {@link BadRequestException}: 400 naming the field and position, 400 for an empty body, 413 for a body longer
-   * than the limit.
+   * Decodes a request body streamed from {@code in} (no copy of the body is kept) into {@code
+   * type}. Every failure is a {@link BadRequestException}: 400 naming the field and position, 400
+   * for an empty body, 413 for a body longer than the limit.
    */
   public <T> T decode(InputStream in, Class<T> type) {
     return decode(in, type, null);
   }
 
   /**
-   * As {@link #decode(InputStream, Class)}; node names the {@code names} interner knows are decoded as its canonical
-   * instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}). {@code names} may be null.
+   * As {@link #decode(InputStream, Class)}; node names the {@code names} interner knows are decoded
+   * as its canonical instances (see {@link io.schedext.extender.wire.NodeNamesDeserializer}).
+   * {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NodeNameIndex names) {
-    try (JsonParser p = mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
+    try (JsonParser p =
+        mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
-      ObjectReader reader = names == null ? mapper.readerFor(type)
-          : mapper.readerFor(type).withAttribute(NodeNameIndex.class, names);
+      ObjectReader reader =
+          names == null
+              ? mapper.readerFor(type)
+              : mapper.readerFor(type).withAttribute(NodeNameIndex.class, names);
       T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
       }
       if (p.nextToken() != null) {
-        throw new BadRequestException("malformed JSON: unexpected content after the JSON object"
-            + where(p.currentLocation()));
+        throw new BadRequestException(
+            "malformed JSON: unexpected content after the JSON object"
+                + where(p.currentLocation()));
       }
       return value;
     } catch (JsonMappingException e) {
@@ -116,7 +129,8 @@ public final class WireCodec {
     } catch (JsonProcessingException e) {
       tooLarge(e);
       tooSlow(e);
-      throw new BadRequestException("malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
+      throw new BadRequestException(
+          "malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
       tooLarge(e);
       tooSlow(e);
@@ -129,12 +143,18 @@ public final class WireCodec {
     return decode(new java.io.ByteArrayInputStream(body), type);
   }
 
-  /** As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class, NodeNameIndex)}. */
+  /**
+   * As {@link #decode(byte[], Class)}, interning node names as {@link #decode(InputStream, Class,
+   * NodeNameIndex)}.
+   */
   public <T> T decode(byte[] body, Class<T> type, NodeNameIndex names) {
     return decode(new java.io.ByteArrayInputStream(body), type, names);
   }
 
-  /** Reads a whole request body into memory; a body longer than the limit is a 413 {@link BadRequestException}. */
+  /**
+   * Reads a whole request body into memory; a body longer than the limit is a 413 {@link
+   * BadRequestException}.
+   */
   public byte[] readBody(InputStream in) {
     try {
       return new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readAllBytes();
@@ -146,8 +166,9 @@ public final class WireCodec {
   }
 
   /**
-   * Parses {@code body} as one JSON document (or, with {@code yaml}, one YAML document) into a tree; malformed input
-   * is a 400 naming the position, and an empty body a 400 as in {@link #decode(InputStream, Class)}.
+   * Parses {@code body} as one JSON document (or, with {@code yaml}, one YAML document) into a
+   * tree; malformed input is a 400 naming the position, and an empty body a 400 as in {@link
+   * #decode(InputStream, Class)}.
    */
   public JsonNode readTree(byte[] body, boolean yaml) {
     String format = yaml ? "YAML" : "JSON";
@@ -158,9 +179,11 @@ public final class WireCodec {
       }
       return tree;
     } catch (JsonProcessingException e) {
-      // The YAML parser appends an excerpt of the input on further lines; the first line and the position suffice.
+      // The YAML parser appends an excerpt of the input on further lines; the first line and the
+      // position suffice.
       String problem = e.getOriginalMessage().lines().findFirst().orElse("");
-      throw new BadRequestException("malformed " + format + ": " + problem + where(e.getLocation()));
+      throw new BadRequestException(
+          "malformed " + format + ": " + problem + where(e.getLocation()));
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
@@ -169,27 +192,36 @@ public final class WireCodec {
   private void tooLarge(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof TooLarge) {
-        throw new BadRequestException(413, "request body exceeds the limit of " + maxBodyBytes
-            + " bytes (property extender.http.max-request-bytes)");
+        throw new BadRequestException(
+            413,
+            "request body exceeds the limit of "
+                + maxBodyBytes
+                + " bytes (property extender.http.max-request-bytes)");
       }
     }
   }
 
   /**
-   * A body not read in time is a 408: the client stalled inside it (its last bytes never came within the server's
-   * read timeout, {@code server.tomcat.connection-timeout}) or trickled it for longer than the deadline.
+   * A body not read in time is a 408: the client stalled inside it (its last bytes never came
+   * within the server's read timeout, {@code server.tomcat.connection-timeout}) or trickled it for
+   * longer than the deadline.
    */
   private void tooSlow(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof TooSlow || t instanceof SocketTimeoutException) {
-        throw new BadRequestException(408, "request body not received in time (extender.http.body-read-timeout "
-            + Duration.ofNanos(bodyReadNanos) + ", server.tomcat.connection-timeout between two reads): "
-            + t.getMessage());
+        throw new BadRequestException(
+            408,
+            "request body not received in time (extender.http.body-read-timeout "
+                + Duration.ofNanos(bodyReadNanos)
+                + ", server.tomcat.connection-timeout between two reads): "
+                + t.getMessage());
       }
     }
   }
 
-  /** Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all. */
+  /**
+   * Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all.
+   */
   private static final class TooSlow extends IOException {
     TooSlow(long nanos) {
       super("waited for the body longer than " + Duration.ofNanos(nanos));
@@ -204,9 +236,10 @@ public final class WireCodec {
   }
 
   /**
-   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have waited for the
-   * client longer than {@code nanos} in all (0: never). Only the time inside the reads counts: decoding between them
-   * (slow on a cold start, or for thousands of full Node objects) is the server's time, not the client's.
+   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have
+   * waited for the client longer than {@code nanos} in all (0: never). Only the time inside the
+   * reads counts: decoding between them (slow on a cold start, or for thousands of full Node
+   * objects) is the server's time, not the client's.
    */
   private static final class Limited extends java.io.FilterInputStream {
     private long remaining;
@@ -255,8 +288,8 @@ public final class WireCodec {
   }
 
   /**
-   * Encodes a reply into {@code buf} (cleared first). A value that cannot be encoded is an
-   * {@link IllegalStateException}, and {@code buf} then holds no complete reply.
+   * Encodes a reply into {@code buf} (cleared first). A value that cannot be encoded is an {@link
+   * IllegalStateException}, and {@code buf} then holds no complete reply.
    */
   public void encode(Object value, ReplyBuffer buf) {
     buf.reset();
@@ -271,9 +304,10 @@ public final class WireCodec {
   }
 
   /**
-   * A reply buffer to encode into, reused when one is free; hand it back with {@link #release(ReplyBuffer)}. At most
-   * {@value #POOLED_BUFFERS} buffers of up to {@value #POOLED_BUFFER_MAX_BYTES} bytes are kept, so concurrent callers
-   * never share one and an occasional huge reply does not stay in memory.
+   * A reply buffer to encode into, reused when one is free; hand it back with {@link
+   * #release(ReplyBuffer)}. At most {@value #POOLED_BUFFERS} buffers of up to {@value
+   * #POOLED_BUFFER_MAX_BYTES} bytes are kept, so concurrent callers never share one and an
+   * occasional huge reply does not stay in memory.
    */
   public ReplyBuffer borrowBuffer() {
     ReplyBuffer b = buffers.poll();
@@ -288,7 +322,9 @@ public final class WireCodec {
     }
   }
 
-  /** A whole JSON response: {@code body} encoded, with {@code status}, its content type and length. */
+  /**
+   * A whole JSON response: {@code body} encoded, with {@code status}, its content type and length.
+   */
   public ResponseEntity<byte[]> response(int status, Object body) {
     return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(encode(body));
   }
@@ -305,18 +341,23 @@ public final class WireCodec {
   }
 
   private static String describe(JsonMappingException e) {
-    String path = e.getPath().stream()
-        .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-        .collect(Collectors.joining(".")).replace(".[", "[");
+    String path =
+        e.getPath().stream()
+            .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+            .collect(Collectors.joining("."))
+            .replace(".[", "[");
     String msg = e.getOriginalMessage();
     int cut = msg.indexOf(" (through reference chain");
     if (cut > 0) {
       msg = msg.substring(0, cut);
     }
-    if (e.getCause() instanceof JsonProcessingException jpe && !(jpe instanceof JsonMappingException)) {
+    if (e.getCause() instanceof JsonProcessingException jpe
+        && !(jpe instanceof JsonMappingException)) {
       return "malformed JSON: " + jpe.getOriginalMessage() + where(jpe.getLocation());
     }
-    return (path.isEmpty() ? "" : "field \"" + path + "\": ") + simplify(msg) + where(e.getLocation());
+    return (path.isEmpty() ? "" : "field \"" + path + "\": ")
+        + simplify(msg)
+        + where(e.getLocation());
   }
 
   private static String simplify(String msg) {

@@ -8,14 +8,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A compiled pod (anti-)affinity term, as upstream's {@code framework.AffinityTerm}: the namespaces it names (the
- * owner's namespace when it names none and has no namespace selector), the label selector, the topology key and the
- * namespace selector. Immutable and thread-safe.
+ * A compiled pod (anti-)affinity term, as upstream's {@code framework.AffinityTerm}: the namespaces
+ * it names (the owner's namespace when it names none and has no namespace selector), the label
+ * selector, the topology key and the namespace selector. Immutable and thread-safe.
  *
  * @param namespaces namespaces listed by the term, or the owner pod's namespace
  * @param selector the compiled label selector (null selector matches nothing)
  * @param topologyKey the topology key
- * @param namespaceSelector the compiled namespace selector (null selector matches nothing, empty matches all)
+ * @param namespaceSelector the compiled namespace selector (null selector matches nothing, empty
+ *     matches all)
  */
 public record AffinityTerm(
     Set<String> namespaces, Selector selector, String topologyKey, Selector namespaceSelector) {
@@ -31,12 +32,16 @@ public record AffinityTerm(
       namespaces = listed == null ? Set.of() : Set.copyOf(listed);
     }
     Selector nsSelector = LabelSelectors.compile(term.getNamespaceSelector());
-    return new AffinityTerm(namespaces, selector, term.getTopologyKey() == null ? "" : term.getTopologyKey(), nsSelector);
+    return new AffinityTerm(
+        namespaces,
+        selector,
+        term.getTopologyKey() == null ? "" : term.getTopologyKey(),
+        nsSelector);
   }
 
   /**
-   * True when {@code pod} is in one of the term's namespaces (or its namespace's labels match the namespace
-   * selector) and its labels match the selector.
+   * True when {@code pod} is in one of the term's namespaces (or its namespace's labels match the
+   * namespace selector) and its labels match the selector.
    */
   public boolean matches(PodInfo pod, Map<String, String> namespaceLabels) {
     if (namespaces.contains(pod.namespace()) || namespaceSelector.matches(namespaceLabels)) {

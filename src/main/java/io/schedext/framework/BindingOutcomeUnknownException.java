@@ -1,9 +1,10 @@
 package io.schedext.framework;
 
 /**
- * A bind whose outcome nobody knows: the request may have reached the API server (a timeout, a connection lost after
- * it was sent), so the pod may be bound or not. The caller keeps the pod assumed on the node instead of forgetting
- * it, until the watch shows where it went or the assumed pod expires.
+ * A bind whose outcome nobody knows: the request may have reached the API server (a timeout, a
+ * connection lost after it was sent), so the pod may be bound or not. The caller keeps the pod
+ * assumed on the node instead of forgetting it, until the watch shows where it went or the assumed
+ * pod expires.
  */
 public class BindingOutcomeUnknownException extends FrameworkException {
 

@@ -15,9 +15,9 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import java.util.List;
 
 /**
- * Read access to the cluster objects plugins consult besides nodes and pods (upstream's informer listers). Always
- * the latest known state, not part of the per-cycle snapshot. Implementations are thread-safe; returned objects and
- * lists are read-only.
+ * Read access to the cluster objects plugins consult besides nodes and pods (upstream's informer
+ * listers). Always the latest known state, not part of the per-cycle snapshot. Implementations are
+ * thread-safe; returned objects and lists are read-only.
  */
 public interface ClusterObjects {
 

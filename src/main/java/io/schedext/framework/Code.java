@@ -12,7 +12,10 @@ public enum Code {
   UNSCHEDULABLE_AND_UNRESOLVABLE("UnschedulableAndUnresolvable"),
   /** Permit only: hold the pod until allowed, rejected or timed out. */
   WAIT("Wait"),
-  /** Bind: not this binder's pod. PreFilter/PreScore: nothing to do for this pod, skip this plugin later on. */
+  /**
+   * Bind: not this binder's pod. PreFilter/PreScore: nothing to do for this pod, skip this plugin
+   * later on.
+   */
   SKIP("Skip"),
   /** The pod is waiting for something outside the scheduler; no back-off. */
   PENDING("Pending");
@@ -23,7 +26,10 @@ public enum Code {
     this.upstreamName = upstreamName;
   }
 
-  /** The name upstream prints for this code ({@code Unschedulable}, {@code UnschedulableAndUnresolvable}, ...). */
+  /**
+   * The name upstream prints for this code ({@code Unschedulable}, {@code
+   * UnschedulableAndUnresolvable}, ...).
+   */
   public String upstreamName() {
     return upstreamName;
   }

@@ -1,34 +1,37 @@
 package io.schedext.framework;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Arrays;
-import java.util.Objects;
 
 /**
- * Per-attempt storage shared by the plugins of one scheduling cycle: written in PreFilter/PreScore, read in
- * Filter/Score. Thread-safe for concurrent reads and writes; values themselves must be read-only once Filter or
- * Score runs in parallel. Also carries the cycle's snapshot and the plugins PreFilter/PreScore told to skip.
+ * Per-attempt storage shared by the plugins of one scheduling cycle: written in PreFilter/PreScore,
+ * read in Filter/Score. Thread-safe for concurrent reads and writes; values themselves must be
+ * read-only once Filter or Score runs in parallel. Also carries the cycle's snapshot and the
+ * plugins PreFilter/PreScore told to skip.
  */
 public final class CycleState {
 
   /**
-   * The values, as copy-on-write parallel arrays: written a handful of times per cycle (PreFilter, PreScore), read
-   * once per plugin per node from the parallel Filter and Score loops, where a probe into a small open-addressing
-   * index that usually ends on an identical key instance beats a concurrent hash map lookup. Values sit in a
-   * {@code StateData[]} so reading one needs no cast to the interface (a shared type-check cache that two threads
-   * thrash on JDK 17).
+   * The values, as copy-on-write parallel arrays: written a handful of times per cycle (PreFilter,
+   * PreScore), read once per plugin per node from the parallel Filter and Score loops, where a
+   * probe into a small open-addressing index that usually ends on an identical key instance beats a
+   * concurrent hash map lookup. Values sit in a {@code StateData[]} so reading one needs no cast to
+   * the interface (a shared type-check cache that two threads thrash on JDK 17).
    */
   private volatile Entries data;
 
-  private record Entries(String[] keys, StateData[] values, String[] slotKeys, StateData[] slotValues) {
+  private record Entries(
+      String[] keys, StateData[] values, String[] slotKeys, StateData[] slotValues) {
     static final Entries EMPTY = of(new String[0], new StateData[0]);
 
     /**
-     * The entries with an open-addressing index by the keys' (cached) hash codes: a Score plugin's state, written
-     * last in PreScore, would otherwise be found at the end of a scan over every PreFilter entry, on every node.
+     * The entries with an open-addressing index by the keys' (cached) hash codes: a Score plugin's
+     * state, written last in PreScore, would otherwise be found at the end of a scan over every
+     * PreFilter entry, on every node.
      */
     static Entries of(String[] keys, StateData[] values) {
       int size = Integer.highestOneBit(Math.max(4, keys.length * 2 - 1)) << 1;
@@ -45,6 +48,7 @@ public final class CycleState {
       return new Entries(keys, values, slotKeys, slotValues);
     }
   }
+
   private final NodeInfoLister snapshot;
   private final Set<String> skipFilterPlugins;
   private final Set<String> skipScorePlugins;
@@ -56,10 +60,7 @@ public final class CycleState {
   }
 
   private CycleState(
-      NodeInfoLister snapshot,
-      Entries data,
-      Set<String> skipFilter,
-      Set<String> skipScore) {
+      NodeInfoLister snapshot, Entries data, Set<String> skipFilter, Set<String> skipScore) {
     this.snapshot = snapshot;
     this.data = data;
     this.skipFilterPlugins = skipFilter;
@@ -72,8 +73,8 @@ public final class CycleState {
   }
 
   /**
-   * Reads the value under {@code key}; throws {@link FrameworkException} when it is missing or of another type, which
-   * the framework reports as an Error status.
+   * Reads the value under {@code key}; throws {@link FrameworkException} when it is missing or of
+   * another type, which the framework reports as an Error status.
    */
   public <T extends StateData> T read(String key, Class<T> type) {
     StateData d = find(key);
@@ -82,7 +83,11 @@ public final class CycleState {
     }
     if (!type.isInstance(d)) {
       throw new FrameworkException(
-          "reading \"" + key + "\" from cycleState: " + d.getClass().getSimpleName() + " is not a "
+          "reading \""
+              + key
+              + "\" from cycleState: "
+              + d.getClass().getSimpleName()
+              + " is not a "
               + type.getSimpleName());
     }
     return type.cast(d);
@@ -175,9 +180,10 @@ public final class CycleState {
   }
 
   /**
-   * A new state over the same snapshot holding the same values — shared, not copied, as values are read-only once
-   * PreFilter is over — with the same skipped filter plugins, no skipped score plugins and the same metrics sampling.
-   * Writes to either state do not show in the other. For the Score phase of a cycle whose PreFilter ran already.
+   * A new state over the same snapshot holding the same values — shared, not copied, as values are
+   * read-only once PreFilter is over — with the same skipped filter plugins, no skipped score
+   * plugins and the same metrics sampling. Writes to either state do not show in the other. For the
+   * Score phase of a cycle whose PreFilter ran already.
    */
   public CycleState sharedCopy() {
     Set<String> sf = ConcurrentHashMap.newKeySet();
@@ -187,7 +193,10 @@ public final class CycleState {
     return c;
   }
 
-  /** Plugins whose Filter and PreFilter extensions are skipped in this cycle (their PreFilter returned Skip). */
+  /**
+   * Plugins whose Filter and PreFilter extensions are skipped in this cycle (their PreFilter
+   * returned Skip).
+   */
   public Set<String> skipFilterPlugins() {
     return skipFilterPlugins;
   }

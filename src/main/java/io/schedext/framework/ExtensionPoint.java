@@ -1,6 +1,9 @@
 package io.schedext.framework;
 
-/** The framework's extension points, with their upstream names and the interface a plugin implements for each. */
+/**
+ * The framework's extension points, with their upstream names and the interface a plugin implements
+ * for each.
+ */
 public enum ExtensionPoint {
   PRE_FILTER("PreFilter", PreFilterPlugin.class),
   FILTER("Filter", FilterPlugin.class),
@@ -21,7 +24,10 @@ public enum ExtensionPoint {
     this.pluginType = pluginType;
   }
 
-  /** The name used in configuration and metrics ({@code preFilter} in config is matched case-insensitively). */
+  /**
+   * The name used in configuration and metrics ({@code preFilter} in config is matched
+   * case-insensitively).
+   */
   public String upstreamName() {
     return upstreamName;
   }

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The text kube-scheduler gives a pod no node fits (upstream's {@code FitError.Error()}), which becomes its
- * FailedScheduling event: {@code 0/<all> nodes are available:}, then either the PreFilter rejection or every node
- * rejection reason counted once per node as {@code <count> <reason>}, then the PostFilter (preemption) message.
- * Stateless.
+ * The text kube-scheduler gives a pod no node fits (upstream's {@code FitError.Error()}), which
+ * becomes its FailedScheduling event: {@code 0/<all> nodes are available:}, then either the
+ * PreFilter rejection or every node rejection reason counted once per node as {@code <count>
+ * <reason>}, then the PostFilter (preemption) message. Stateless.
  */
 public final class FitError {
 
@@ -20,16 +20,22 @@ public final class FitError {
    * Renders the message.
    *
    * @param numAllNodes how many nodes the cycle considered
-   * @param preFilterMessage the PreFilter rejection, or "" when PreFilter passed; when set, node reasons are left out
-   *     (PreFilter gave every node that same status, and upstream does not repeat it per node)
+   * @param preFilterMessage the PreFilter rejection, or "" when PreFilter passed; when set, node
+   *     reasons are left out (PreFilter gave every node that same status, and upstream does not
+   *     repeat it per node)
    * @param nodeStatuses the status of each rejected node
-   * @param absentReasons the reasons of the nodes missing from {@code nodeStatuses}, counted
-   *     {@code numAllNodes - nodeStatuses.size()} times
+   * @param absentReasons the reasons of the nodes missing from {@code nodeStatuses}, counted {@code
+   *     numAllNodes - nodeStatuses.size()} times
    * @param postFilterMessage the PostFilter rejection, or "" when PostFilter passed or did not run
-   * @return the message, e.g. {@code 0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were unschedulable.}
+   * @return the message, e.g. {@code 0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were
+   *     unschedulable.}
    */
-  public static String message(int numAllNodes, String preFilterMessage, Collection<Status> nodeStatuses,
-      List<String> absentReasons, String postFilterMessage) {
+  public static String message(
+      int numAllNodes,
+      String preFilterMessage,
+      Collection<Status> nodeStatuses,
+      List<String> absentReasons,
+      String postFilterMessage) {
     StringBuilder out = new StringBuilder("0/").append(numAllNodes).append(" nodes are available:");
     if (!preFilterMessage.isEmpty()) {
       out.append(' ').append(preFilterMessage).append('.');

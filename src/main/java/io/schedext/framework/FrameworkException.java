@@ -1,8 +1,9 @@
 package io.schedext.framework;
 
 /**
- * The one unchecked exception of the runtime: an internal fault (missing cycle state, invalid plugin arguments,
- * an unknown plugin). The framework turns one thrown by a plugin into an {@link Code#ERROR} status.
+ * The one unchecked exception of the runtime: an internal fault (missing cycle state, invalid
+ * plugin arguments, an unknown plugin). The framework turns one thrown by a plugin into an {@link
+ * Code#ERROR} status.
  */
 public class FrameworkException extends RuntimeException {
 

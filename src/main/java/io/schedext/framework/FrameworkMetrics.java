@@ -1,6 +1,9 @@
 package io.schedext.framework;
 
-/** Receives the framework's timings; the web layer backs it with Micrometer. Implementations are thread-safe. */
+/**
+ * Receives the framework's timings; the web layer backs it with Micrometer. Implementations are
+ * thread-safe.
+ */
 public interface FrameworkMetrics {
 
   /** Discards everything. */

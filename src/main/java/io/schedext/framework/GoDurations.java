@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 
-/** Formats durations the way Go's {@code time.Duration.String()} does ("1m30s", "500ms", "2h0m0s"). */
+/**
+ * Formats durations the way Go's {@code time.Duration.String()} does ("1m30s", "500ms", "2h0m0s").
+ */
 public final class GoDurations {
 
   private static final BigInteger THOUSAND = BigInteger.valueOf(1_000);

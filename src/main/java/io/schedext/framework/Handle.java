@@ -1,12 +1,11 @@
 package io.schedext.framework;
 
 import io.schedext.framework.parallelize.Parallelizer;
-
 import java.time.Clock;
 
 /**
- * What the framework gives its plugins: cluster listers, the binder, volume writes, parallelism, waiting pods and
- * time.
+ * What the framework gives its plugins: cluster listers, the binder, volume writes, parallelism,
+ * waiting pods and time.
  */
 public interface Handle {
 

@@ -1,14 +1,14 @@
 package io.schedext.framework;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.Collections;
 
 /**
- * Host ports in use on a node: host IP to a set of (protocol, port). An empty IP means {@code 0.0.0.0} and an empty
- * protocol means TCP, as upstream's {@code HostPortInfo}. Not thread-safe.
+ * Host ports in use on a node: host IP to a set of (protocol, port). An empty IP means {@code
+ * 0.0.0.0} and an empty protocol means TCP, as upstream's {@code HostPortInfo}. Not thread-safe.
  */
 public final class HostPortInfo {
 
@@ -36,7 +36,9 @@ public final class HostPortInfo {
     if (port <= 0) {
       return;
     }
-    ports.computeIfAbsent(normaliseIp(ip), k -> new HashSet<>()).add(ProtocolPort.of(protocol, port));
+    ports
+        .computeIfAbsent(normaliseIp(ip), k -> new HashSet<>())
+        .add(ProtocolPort.of(protocol, port));
   }
 
   /** Forgets (ip, protocol, port); ports ≤ 0 are ignored. */
@@ -55,8 +57,8 @@ public final class HostPortInfo {
   }
 
   /**
-   * True when (ip, protocol, port) conflicts: a wildcard IP conflicts with the port on any IP, a specific IP with the
-   * same IP or the wildcard.
+   * True when (ip, protocol, port) conflicts: a wildcard IP conflicts with the port on any IP, a
+   * specific IP with the same IP or the wildcard.
    */
   public boolean checkConflict(String ip, String protocol, int port) {
     if (port <= 0) {

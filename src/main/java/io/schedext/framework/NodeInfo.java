@@ -4,22 +4,22 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.schedext.kube.Taints;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.ToIntBiFunction;
 import java.util.function.ToIntFunction;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 
 /**
- * A node and the aggregate of the pods assigned to it, as upstream's {@code framework.NodeInfo}: requested and
- * non-zero requested resources, used host ports, images, PVC reference counts, the pods with (anti-)affinity, and a
- * generation that every change advances. Not thread-safe: the cache mutates its own instances under its lock;
- * snapshots hold {@link #snapshotCopy() copies} that are never mutated after publication (preemption's dry run
- * works on further copies).
+ * A node and the aggregate of the pods assigned to it, as upstream's {@code framework.NodeInfo}:
+ * requested and non-zero requested resources, used host ports, images, PVC reference counts, the
+ * pods with (anti-)affinity, and a generation that every change advances. Not thread-safe: the
+ * cache mutates its own instances under its lock; snapshots hold {@link #snapshotCopy() copies}
+ * that are never mutated after publication (preemption's dry run works on further copies).
  */
 public final class NodeInfo {
 
@@ -28,14 +28,18 @@ public final class NodeInfo {
   private Node node;
   private String name;
   private Map<String, String> labels = Map.of();
-  // The values of the two labels spreading reads for every node of every request, kept beside the map so the hot
+  // The values of the two labels spreading reads for every node of every request, kept beside the
+  // map so the hot
   // loops skip a hash lookup into it; zone values are shared instances.
   private String zoneLabel;
   private String hostnameLabel;
   private List<Taint> taints = List.of();
-  // The taints split by effect once per node object, in the node's order: Filter looks only at NoSchedule and
-  // NoExecute taints and Score only at PreferNoSchedule ones, on every node of every request, where comparing each
-  // taint's effect string (decoded, so never the same instance as the constant) is a cache miss or two per taint.
+  // The taints split by effect once per node object, in the node's order: Filter looks only at
+  // NoSchedule and
+  // NoExecute taints and Score only at PreferNoSchedule ones, on every node of every request, where
+  // comparing each
+  // taint's effect string (decoded, so never the same instance as the constant) is a cache miss or
+  // two per taint.
   private List<Taint> noScheduleTaints = List.of();
   private List<Taint> preferNoScheduleTaints = List.of();
   private boolean unschedulable;
@@ -52,9 +56,10 @@ public final class NodeInfo {
   private volatile Memo memo = NO_MEMO;
 
   /**
-   * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a lookup compares
-   * key references (callers pass one instance per request, usually an {@link Interner interned} one) and hashes
-   * without following a pointer per entry into objects spread over the heap. Immutable; replaced as a whole.
+   * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a
+   * lookup compares key references (callers pass one instance per request, usually an {@link
+   * Interner interned} one) and hashes without following a pointer per entry into objects spread
+   * over the heap. Immutable; replaced as a whole.
    */
   private record Memo(Object[] keys, int[] hashes, Object[] values) {}
 
@@ -126,16 +131,23 @@ public final class NodeInfo {
     this.labels = sharedLabels(n.getMetadata() == null ? null : n.getMetadata().getLabels());
     this.zoneLabel = labels.get(LABEL_ZONE);
     this.hostnameLabel = labels.get(LABEL_HOSTNAME);
-    this.taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
+    this.taints =
+        n.getSpec() == null || n.getSpec().getTaints() == null
+            ? List.of()
+            : n.getSpec().getTaints();
     this.noScheduleTaints = withEffect(taints, Taints.EFFECT_NO_SCHEDULE, Taints.EFFECT_NO_EXECUTE);
     this.preferNoScheduleTaints = withEffect(taints, Taints.EFFECT_PREFER_NO_SCHEDULE, null);
     this.unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-    this.allocatable = Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
+    this.allocatable =
+        Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
     this.generation = nextGeneration();
     this.memo = NO_MEMO;
   }
 
-  /** Drops the node object (it was deleted) and advances the generation; the pods stay until removed. */
+  /**
+   * Drops the node object (it was deleted) and advances the generation; the pods stay until
+   * removed.
+   */
   public void removeNode() {
     this.node = null;
     this.generation = nextGeneration();
@@ -155,8 +167,8 @@ public final class NodeInfo {
   }
 
   /**
-   * Removes the pod with {@code uid}; returns the removed info, or null when the node holds no such pod (nothing
-   * changes then).
+   * Removes the pod with {@code uid}; returns the removed info, or null when the node holds no such
+   * pod (nothing changes then).
    */
   public PodInfo removePod(String uid) {
     removeByUid(podsWithAffinity, uid);
@@ -169,9 +181,10 @@ public final class NodeInfo {
   }
 
   /**
-   * Removes {@code pod}, the very info this node holds (as the cache passes it): found by identity, so the lists are
-   * scanned without reading each pod's UID, and the affinity lists only when the pod is in them. Another info with
-   * the same UID is removed as {@link #removePod(String)} does. Returns the removed info, or null.
+   * Removes {@code pod}, the very info this node holds (as the cache passes it): found by identity,
+   * so the lists are scanned without reading each pod's UID, and the affinity lists only when the
+   * pod is in them. Another info with the same UID is removed as {@link #removePod(String)} does.
+   * Returns the removed info, or null.
    */
   public PodInfo removePod(PodInfo pod) {
     int at = indexOfSame(pods, pod);
@@ -254,26 +267,27 @@ public final class NodeInfo {
   }
 
   /**
-   * Returns {@code compute(this)}, remembered under {@code key} for as long as this node info does not change (every
-   * mutation forgets it; a snapshot copy starts empty). For pure functions of the node and its pods only, such as
-   * "pods in namespace N matching selector S": snapshot node infos are shared by every request until the node
-   * changes, so consecutive pods of one workload count each node once.
+   * Returns {@code compute(this)}, remembered under {@code key} for as long as this node info does
+   * not change (every mutation forgets it; a snapshot copy starts empty). For pure functions of the
+   * node and its pods only, such as "pods in namespace N matching selector S": snapshot node infos
+   * are shared by every request until the node changes, so consecutive pods of one workload count
+   * each node once.
    *
-   * <p>{@code key} stands for the function: a value (a record declared next to the function, not a joined string)
-   * whose {@code equals} holds exactly when two calls compute the same thing, so its components are every input of
-   * {@code compute} besides the node, and its type tells one function from another. A key that misses an input
-   * returns another input's result without notice. Keys are compared by reference first, then by hash and
-   * {@code equals}; callers that look up one key on many nodes pass one {@link Interner interned} instance.
-   * Thread-safe; keeps the last 8 keys.
+   * <p>{@code key} stands for the function: a value (a record declared next to the function, not a
+   * joined string) whose {@code equals} holds exactly when two calls compute the same thing, so its
+   * components are every input of {@code compute} besides the node, and its type tells one function
+   * from another. A key that misses an input returns another input's result without notice. Keys
+   * are compared by reference first, then by hash and {@code equals}; callers that look up one key
+   * on many nodes pass one {@link Interner interned} instance. Thread-safe; keeps the last 8 keys.
    */
   public int memoize(Object key, ToIntFunction<NodeInfo> compute) {
     return memoize(key, compute, (n, f) -> f.applyAsInt(n));
   }
 
   /**
-   * As {@link #memoize(Object, ToIntFunction)} with the function's argument passed separately, so callers in
-   * per-node loops need no capturing lambda (no allocation on a hit); {@code key} must determine {@code arg}'s part
-   * in the result (often {@code arg} is the key itself).
+   * As {@link #memoize(Object, ToIntFunction)} with the function's argument passed separately, so
+   * callers in per-node loops need no capturing lambda (no allocation on a hit); {@code key} must
+   * determine {@code arg}'s part in the result (often {@code arg} is the key itself).
    */
   public <A> int memoize(Object key, A arg, ToIntBiFunction<NodeInfo, A> compute) {
     Object v = lookup(key);
@@ -286,8 +300,8 @@ public final class NodeInfo {
   }
 
   /**
-   * As {@link #memoize(Object, Object, ToIntBiFunction)} for any immutable value (it is shared by every request that
-   * reads this node info); {@code compute} must not return null.
+   * As {@link #memoize(Object, Object, ToIntBiFunction)} for any immutable value (it is shared by
+   * every request that reads this node info); {@code compute} must not return null.
    */
   @SuppressWarnings("unchecked")
   public <A, T> T memoizeObject(Object key, A arg, BiFunction<NodeInfo, A, T> compute) {
@@ -356,14 +370,15 @@ public final class NodeInfo {
 
   /** The well-known zone label key. */
   public static final String LABEL_ZONE = "topology.kubernetes.io/zone";
+
   /** The well-known hostname label key. */
   public static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
 
   /**
-   * A copy of {@code labels} whose keys and values are interned. Decoded label values are a new string per node, so
-   * matching a selector or a node affinity term on every node of a request compared the pod's value with as many
-   * cold copies — a cache miss or two per node; most values (zones, instance types, disk types) repeat over the
-   * nodes, and shared they stay in the cache.
+   * A copy of {@code labels} whose keys and values are interned. Decoded label values are a new
+   * string per node, so matching a selector or a node affinity term on every node of a request
+   * compared the pod's value with as many cold copies — a cache miss or two per node; most values
+   * (zones, instance types, disk types) repeat over the nodes, and shared they stay in the cache.
    */
   private static Map<String, String> sharedLabels(Map<String, String> labels) {
     if (labels == null || labels.isEmpty()) {
@@ -378,8 +393,8 @@ public final class NodeInfo {
   }
 
   /**
-   * The value of the node label {@code key}, or null: {@code labels().get(key)}, without the map lookup for the zone
-   * and hostname keys.
+   * The value of the node label {@code key}, or null: {@code labels().get(key)}, without the map
+   * lookup for the zone and hostname keys.
    */
   public String label(String key) {
     if (LABEL_ZONE.equals(key)) {
@@ -391,7 +406,10 @@ public final class NodeInfo {
     return labels.get(key);
   }
 
-  /** Whether the node has label {@code key} (the zone and hostname keys answered from their kept values). */
+  /**
+   * Whether the node has label {@code key} (the zone and hostname keys answered from their kept
+   * values).
+   */
   public boolean hasLabel(String key) {
     if (LABEL_ZONE.equals(key)) {
       return zoneLabel != null || labels.containsKey(key);
@@ -494,7 +512,16 @@ public final class NodeInfo {
 
   @Override
   public String toString() {
-    return "NodeInfo{" + name + ", pods=" + pods.size() + ", requested=" + requested + ", allocatable="
-        + allocatable + ", generation=" + generation + "}";
+    return "NodeInfo{"
+        + name
+        + ", pods="
+        + pods.size()
+        + ", requested="
+        + requested
+        + ", allocatable="
+        + allocatable
+        + ", generation="
+        + generation
+        + "}";
   }
 }

@@ -5,10 +5,11 @@ import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
- * An immutable list of node infos (a snapshot's node order) that also keeps their {@link NodeInfo#generation()
- * generations} in one array, so code that checks which nodes changed since a previous call ({@link RunningTotals})
- * reads consecutive longs instead of visiting every node info, a cache miss each at thousands of nodes. The
- * generations are read from the node infos on first use, or handed over by the list this one was derived from.
+ * An immutable list of node infos (a snapshot's node order) that also keeps their {@link
+ * NodeInfo#generation() generations} in one array, so code that checks which nodes changed since a
+ * previous call ({@link RunningTotals}) reads consecutive longs instead of visiting every node
+ * info, a cache miss each at thousands of nodes. The generations are read from the node infos on
+ * first use, or handed over by the list this one was derived from.
  */
 public final class NodeInfoList extends AbstractList<NodeInfo> implements RandomAccess {
 
@@ -21,12 +22,13 @@ public final class NodeInfoList extends AbstractList<NodeInfo> implements Random
   }
 
   /**
-   * A list over {@code nodes} whose generations, when {@code generations} is not null, are given (index-aligned and
-   * exact: {@code generations[i] == nodes[i].generation()}).
+   * A list over {@code nodes} whose generations, when {@code generations} is not null, are given
+   * (index-aligned and exact: {@code generations[i] == nodes[i].generation()}).
    */
   public NodeInfoList(NodeInfo[] nodes, long[] generations) {
     if (generations != null && generations.length != nodes.length) {
-      throw new IllegalArgumentException(nodes.length + " nodes but " + generations.length + " generations");
+      throw new IllegalArgumentException(
+          nodes.length + " nodes but " + generations.length + " generations");
     }
     this.nodes = nodes;
     this.generations = generations;

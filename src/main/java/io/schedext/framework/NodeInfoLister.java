@@ -3,8 +3,8 @@ package io.schedext.framework;
 import java.util.List;
 
 /**
- * Read access to the nodes of one immutable snapshot, as upstream's {@code NodeInfoLister}. Implementations are
- * thread-safe and never change after they are published.
+ * Read access to the nodes of one immutable snapshot, as upstream's {@code NodeInfoLister}.
+ * Implementations are thread-safe and never change after they are published.
  */
 public interface NodeInfoLister {
 
@@ -29,9 +29,9 @@ public interface NodeInfoLister {
   long generation();
 
   /**
-   * Whether some pod of the snapshot uses the PersistentVolumeClaim {@code claimKey} ({@code namespace/name}), as
-   * upstream's {@code StorageInfoLister.IsPVCUsedByPods}. This default looks at every node; an implementation may
-   * answer from an index.
+   * Whether some pod of the snapshot uses the PersistentVolumeClaim {@code claimKey} ({@code
+   * namespace/name}), as upstream's {@code StorageInfoLister.IsPVCUsedByPods}. This default looks
+   * at every node; an implementation may answer from an index.
    */
   default boolean isPvcUsedByPods(String claimKey) {
     for (NodeInfo n : list()) {

@@ -1,8 +1,8 @@
 package io.schedext.framework;
 
 /**
- * One plugin's scores for the nodes of a cycle, index-aligned with the node list. Mutable; owned by one thread at a
- * time (Score writes distinct indexes concurrently, NormalizeScore runs alone).
+ * One plugin's scores for the nodes of a cycle, index-aligned with the node list. Mutable; owned by
+ * one thread at a time (Score writes distinct indexes concurrently, NormalizeScore runs alone).
  */
 public final class NodeScores {
 
@@ -46,7 +46,10 @@ public final class NodeScores {
     scores[i] = score;
   }
 
-  /** The scores themselves (not a copy), for the runtime once scoring is over: callers must not change them. */
+  /**
+   * The scores themselves (not a copy), for the runtime once scoring is over: callers must not
+   * change them.
+   */
   public long[] values() {
     return scores;
   }

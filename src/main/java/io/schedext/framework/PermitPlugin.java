@@ -6,7 +6,8 @@ import java.time.Duration;
 public interface PermitPlugin extends Plugin {
 
   /**
-   * The verdict: Success, a rejection, Error, or Wait with a timeout after which the pod is rejected.
+   * The verdict: Success, a rejection, Error, or Wait with a timeout after which the pod is
+   * rejected.
    *
    * @param status the verdict
    * @param timeout how long to wait when the verdict is Wait (capped at 15 minutes)

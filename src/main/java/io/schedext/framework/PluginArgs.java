@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /**
- * A plugin's raw configuration ({@code pluginConfig[].args}) and its decoding into the plugin's typed args record.
- * Args records apply their own defaults for missing fields. Immutable.
+ * A plugin's raw configuration ({@code pluginConfig[].args}) and its decoding into the plugin's
+ * typed args record. Args records apply their own defaults for missing fields. Immutable.
  */
 public final class PluginArgs {
 
@@ -26,7 +26,8 @@ public final class PluginArgs {
 
   /** Arguments for {@code plugin}; null raw means "not configured". */
   public static PluginArgs of(String plugin, JsonNode raw) {
-    return new PluginArgs(plugin, raw == null || raw.isNull() ? JsonNodeFactory.instance.objectNode() : raw);
+    return new PluginArgs(
+        plugin, raw == null || raw.isNull() ? JsonNodeFactory.instance.objectNode() : raw);
   }
 
   /** Empty arguments. */
@@ -40,8 +41,8 @@ public final class PluginArgs {
   }
 
   /**
-   * Decodes into {@code type}; throws {@link FrameworkException} naming the plugin and the offending field when the
-   * JSON does not fit.
+   * Decodes into {@code type}; throws {@link FrameworkException} naming the plugin and the
+   * offending field when the JSON does not fit.
    */
   public <T> T as(Class<T> type) {
     try {

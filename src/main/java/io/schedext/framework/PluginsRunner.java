@@ -1,9 +1,10 @@
 package io.schedext.framework;
 
 /**
- * The part of a profile's framework that plugins may run themselves, as upstream's {@code PluginsRunner}: plugins
- * that simulate (preemption) run PreFilter, its AddPod/RemovePod extensions and Filter on copies of state and node.
- * The runtime's framework implements it; plugins see it through {@link Handle#framework()}. Thread-safe.
+ * The part of a profile's framework that plugins may run themselves, as upstream's {@code
+ * PluginsRunner}: plugins that simulate (preemption) run PreFilter, its AddPod/RemovePod extensions
+ * and Filter on copies of state and node. The runtime's framework implements it; plugins see it
+ * through {@link Handle#framework()}. Thread-safe.
  */
 public interface PluginsRunner {
 
@@ -17,20 +18,26 @@ public interface PluginsRunner {
   CycleState newCycleState(NodeInfoLister snapshot);
 
   /**
-   * Runs the PreFilter plugins in order and merges their node narrowings, as upstream: a rejection keeps its code,
-   * any other failure is an Error, and plugins answering Skip have their Filter skipped in this cycle.
+   * Runs the PreFilter plugins in order and merges their node narrowings, as upstream: a rejection
+   * keeps its code, any other failure is an Error, and plugins answering Skip have their Filter
+   * skipped in this cycle.
    */
   PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod);
 
   /** Calls every AddPod extension (of plugins not skipped); the first failure becomes an Error. */
-  Status runPreFilterExtensionAddPod(CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node);
-
-  /** Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error. */
-  Status runPreFilterExtensionRemovePod(CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node);
+  Status runPreFilterExtensionAddPod(
+      CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node);
 
   /**
-   * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher priority are
-   * nominated to the node, the filters must pass both with them added (on copies of state and node) and without.
+   * Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error.
+   */
+  Status runPreFilterExtensionRemovePod(
+      CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node);
+
+  /**
+   * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher
+   * priority are nominated to the node, the filters must pass both with them added (on copies of
+   * state and node) and without.
    */
   Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node);
 }

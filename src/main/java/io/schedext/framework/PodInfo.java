@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pod with everything the plugins read pre-computed once: identity, labels, priority, resource requests (and their
- * non-zero variant), wanted host ports, PVC keys and compiled affinity terms. Built when a pod enters the cache or a
- * request, so Filter and Score never parse. Immutable and thread-safe: treat {@link #pod()} as read-only.
+ * A pod with everything the plugins read pre-computed once: identity, labels, priority, resource
+ * requests (and their non-zero variant), wanted host ports, PVC keys and compiled affinity terms.
+ * Built when a pod enters the cache or a request, so Filter and Score never parse. Immutable and
+ * thread-safe: treat {@link #pod()} as read-only.
  */
 public final class PodInfo {
 
@@ -68,9 +69,11 @@ public final class PodInfo {
     this.priority = spec.getPriority() == null ? 0 : spec.getPriority();
     this.request = Resource.fromDecimals(PodRequests.of(pod));
     Map<String, BigDecimal> nonZero = PodRequests.nonZero(pod);
-    Resource nz = Resource.fromDecimals(Map.of(
-        ResourceNames.CPU, nonZero.getOrDefault(ResourceNames.CPU, BigDecimal.ZERO),
-        ResourceNames.MEMORY, nonZero.getOrDefault(ResourceNames.MEMORY, BigDecimal.ZERO)));
+    Resource nz =
+        Resource.fromDecimals(
+            Map.of(
+                ResourceNames.CPU, nonZero.getOrDefault(ResourceNames.CPU, BigDecimal.ZERO),
+                ResourceNames.MEMORY, nonZero.getOrDefault(ResourceNames.MEMORY, BigDecimal.ZERO)));
     this.nonZeroMilliCpu = nz.milliCpu();
     this.nonZeroMemory = nz.memory();
     this.hostPorts = hostPorts(spec);
@@ -78,22 +81,42 @@ public final class PodInfo {
     Affinity a = spec.getAffinity();
     this.hasPodAffinityOrAntiAffinity =
         a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null);
-    this.hasRequiredAntiAffinity = a != null && a.getPodAntiAffinity() != null
-        && a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null
-        && !a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().isEmpty();
+    this.hasRequiredAntiAffinity =
+        a != null
+            && a.getPodAntiAffinity() != null
+            && a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null
+            && !a.getPodAntiAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                .isEmpty();
     List<String> errors = new ArrayList<>();
     this.requiredAffinityTerms =
-        compileTerms(a == null || a.getPodAffinity() == null
-            ? null : a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), "requiredAffinityTerms", errors);
+        compileTerms(
+            a == null || a.getPodAffinity() == null
+                ? null
+                : a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+            "requiredAffinityTerms",
+            errors);
     this.requiredAntiAffinityTerms =
-        compileTerms(a == null || a.getPodAntiAffinity() == null
-            ? null : a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), "requiredAntiAffinityTerms", errors);
+        compileTerms(
+            a == null || a.getPodAntiAffinity() == null
+                ? null
+                : a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(),
+            "requiredAntiAffinityTerms",
+            errors);
     this.preferredAffinityTerms =
-        compileWeighted(a == null || a.getPodAffinity() == null
-            ? null : a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAffinityTerms", errors);
+        compileWeighted(
+            a == null || a.getPodAffinity() == null
+                ? null
+                : a.getPodAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(),
+            "preferredAffinityTerms",
+            errors);
     this.preferredAntiAffinityTerms =
-        compileWeighted(a == null || a.getPodAntiAffinity() == null
-            ? null : a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(), "preferredAntiAffinityTerms", errors);
+        compileWeighted(
+            a == null || a.getPodAntiAffinity() == null
+                ? null
+                : a.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution(),
+            "preferredAntiAffinityTerms",
+            errors);
     this.parseError = aggregate(errors);
   }
 
@@ -121,19 +144,27 @@ public final class PodInfo {
   }
 
   /**
-   * Pre-computes the pod's scheduling facts. Throws {@link IllegalArgumentException} when the pod cannot be read at
-   * all (no metadata, a malformed quantity); malformed affinity selectors are kept in {@link #parseError()}.
+   * Pre-computes the pod's scheduling facts. Throws {@link IllegalArgumentException} when the pod
+   * cannot be read at all (no metadata, a malformed quantity); malformed affinity selectors are
+   * kept in {@link #parseError()}.
    */
   public static PodInfo of(Pod pod) {
     return new PodInfo(pod);
   }
 
-  /** This pod placed on {@code node}: a copy of the object with {@code spec.nodeName} set, sharing the facts. */
+  /**
+   * This pod placed on {@code node}: a copy of the object with {@code spec.nodeName} set, sharing
+   * the facts.
+   */
   public PodInfo assignedTo(String node) {
-    Pod copy = new io.fabric8.kubernetes.api.model.PodBuilder(pod).editOrNewSpec().withNodeName(node).endSpec().build();
+    Pod copy =
+        new io.fabric8.kubernetes.api.model.PodBuilder(pod)
+            .editOrNewSpec()
+            .withNodeName(node)
+            .endSpec()
+            .build();
     return new PodInfo(this, copy, node);
   }
-
 
   private List<WeightedAffinityTerm> compileWeighted(
       List<WeightedPodAffinityTerm> terms, String what, List<String> errors) {
@@ -143,8 +174,10 @@ public final class PodInfo {
     List<WeightedAffinityTerm> out = new ArrayList<>(terms.size());
     for (WeightedPodAffinityTerm w : terms) {
       try {
-        out.add(new WeightedAffinityTerm(
-            AffinityTerm.compile(namespace, w.getPodAffinityTerm()), w.getWeight() == null ? 0 : w.getWeight()));
+        out.add(
+            new WeightedAffinityTerm(
+                AffinityTerm.compile(namespace, w.getPodAffinityTerm()),
+                w.getWeight() == null ? 0 : w.getWeight()));
       } catch (IllegalArgumentException e) {
         errors.add(what + ": " + e.getMessage());
         return List.of();
@@ -153,7 +186,9 @@ public final class PodInfo {
     return List.copyOf(out);
   }
 
-  /** apimachinery's error aggregate text: one message alone, several deduplicated inside brackets. */
+  /**
+   * apimachinery's error aggregate text: one message alone, several deduplicated inside brackets.
+   */
   private static String aggregate(List<String> errors) {
     List<String> distinct = errors.stream().distinct().toList();
     if (distinct.isEmpty()) {
@@ -162,7 +197,8 @@ public final class PodInfo {
     return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";
   }
 
-  private List<AffinityTerm> compileTerms(List<PodAffinityTerm> terms, String what, List<String> errors) {
+  private List<AffinityTerm> compileTerms(
+      List<PodAffinityTerm> terms, String what, List<String> errors) {
     if (terms == null || terms.isEmpty()) {
       return List.of();
     }
@@ -201,7 +237,9 @@ public final class PodInfo {
     }
     for (ContainerPort p : c.getPorts()) {
       if (p.getHostPort() != null && p.getHostPort() > 0) {
-        out.add(new HostPort(nullToEmpty(p.getHostIP()), nullToEmpty(p.getProtocol()), p.getHostPort()));
+        out.add(
+            new HostPort(
+                nullToEmpty(p.getHostIP()), nullToEmpty(p.getProtocol()), p.getHostPort()));
       }
     }
   }
@@ -212,7 +250,8 @@ public final class PodInfo {
     }
     List<String> out = new ArrayList<>(2);
     for (Volume v : spec.getVolumes()) {
-      // Only persistentVolumeClaim volumes, as upstream's NodeInfo.updatePVCRefCounts (not generic ephemeral ones).
+      // Only persistentVolumeClaim volumes, as upstream's NodeInfo.updatePVCRefCounts (not generic
+      // ephemeral ones).
       if (v.getPersistentVolumeClaim() != null) {
         out.add(namespace + "/" + v.getPersistentVolumeClaim().getClaimName());
       }
@@ -289,7 +328,10 @@ public final class PodInfo {
     return hostPorts;
   }
 
-  /** {@code namespace/claim} for each persistentVolumeClaim volume (what the node's PVC reference counts track). */
+  /**
+   * {@code namespace/claim} for each persistentVolumeClaim volume (what the node's PVC reference
+   * counts track).
+   */
   public List<String> pvcKeys() {
     return pvcKeys;
   }
@@ -300,8 +342,9 @@ public final class PodInfo {
   }
 
   /**
-   * True when the pod spec lists required pod anti-affinity terms (even ones that failed to compile), which is what
-   * puts it in a node's {@link NodeInfo#podsWithRequiredAntiAffinity()} upstream.
+   * True when the pod spec lists required pod anti-affinity terms (even ones that failed to
+   * compile), which is what puts it in a node's {@link NodeInfo#podsWithRequiredAntiAffinity()}
+   * upstream.
    */
   public boolean hasRequiredAntiAffinity() {
     return hasRequiredAntiAffinity;

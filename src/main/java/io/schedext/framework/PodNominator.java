@@ -4,15 +4,19 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
-/** Knows which pending pods are nominated to which node (their {@code status.nominatedNodeName}). Thread-safe. */
+/**
+ * Knows which pending pods are nominated to which node (their {@code status.nominatedNodeName}).
+ * Thread-safe.
+ */
 public interface PodNominator {
 
   /** A nominator that knows of no nominated pods. */
   PodNominator NONE = of(nodeName -> List.of(), () -> true);
 
-  /** A nominator answering with {@code byNode}, reporting "nothing nominated" with {@code isEmpty}. */
-  static PodNominator of(
-      Function<String, List<PodInfo>> byNode, BooleanSupplier isEmpty) {
+  /**
+   * A nominator answering with {@code byNode}, reporting "nothing nominated" with {@code isEmpty}.
+   */
+  static PodNominator of(Function<String, List<PodInfo>> byNode, BooleanSupplier isEmpty) {
     return new PodNominator() {
       @Override
       public List<PodInfo> nominatedPodsForNode(String nodeName) {
@@ -30,8 +34,8 @@ public interface PodNominator {
   List<PodInfo> nominatedPodsForNode(String nodeName);
 
   /**
-   * True only when no pod is nominated to any node, so per-node loops can skip the lookup; false when unsure
-   * (the default).
+   * True only when no pod is nominated to any node, so per-node loops can skip the lookup; false
+   * when unsure (the default).
    */
   default boolean isEmpty() {
     return false;

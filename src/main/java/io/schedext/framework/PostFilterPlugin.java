@@ -6,5 +6,6 @@ import java.util.Map;
 public interface PostFilterPlugin extends Plugin {
 
   /** Tries to make room for the pod given each node's filter status. */
-  PostFilterResult postFilter(CycleState state, PodInfo pod, Map<String, Status> filteredNodeStatuses);
+  PostFilterResult postFilter(
+      CycleState state, PodInfo pod, Map<String, Status> filteredNodeStatuses);
 }

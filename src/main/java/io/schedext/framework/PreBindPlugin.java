@@ -1,6 +1,9 @@
 package io.schedext.framework;
 
-/** Prepares the cluster before binding (e.g. binds volumes); runs serially, the first failure aborts. */
+/**
+ * Prepares the cluster before binding (e.g. binds volumes); runs serially, the first failure
+ * aborts.
+ */
 public interface PreBindPlugin extends Plugin {
 
   /** Prepares the binding of the pod to {@code nodeName}. */

@@ -1,8 +1,9 @@
 package io.schedext.framework;
 
 /**
- * Incremental updates of a PreFilter plugin's cycle state when the framework simulates adding a nominated pod or
- * removing a preemption victim on a node. Called on a copied state; must not touch the node info.
+ * Incremental updates of a PreFilter plugin's cycle state when the framework simulates adding a
+ * nominated pod or removing a preemption victim on a node. Called on a copied state; must not touch
+ * the node info.
  */
 public interface PreFilterExtensions {
 

@@ -21,7 +21,9 @@ public record PreFilterResult(Status status, Set<String> nodeNames) {
 
   /** A result with this status and no narrowing. */
   public static PreFilterResult of(Status status) {
-    return status.isSuccess() && status.plugin() == null ? SUCCESS : new PreFilterResult(status, null);
+    return status.isSuccess() && status.plugin() == null
+        ? SUCCESS
+        : new PreFilterResult(status, null);
   }
 
   /** Success narrowed to {@code names}. */

@@ -5,17 +5,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One scheduling profile, as a KubeSchedulerConfiguration profile after defaults are applied: the plugins enabled
- * at every extension point they implement ({@code multiPoint}), per-point overrides, and plugin arguments.
- * Immutable.
+ * One scheduling profile, as a KubeSchedulerConfiguration profile after defaults are applied: the
+ * plugins enabled at every extension point they implement ({@code multiPoint}), per-point
+ * overrides, and plugin arguments. Immutable.
  *
  * @param name the profile (scheduler) name
- * @param multiPoint plugins enabled at every point they implement, in order, with their score weight
+ * @param multiPoint plugins enabled at every point they implement, in order, with their score
+ *     weight
  * @param points per-extension-point enabled/disabled overrides
  * @param pluginArgs raw args by plugin name
  */
 public record Profile(
-    String name, List<PluginRef> multiPoint, Map<ExtensionPoint, PluginSet> points, Map<String, JsonNode> pluginArgs) {
+    String name,
+    List<PluginRef> multiPoint,
+    Map<ExtensionPoint, PluginSet> points,
+    Map<String, JsonNode> pluginArgs) {
 
   /** Normalises nulls to empty collections. */
   public Profile {
@@ -39,8 +43,8 @@ public record Profile(
   }
 
   /**
-   * Plugins enabled and disabled at one extension point; {@code "*"} in disabled disables every multiPoint plugin
-   * there.
+   * Plugins enabled and disabled at one extension point; {@code "*"} in disabled disables every
+   * multiPoint plugin there.
    *
    * @param enabled enabled plugins in order
    * @param disabled disabled plugin names

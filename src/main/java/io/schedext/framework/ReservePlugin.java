@@ -1,8 +1,8 @@
 package io.schedext.framework;
 
 /**
- * Claims what the pod will use on the chosen node before binding (e.g. volumes), and gives it back on failure.
- * {@link #unreserve} must be idempotent and may run even when {@link #reserve} did not.
+ * Claims what the pod will use on the chosen node before binding (e.g. volumes), and gives it back
+ * on failure. {@link #unreserve} must be idempotent and may run even when {@link #reserve} did not.
  */
 public interface ReservePlugin extends Plugin {
 

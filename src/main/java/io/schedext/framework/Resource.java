@@ -10,15 +10,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Compute resources as integers: CPU in millicores, memory and ephemeral storage in bytes, the pod count, and scalar
- * resources (extended, hugepages, attachable volumes) by name. Mutable and not thread-safe; the cache mutates it
- * under its lock and snapshots hold private copies.
+ * Compute resources as integers: CPU in millicores, memory and ephemeral storage in bytes, the pod
+ * count, and scalar resources (extended, hugepages, attachable volumes) by name. Mutable and not
+ * thread-safe; the cache mutates it under its lock and snapshots hold private copies.
  *
- * <p>Sums never overflow into nonsense. The API server accepts requests up to about 9.22e15 cores and 8Ei of memory,
- * each alone at the edge of a 64-bit long, so a node's sum of them can pass it. Upstream's int64 sums wrap around
- * there (a node that looks nearly empty, a negative score); here every amount keeps, beside its 64-bit value, how many
- * times its sum wrapped, so adding and subtracting stay exact, and the getters answer the amount saturated at the
- * long range ({@link Long#MAX_VALUE} for a sum beyond it).
+ * <p>Sums never overflow into nonsense. The API server accepts requests up to about 9.22e15 cores
+ * and 8Ei of memory, each alone at the edge of a 64-bit long, so a node's sum of them can pass it.
+ * Upstream's int64 sums wrap around there (a node that looks nearly empty, a negative score); here
+ * every amount keeps, beside its 64-bit value, how many times its sum wrapped, so adding and
+ * subtracting stay exact, and the getters answer the amount saturated at the long range ({@link
+ * Long#MAX_VALUE} for a sum beyond it).
  */
 public final class Resource {
 
@@ -27,11 +28,17 @@ public final class Resource {
   private long ephemeralStorage;
   private long allowedPodNumber;
   private Map<String, Long> scalar;
-  /** How many times each sum wrapped past the long range (+1 up, -1 down): the amount is value + carry × 2^64. */
+
+  /**
+   * How many times each sum wrapped past the long range (+1 up, -1 down): the amount is value +
+   * carry × 2^64.
+   */
   private int milliCpuCarry;
+
   private int memoryCarry;
   private int ephemeralStorageCarry;
   private int allowedPodNumberCarry;
+
   /** The carries of the scalar sums that wrapped, by name; null while none did. */
   private Map<String, Integer> scalarCarry;
 
@@ -243,10 +250,12 @@ public final class Resource {
     memoryCarry += other.memoryCarry + carryOfAdd(memory, other.memory, r);
     memory = r;
     r = ephemeralStorage + other.ephemeralStorage;
-    ephemeralStorageCarry += other.ephemeralStorageCarry + carryOfAdd(ephemeralStorage, other.ephemeralStorage, r);
+    ephemeralStorageCarry +=
+        other.ephemeralStorageCarry + carryOfAdd(ephemeralStorage, other.ephemeralStorage, r);
     ephemeralStorage = r;
     r = allowedPodNumber + other.allowedPodNumber;
-    allowedPodNumberCarry += other.allowedPodNumberCarry + carryOfAdd(allowedPodNumber, other.allowedPodNumber, r);
+    allowedPodNumberCarry +=
+        other.allowedPodNumberCarry + carryOfAdd(allowedPodNumber, other.allowedPodNumber, r);
     allowedPodNumber = r;
     if (other.scalar != null) {
       other.scalar.forEach((k, v) -> addScalar(k, v, other.scalarCarryOf(k), 1));
@@ -262,12 +271,12 @@ public final class Resource {
     memoryCarry += -other.memoryCarry + carryOfSubtract(memory, other.memory, r);
     memory = r;
     r = ephemeralStorage - other.ephemeralStorage;
-    ephemeralStorageCarry += -other.ephemeralStorageCarry
-        + carryOfSubtract(ephemeralStorage, other.ephemeralStorage, r);
+    ephemeralStorageCarry +=
+        -other.ephemeralStorageCarry + carryOfSubtract(ephemeralStorage, other.ephemeralStorage, r);
     ephemeralStorage = r;
     r = allowedPodNumber - other.allowedPodNumber;
-    allowedPodNumberCarry += -other.allowedPodNumberCarry
-        + carryOfSubtract(allowedPodNumber, other.allowedPodNumber, r);
+    allowedPodNumberCarry +=
+        -other.allowedPodNumberCarry + carryOfSubtract(allowedPodNumber, other.allowedPodNumber, r);
     allowedPodNumber = r;
     if (other.scalar != null) {
       other.scalar.forEach((k, v) -> addScalar(k, v, other.scalarCarryOf(k), -1));
@@ -285,12 +294,18 @@ public final class Resource {
     return carry == 0 ? r : carry > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
   }
 
-  /** +1 when {@code r = a + b} wrapped past {@link Long#MAX_VALUE}, -1 past {@link Long#MIN_VALUE}, else 0. */
+  /**
+   * +1 when {@code r = a + b} wrapped past {@link Long#MAX_VALUE}, -1 past {@link Long#MIN_VALUE},
+   * else 0.
+   */
   private static int carryOfAdd(long a, long b, long r) {
     return ((a ^ r) & (b ^ r)) >= 0 ? 0 : b > 0 ? 1 : -1;
   }
 
-  /** +1 when {@code r = a - b} wrapped past {@link Long#MAX_VALUE}, -1 past {@link Long#MIN_VALUE}, else 0. */
+  /**
+   * +1 when {@code r = a - b} wrapped past {@link Long#MAX_VALUE}, -1 past {@link Long#MIN_VALUE},
+   * else 0.
+   */
   private static int carryOfSubtract(long a, long b, long r) {
     return ((a ^ b) & (a ^ r)) >= 0 ? 0 : b < 0 ? 1 : -1;
   }
@@ -319,10 +334,14 @@ public final class Resource {
   @Override
   public boolean equals(Object o) {
     return o instanceof Resource r
-        && milliCpu == r.milliCpu && milliCpuCarry == r.milliCpuCarry
-        && memory == r.memory && memoryCarry == r.memoryCarry
-        && ephemeralStorage == r.ephemeralStorage && ephemeralStorageCarry == r.ephemeralStorageCarry
-        && allowedPodNumber == r.allowedPodNumber && allowedPodNumberCarry == r.allowedPodNumberCarry
+        && milliCpu == r.milliCpu
+        && milliCpuCarry == r.milliCpuCarry
+        && memory == r.memory
+        && memoryCarry == r.memoryCarry
+        && ephemeralStorage == r.ephemeralStorage
+        && ephemeralStorageCarry == r.ephemeralStorageCarry
+        && allowedPodNumber == r.allowedPodNumber
+        && allowedPodNumberCarry == r.allowedPodNumberCarry
         && scalarResources().equals(r.scalarResources())
         && Objects.equals(scalarCarry, r.scalarCarry);
   }
@@ -334,7 +353,15 @@ public final class Resource {
 
   @Override
   public String toString() {
-    return "{milliCPU=" + milliCpu() + ", memory=" + memory() + ", ephemeralStorage=" + ephemeralStorage()
-        + ", pods=" + allowedPodNumber() + (hasScalars() ? ", scalar=" + scalarResources() : "") + "}";
+    return "{milliCPU="
+        + milliCpu()
+        + ", memory="
+        + memory()
+        + ", ephemeralStorage="
+        + ephemeralStorage()
+        + ", pods="
+        + allowedPodNumber()
+        + (hasScalars() ? ", scalar=" + scalarResources() : "")
+        + "}";
   }
 }

@@ -9,25 +9,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * Whole-cluster sums of per-node contributions, carried from one call to the next and adjusted for the nodes that
- * changed.
+ * Whole-cluster sums of per-node contributions, carried from one call to the next and adjusted for
+ * the nodes that changed.
  *
- * <p>Some PreScore and PreFilter steps sum something over every node of the cluster for each pod, such as the pods
- * matching a spread selector per zone: O(nodes) per pod even when each node's share is remembered. Snapshots share
- * their node infos until a node changes, and a node info's {@link NodeInfo#generation() generation} identifies its
- * content (every change advances it; copies keep it). So this keeps, per key, the generation and the contribution
- * of every position of the last list summed, with the running total, and on the next call recomputes only the
- * positions whose generation differs: subtract what was there, add what is there now. A comparison per node plus
- * O(changes) instead of O(nodes) work; a list of different nodes (another snapshot's order, a request's own full
- * nodes) costs what summing from scratch would.
+ * <p>Some PreScore and PreFilter steps sum something over every node of the cluster for each pod,
+ * such as the pods matching a spread selector per zone: O(nodes) per pod even when each node's
+ * share is remembered. Snapshots share their node infos until a node changes, and a node info's
+ * {@link NodeInfo#generation() generation} identifies its content (every change advances it; copies
+ * keep it). So this keeps, per key, the generation and the contribution of every position of the
+ * last list summed, with the running total, and on the next call recomputes only the positions
+ * whose generation differs: subtract what was there, add what is there now. A comparison per node
+ * plus O(changes) instead of O(nodes) work; a list of different nodes (another snapshot's order, a
+ * request's own full nodes) costs what summing from scratch would.
  *
- * <p>The key must determine the contribution function: two calls with equal keys must compute the same contribution
- * for the same node info, so a key missing one input of the contribution carries another input's totals without
- * notice. Keys are records declared by the plugin next to the contribution they key, with every input as a
- * component; each is hashed once per call. Keeps the {@code maxKeys} most recently used keys. Thread-safe: calls for
- * one key run one at a time, calls for different keys concurrently.
+ * <p>The key must determine the contribution function: two calls with equal keys must compute the
+ * same contribution for the same node info, so a key missing one input of the contribution carries
+ * another input's totals without notice. Keys are records declared by the plugin next to the
+ * contribution they key, with every input as a component; each is hashed once per call. Keeps the
+ * {@code maxKeys} most recently used keys. Thread-safe: calls for one key run one at a time, calls
+ * for different keys concurrently.
  *
- * @param <K> the key (value {@code equals} and {@code hashCode} over every input of the contribution)
+ * @param <K> the key (value {@code equals} and {@code hashCode} over every input of the
+ *     contribution)
  * @param <C> a node's contribution (immutable)
  * @param <T> the running total (mutated only under this class's control)
  */
@@ -36,13 +39,19 @@ public final class RunningTotals<K, C, T> {
   /** Bulk recomputations larger than this run on the parallelizer. */
   static final int PARALLEL_FROM = 512;
 
-  /** How contributions add up to a total. Implementations are made per call and may hold the call's inputs. */
+  /**
+   * How contributions add up to a total. Implementations are made per call and may hold the call's
+   * inputs.
+   */
   public interface Sum<C, T> {
 
     /** A new empty total. */
     T empty();
 
-    /** What {@code node} contributes, or null for nothing. A pure function of the node info (given the key). */
+    /**
+     * What {@code node} contributes, or null for nothing. A pure function of the node info (given
+     * the key).
+     */
     C contribution(NodeInfo node);
 
     /** Adds {@code c} to {@code total}. */
@@ -73,9 +82,9 @@ public final class RunningTotals<K, C, T> {
   }
 
   /**
-   * The sum of {@code sum}'s contributions over {@code nodes}, handed to {@code read} (under the key's lock, so
-   * {@code read} must copy what it keeps). {@code parallelizer}, when not null, computes large batches of
-   * contributions.
+   * The sum of {@code sum}'s contributions over {@code nodes}, handed to {@code read} (under the
+   * key's lock, so {@code read} must copy what it keeps). {@code parallelizer}, when not null,
+   * computes large batches of contributions.
    */
   public <R> R total(
       K key, List<NodeInfo> nodes, Sum<C, T> sum, Parallelizer parallelizer, Function<T, R> read) {
@@ -97,7 +106,8 @@ public final class RunningTotals<K, C, T> {
   }
 
   @SuppressWarnings("unchecked")
-  private void update(Entry<C, T> e, List<NodeInfo> nodes, Sum<C, T> sum, Parallelizer parallelizer) {
+  private void update(
+      Entry<C, T> e, List<NodeInfo> nodes, Sum<C, T> sum, Parallelizer parallelizer) {
     int n = nodes.size();
     if (e.generations.length > n) {
       // The list shrank: what the dropped positions contributed goes.
@@ -181,7 +191,10 @@ public final class RunningTotals<K, C, T> {
     return entries.size();
   }
 
-  /** How many node contributions were computed since start (the rest were carried); for tests and diagnostics. */
+  /**
+   * How many node contributions were computed since start (the rest were carried); for tests and
+   * diagnostics.
+   */
   public long recomputed() {
     return recomputed.get();
   }

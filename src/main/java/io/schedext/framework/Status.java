@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The immutable result of running a plugin: a {@link Code}, the reasons (upstream's text, character for character),
- * the cause of an {@link Code#ERROR}, and the name of the plugin that produced it. "Does not fit" is a Status, never
- * an exception. Thread-safe.
+ * The immutable result of running a plugin: a {@link Code}, the reasons (upstream's text, character
+ * for character), the cause of an {@link Code#ERROR}, and the name of the plugin that produced it.
+ * "Does not fit" is a Status, never an exception. Thread-safe.
  */
 public final class Status {
 
@@ -157,6 +157,8 @@ public final class Status {
 
   @Override
   public String toString() {
-    return code + (plugin == null ? "" : "(" + plugin + ")") + (reasons.isEmpty() ? "" : ": " + message());
+    return code
+        + (plugin == null ? "" : "(" + plugin + ")")
+        + (reasons.isEmpty() ? "" : ": " + message());
   }
 }

@@ -2,7 +2,10 @@ package io.schedext.framework;
 
 import java.time.Duration;
 
-/** Schedules one-shot callbacks; injected so tests fire timers by advancing a fake clock instead of waiting. */
+/**
+ * Schedules one-shot callbacks; injected so tests fire timers by advancing a fake clock instead of
+ * waiting.
+ */
 public interface Timers {
 
   /** A scheduled callback that can be cancelled. */

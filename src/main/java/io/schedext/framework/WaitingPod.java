@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A pod held at Permit, as upstream's {@code WaitingPod}: it proceeds when every waiting plugin allows it, and fails
- * when one rejects it or a plugin's wait times out. Implementations are thread-safe: plugins may allow or reject from
- * any thread.
+ * A pod held at Permit, as upstream's {@code WaitingPod}: it proceeds when every waiting plugin
+ * allows it, and fails when one rejects it or a plugin's wait times out. Implementations are
+ * thread-safe: plugins may allow or reject from any thread.
  */
 public interface WaitingPod {
 

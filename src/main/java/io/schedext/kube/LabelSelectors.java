@@ -6,14 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Compiles metav1 label selectors into {@link Selector}s, as apimachinery's {@code LabelSelectorAsSelector}. */
+/**
+ * Compiles metav1 label selectors into {@link Selector}s, as apimachinery's {@code
+ * LabelSelectorAsSelector}.
+ */
 public final class LabelSelectors {
 
   private LabelSelectors() {}
 
   /**
-   * Compiles {@code ls}: null matches nothing, an empty selector matches everything. Throws
-   * {@link IllegalArgumentException} for an unknown operator or malformed requirement.
+   * Compiles {@code ls}: null matches nothing, an empty selector matches everything. Throws {@link
+   * IllegalArgumentException} for an unknown operator or malformed requirement.
    */
   public static Selector compile(LabelSelector ls) {
     if (ls == null) {
@@ -28,7 +31,9 @@ public final class LabelSelectors {
     List<Requirement> reqs = new ArrayList<>(n);
     if (matchLabels != null) {
       for (Map.Entry<String, String> e : matchLabels.entrySet()) {
-        reqs.add(Requirement.of(e.getKey(), Requirement.Operator.EQUALS, List.of(nullToEmpty(e.getValue()))));
+        reqs.add(
+            Requirement.of(
+                e.getKey(), Requirement.Operator.EQUALS, List.of(nullToEmpty(e.getValue()))));
       }
     }
     if (exprs != null) {
@@ -39,8 +44,9 @@ public final class LabelSelectors {
               case "NotIn" -> Requirement.Operator.NOT_IN;
               case "Exists" -> Requirement.Operator.EXISTS;
               case "DoesNotExist" -> Requirement.Operator.DOES_NOT_EXIST;
-              default -> throw new IllegalArgumentException(
-                  "\"" + r.getOperator() + "\" is not a valid label selector operator");
+              default ->
+                  throw new IllegalArgumentException(
+                      "\"" + r.getOperator() + "\" is not a valid label selector operator");
             };
         reqs.add(Requirement.of(r.getKey(), op, r.getValues()));
       }

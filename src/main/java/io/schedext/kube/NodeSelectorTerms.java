@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compiled {@code v1.NodeSelector} terms, ORed, as component-helpers' lazy-error node selector: a term that fails
- * to parse never matches but does not stop the others. Immutable and thread-safe.
+ * Compiled {@code v1.NodeSelector} terms, ORed, as component-helpers' lazy-error node selector: a
+ * term that fails to parse never matches but does not stop the others. Immutable and thread-safe.
  */
 public final class NodeSelectorTerms {
 
@@ -76,12 +76,15 @@ public final class NodeSelectorTerms {
   }
 
   /**
-   * One term: label requirements ANDed with field requirements. A term with neither matches nothing.
+   * One term: label requirements ANDed with field requirements. A term with neither matches
+   * nothing.
    *
-   * @param labelRequirements requirements on node labels (null when the term has no matchExpressions)
+   * @param labelRequirements requirements on node labels (null when the term has no
+   *     matchExpressions)
    * @param fieldRequirements requirements on node fields (null when the term has no matchFields)
    */
-  public record Term(List<Requirement> labelRequirements, List<FieldRequirement> fieldRequirements) {
+  public record Term(
+      List<Requirement> labelRequirements, List<FieldRequirement> fieldRequirements) {
 
     static final Term NEVER = new Term(null, null);
 
@@ -110,7 +113,8 @@ public final class NodeSelectorTerms {
       if (labelRequirements == null && fieldRequirements == null) {
         return false;
       }
-      // Index loops: run per node per term, where an iterator (not always scalar-replaced) would be garbage.
+      // Index loops: run per node per term, where an iterator (not always scalar-replaced) would be
+      // garbage.
       if (labelRequirements != null) {
         for (int i = 0, n = labelRequirements.size(); i < n; i++) {
           if (!labelRequirements.get(i).matches(labels)) {
@@ -136,13 +140,16 @@ public final class NodeSelectorTerms {
         case "DoesNotExist" -> Requirement.Operator.DOES_NOT_EXIST;
         case "Gt" -> Requirement.Operator.GREATER_THAN;
         case "Lt" -> Requirement.Operator.LESS_THAN;
-        default -> throw new IllegalArgumentException("\"" + op + "\" is not a valid node selector operator");
+        default ->
+            throw new IllegalArgumentException(
+                "\"" + op + "\" is not a valid node selector operator");
       };
     }
   }
 
   /**
-   * A requirement on a node field; only {@code metadata.name} has a value, any other key reads as empty.
+   * A requirement on a node field; only {@code metadata.name} has a value, any other key reads as
+   * empty.
    *
    * @param key the field key
    * @param in true for In, false for NotIn
@@ -158,12 +165,17 @@ public final class NodeSelectorTerms {
       } else if (op.equals("NotIn")) {
         in = false;
       } else {
-        throw new IllegalArgumentException("\"" + op + "\" is not a valid node field selector operator");
+        throw new IllegalArgumentException(
+            "\"" + op + "\" is not a valid node field selector operator");
       }
       List<String> values = r.getValues() == null ? List.of() : r.getValues();
       if (values.size() != 1) {
         throw new IllegalArgumentException(
-            "unexpected number of value (" + values.size() + ") for node field selector operator \"" + op + "\"");
+            "unexpected number of value ("
+                + values.size()
+                + ") for node field selector operator \""
+                + op
+                + "\"");
       }
       return new FieldRequirement(r.getKey(), in, values.get(0));
     }

@@ -10,15 +10,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pod's effective resource requests, as component-helpers' {@code PodRequests}: the sum of the regular
- * containers and of restartable (sidecar) init containers, raised per resource to what any init container needs
- * while it runs next to the sidecars started before it, replaced by pod-level requests where the pod states them,
- * plus {@code spec.overhead}. Values are exact decimals.
+ * A pod's effective resource requests, as component-helpers' {@code PodRequests}: the sum of the
+ * regular containers and of restartable (sidecar) init containers, raised per resource to what any
+ * init container needs while it runs next to the sidecars started before it, replaced by pod-level
+ * requests where the pod states them, plus {@code spec.overhead}. Values are exact decimals.
  */
 public final class PodRequests {
 
-  /** The CPU request, in millicores, counted for a container that states none (scheduler's non-zero rule). */
+  /**
+   * The CPU request, in millicores, counted for a container that states none (scheduler's non-zero
+   * rule).
+   */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
+
   /** The memory request, in bytes, counted for a container that states none (200 MiB). */
   public static final long DEFAULT_MEMORY_REQUEST = 200L * 1024 * 1024;
 
@@ -34,14 +38,18 @@ public final class PodRequests {
     return compute(pod, Map.of(), true);
   }
 
-  /** The pod's requests where a container missing a cpu or memory request counts the scheduler's default. */
+  /**
+   * The pod's requests where a container missing a cpu or memory request counts the scheduler's
+   * default.
+   */
   public static Map<String, BigDecimal> nonZero(Pod pod) {
     return compute(pod, NON_ZERO_DEFAULTS, true);
   }
 
   /**
-   * As {@link #nonZero(Pod)} but from the containers alone, ignoring pod-level requests: what upstream's
-   * NodeResourcesFit scorer computes for the incoming pod, whose pod-level flag is shadowed (kubernetes#141387).
+   * As {@link #nonZero(Pod)} but from the containers alone, ignoring pod-level requests: what
+   * upstream's NodeResourcesFit scorer computes for the incoming pod, whose pod-level flag is
+   * shadowed (kubernetes#141387).
    */
   public static Map<String, BigDecimal> nonZeroIgnoringPodLevel(Pod pod) {
     return compute(pod, NON_ZERO_DEFAULTS, false);
@@ -50,11 +58,14 @@ public final class PodRequests {
   /** True when the pod states pod-level requests ({@code spec.resources.requests}). */
   public static boolean hasPodLevelRequests(Pod pod) {
     PodSpec spec = pod.getSpec();
-    return spec != null && spec.getResources() != null && spec.getResources().getRequests() != null
+    return spec != null
+        && spec.getResources() != null
+        && spec.getResources().getRequests() != null
         && !spec.getResources().getRequests().isEmpty();
   }
 
-  private static Map<String, BigDecimal> compute(Pod pod, Map<String, BigDecimal> nonMissing, boolean podLevel) {
+  private static Map<String, BigDecimal> compute(
+      Pod pod, Map<String, BigDecimal> nonMissing, boolean podLevel) {
     Map<String, BigDecimal> reqs = new HashMap<>();
     PodSpec spec = pod.getSpec();
     if (spec == null) {
@@ -89,8 +100,9 @@ public final class PodRequests {
   }
 
   /**
-   * Pod-level requests ({@code spec.resources}, PodLevelResources, beta and on by default since 1.34) replace the
-   * container aggregate for the resources that support them: cpu, memory and hugepages.
+   * Pod-level requests ({@code spec.resources}, PodLevelResources, beta and on by default since
+   * 1.34) replace the container aggregate for the resources that support them: cpu, memory and
+   * hugepages.
    */
   private static void applyPodLevelRequests(Map<String, BigDecimal> reqs, PodSpec spec) {
     if (spec.getResources() == null || spec.getResources().getRequests() == null) {
@@ -98,13 +110,16 @@ public final class PodRequests {
     }
     for (Map.Entry<String, Quantity> e : spec.getResources().getRequests().entrySet()) {
       String name = e.getKey();
-      if (name.equals(ResourceNames.CPU) || name.equals(ResourceNames.MEMORY) || ResourceNames.isHugePages(name)) {
+      if (name.equals(ResourceNames.CPU)
+          || name.equals(ResourceNames.MEMORY)
+          || ResourceNames.isHugePages(name)) {
         reqs.put(name, Quantities.decimal(e.getValue()));
       }
     }
   }
 
-  private static Map<String, BigDecimal> containerRequests(Container c, Map<String, BigDecimal> nonMissing) {
+  private static Map<String, BigDecimal> containerRequests(
+      Container c, Map<String, BigDecimal> nonMissing) {
     Map<String, Quantity> raw = c.getResources() == null ? null : c.getResources().getRequests();
     Map<String, BigDecimal> out = decimals(raw);
     for (Map.Entry<String, BigDecimal> e : nonMissing.entrySet()) {

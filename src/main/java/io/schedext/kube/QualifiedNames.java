@@ -11,7 +11,10 @@ public final class QualifiedNames {
 
   private QualifiedNames() {}
 
-  /** True when {@code s} is an optional DNS subdomain prefix and a slash, then a name of at most 63 characters. */
+  /**
+   * True when {@code s} is an optional DNS subdomain prefix and a slash, then a name of at most 63
+   * characters.
+   */
   public static boolean isQualifiedName(String s) {
     if (s == null || s.isEmpty()) {
       return false;
@@ -24,7 +27,9 @@ public final class QualifiedNames {
       }
       String prefix = s.substring(0, slash);
       name = s.substring(slash + 1);
-      if (prefix.isEmpty() || prefix.length() > 253 || !DNS1123_SUBDOMAIN.matcher(prefix).matches()) {
+      if (prefix.isEmpty()
+          || prefix.length() > 253
+          || !DNS1123_SUBDOMAIN.matcher(prefix).matches()) {
         return false;
       }
     }

@@ -5,9 +5,9 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * Exact conversions of Kubernetes quantities to integers, rounding up as apimachinery's {@code Value()} and
- * {@code MilliValue()} do. Stateless and thread-safe; meant to run when an object enters the cache, never in a
- * per-node loop.
+ * Exact conversions of Kubernetes quantities to integers, rounding up as apimachinery's {@code
+ * Value()} and {@code MilliValue()} do. Stateless and thread-safe; meant to run when an object
+ * enters the cache, never in a per-node loop.
  */
 public final class Quantities {
 
@@ -15,7 +15,10 @@ public final class Quantities {
 
   private Quantities() {}
 
-  /** Returns the exact decimal value of {@code q}; throws {@link IllegalArgumentException} when it is malformed. */
+  /**
+   * Returns the exact decimal value of {@code q}; throws {@link IllegalArgumentException} when it
+   * is malformed.
+   */
   public static BigDecimal decimal(Quantity q) {
     if (q == null) {
       return BigDecimal.ZERO;
@@ -32,10 +35,11 @@ public final class Quantities {
   }
 
   /**
-   * The value of the common spellings — an unsigned integer amount with no suffix or one of the suffixes m, u, n, k,
-   * M, G, T, Ki, Mi, Gi, Ti — computed directly; null for anything else (signs, fractions, exponents, larger
-   * suffixes, or values that would not fit a long), which goes through the general parser. Every pod the cache takes
-   * in has its requests parsed, and the general parser's powers of BigDecimal made that a visible share of an update.
+   * The value of the common spellings — an unsigned integer amount with no suffix or one of the
+   * suffixes m, u, n, k, M, G, T, Ki, Mi, Gi, Ti — computed directly; null for anything else
+   * (signs, fractions, exponents, larger suffixes, or values that would not fit a long), which goes
+   * through the general parser. Every pod the cache takes in has its requests parsed, and the
+   * general parser's powers of BigDecimal made that a visible share of an update.
    */
   static BigDecimal plainDecimal(String amount, String format) {
     if (amount == null || amount.isEmpty() || amount.length() > 15) {
@@ -75,21 +79,24 @@ public final class Quantities {
   }
 
   /**
-   * Returns the quantity rounded up to an integer, as apimachinery's {@code Quantity.Value()}: away from zero, so
-   * 1.5 is 2 and -1.5 is -2.
+   * Returns the quantity rounded up to an integer, as apimachinery's {@code Quantity.Value()}: away
+   * from zero, so 1.5 is 2 and -1.5 is -2.
    */
   public static long value(Quantity q) {
     return roundUpToLong(decimal(q));
   }
 
-  /** Returns the quantity in thousandths rounded up (away from zero), as apimachinery's {@code MilliValue()}. */
+  /**
+   * Returns the quantity in thousandths rounded up (away from zero), as apimachinery's {@code
+   * MilliValue()}.
+   */
   public static long milliValue(Quantity q) {
     return roundUpToLong(decimal(q).multiply(THOUSAND));
   }
 
   /**
-   * Rounds {@code d} to a long away from zero, as apimachinery rounds a quantity's {@code Value()}, saturating at the
-   * long range instead of overflowing.
+   * Rounds {@code d} to a long away from zero, as apimachinery rounds a quantity's {@code Value()},
+   * saturating at the long range instead of overflowing.
    */
   public static long roundUpToLong(BigDecimal d) {
     return saturate(d.setScale(0, RoundingMode.UP));

@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 
 /**
- * A pod's hard node constraints: {@code spec.nodeSelector} ANDed with the required node affinity terms, as
- * component-helpers' {@code GetRequiredNodeAffinity}. Immutable and thread-safe.
+ * A pod's hard node constraints: {@code spec.nodeSelector} ANDed with the required node affinity
+ * terms, as component-helpers' {@code GetRequiredNodeAffinity}. Immutable and thread-safe.
  */
 public final class RequiredNodeAffinity {
 
@@ -29,12 +29,17 @@ public final class RequiredNodeAffinity {
     if (a != null
         && a.getNodeAffinity() != null
         && a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null) {
-      terms = NodeSelectorTerms.compile(a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
+      terms =
+          NodeSelectorTerms.compile(
+              a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
     }
     return s == null && terms == null ? NONE : new RequiredNodeAffinity(s, terms);
   }
 
-  /** True when the node with this name and labels satisfies both the node selector and the required terms. */
+  /**
+   * True when the node with this name and labels satisfies both the node selector and the required
+   * terms.
+   */
   public boolean matches(String nodeName, Map<String, String> nodeLabels) {
     if (nodeSelector != null && !nodeSelector.matches(nodeLabels)) {
       return false;

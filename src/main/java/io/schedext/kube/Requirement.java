@@ -1,13 +1,14 @@
 package io.schedext.kube;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.Collection;
-import java.util.List;
 
 /**
- * One label requirement (key, operator, values), as apimachinery's {@code labels.Requirement}. Immutable.
+ * One label requirement (key, operator, values), as apimachinery's {@code labels.Requirement}.
+ * Immutable.
  *
  * @param key the label key
  * @param operator the operator
@@ -45,8 +46,8 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
   }
 
   /**
-   * Builds a validated requirement; throws {@link IllegalArgumentException} with apimachinery's wording when the
-   * operator and values do not fit together or a value is malformed.
+   * Builds a validated requirement; throws {@link IllegalArgumentException} with apimachinery's
+   * wording when the operator and values do not fit together or a value is malformed.
    */
   public static Requirement of(String key, Operator op, Collection<String> values) {
     if (!QualifiedNames.isQualifiedName(key)) {
@@ -57,7 +58,8 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
     switch (op) {
       case IN, NOT_IN -> {
         if (vals.isEmpty()) {
-          throw new IllegalArgumentException("for 'in', 'notin' operators, values set can't be empty");
+          throw new IllegalArgumentException(
+              "for 'in', 'notin' operators, values set can't be empty");
         }
       }
       case EQUALS, NOT_EQUALS -> {
@@ -67,12 +69,14 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
       }
       case EXISTS, DOES_NOT_EXIST -> {
         if (!vals.isEmpty()) {
-          throw new IllegalArgumentException("values set must be empty for exists and does not exist");
+          throw new IllegalArgumentException(
+              "values set must be empty for exists and does not exist");
         }
       }
       case GREATER_THAN, LESS_THAN -> {
         if (vals.size() != 1) {
-          throw new IllegalArgumentException("for 'Gt', 'Lt' operators, exactly one value is required");
+          throw new IllegalArgumentException(
+              "for 'Gt', 'Lt' operators, exactly one value is required");
         }
         try {
           bound = Long.parseLong(vals.get(0));
@@ -83,7 +87,8 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
       }
       default -> throw new IllegalArgumentException("operator '" + op + "' is not recognized");
     }
-    // apimachinery validates every value as a label value, Gt/Lt bounds included (so "-1" is rejected).
+    // apimachinery validates every value as a label value, Gt/Lt bounds included (so "-1" is
+    // rejected).
     for (String v : vals) {
       if (!QualifiedNames.isLabelValue(v)) {
         throw new IllegalArgumentException("invalid label value: \"" + v + "\"");
@@ -121,7 +126,8 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
       case EXISTS -> key;
       case DOES_NOT_EXIST -> "!" + key;
       case EQUALS, NOT_EQUALS -> key + operator.symbol() + values.iterator().next();
-      default -> key + " " + operator.symbol() + " (" + String.join(",", new TreeSet<>(values)) + ")";
+      default ->
+          key + " " + operator.symbol() + " (" + String.join(",", new TreeSet<>(values)) + ")";
     };
   }
 }

@@ -24,7 +24,9 @@ public final class ResourceNames {
     return name.contains(NATIVE_DOMAIN);
   }
 
-  /** True for extended resources: outside the kubernetes.io domain and not a quota "requests." name. */
+  /**
+   * True for extended resources: outside the kubernetes.io domain and not a quota "requests." name.
+   */
   public static boolean isExtended(String name) {
     if (isNative(name) || name.startsWith(REQUESTS_PREFIX)) {
       return false;
@@ -42,8 +44,14 @@ public final class ResourceNames {
     return name.startsWith(ATTACHABLE_VOLUMES_PREFIX);
   }
 
-  /** True for resources accounted as scalars: extended, hugepages, prefixed native and attachable volumes. */
+  /**
+   * True for resources accounted as scalars: extended, hugepages, prefixed native and attachable
+   * volumes.
+   */
   public static boolean isScalar(String name) {
-    return isExtended(name) || isHugePages(name) || isPrefixedNative(name) || isAttachableVolume(name);
+    return isExtended(name)
+        || isHugePages(name)
+        || isPrefixedNative(name)
+        || isAttachableVolume(name);
   }
 }

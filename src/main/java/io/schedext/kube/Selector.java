@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A compiled label selector: a conjunction of requirements, as apimachinery's {@code labels.Selector}. Instances are
- * immutable and thread-safe; {@link #matches} allocates nothing. Two selectors are equal when both match nothing or
- * both list equal requirements in the same order (so they can be parts of memo keys); the hash is computed once.
+ * A compiled label selector: a conjunction of requirements, as apimachinery's {@code
+ * labels.Selector}. Instances are immutable and thread-safe; {@link #matches} allocates nothing.
+ * Two selectors are equal when both match nothing or both list equal requirements in the same order
+ * (so they can be parts of memo keys); the hash is computed once.
  */
 public final class Selector {
 
@@ -35,7 +36,10 @@ public final class Selector {
     return NOTHING;
   }
 
-  /** Returns a selector requiring every key of {@code set} to carry the same value; an empty set matches all. */
+  /**
+   * Returns a selector requiring every key of {@code set} to carry the same value; an empty set
+   * matches all.
+   */
   public static Selector fromSet(Map<String, String> set) {
     if (set == null || set.isEmpty()) {
       return EVERYTHING;
@@ -84,11 +88,17 @@ public final class Selector {
     return List.of(requirements);
   }
 
-  /** True for a selector that matches nothing as well, or one with equal requirements in the same order. */
+  /**
+   * True for a selector that matches nothing as well, or one with equal requirements in the same
+   * order.
+   */
   @Override
   public boolean equals(Object o) {
-    return o == this || (o instanceof Selector other && hash == other.hash && nothing == other.nothing
-        && Arrays.equals(requirements, other.requirements));
+    return o == this
+        || (o instanceof Selector other
+            && hash == other.hash
+            && nothing == other.nothing
+            && Arrays.equals(requirements, other.requirements));
   }
 
   @Override

@@ -47,8 +47,9 @@ public final class Taints {
   }
 
   /**
-   * The first of {@code taints} that {@code tolerations} do not tolerate, or null: {@link #findUntolerated(List, List,
-   * Predicate)} for taints already chosen by effect (such as {@code NodeInfo.noScheduleTaints()}).
+   * The first of {@code taints} that {@code tolerations} do not tolerate, or null: {@link
+   * #findUntolerated(List, List, Predicate)} for taints already chosen by effect (such as {@code
+   * NodeInfo.noScheduleTaints()}).
    */
   public static Taint findUntolerated(List<Taint> taints, List<Toleration> tolerations) {
     for (int i = 0, n = taints.size(); i < n; i++) {
@@ -61,7 +62,8 @@ public final class Taints {
   }
 
   /** Returns the first taint accepted by {@code filter} that no toleration tolerates, or null. */
-  public static Taint findUntolerated(List<Taint> taints, List<Toleration> tolerations, Predicate<Taint> filter) {
+  public static Taint findUntolerated(
+      List<Taint> taints, List<Toleration> tolerations, Predicate<Taint> filter) {
     if (taints == null) {
       return null;
     }

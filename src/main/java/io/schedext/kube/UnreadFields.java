@@ -6,9 +6,10 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodStatus;
 
 /**
- * Fields of Kubernetes objects that no part of the extender reads, skipped while decoding instead of being built and
- * then dropped: {@code metadata.managedFields} (a third of a typical pod's JSON, decoded into nested maps) and the
- * pod's container statuses. Writing is unchanged: an object that has them still encodes them.
+ * Fields of Kubernetes objects that no part of the extender reads, skipped while decoding instead
+ * of being built and then dropped: {@code metadata.managedFields} (a third of a typical pod's JSON,
+ * decoded into nested maps) and the pod's container statuses. Writing is unchanged: an object that
+ * has them still encodes them.
  */
 public final class UnreadFields {
 
@@ -17,7 +18,8 @@ public final class UnreadFields {
   @JsonIgnoreProperties(value = "managedFields", allowGetters = true)
   private abstract static class Meta {}
 
-  @JsonIgnoreProperties(value = {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"},
+  @JsonIgnoreProperties(
+      value = {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"},
       allowGetters = true)
   private abstract static class Status {}
 

@@ -20,8 +20,9 @@ import java.util.stream.Collectors;
 
 /**
  * One parsed YAML or JSON configuration file and typed reads of its fields. Every failed read is a
- * {@link ConfigFileException} worded as apimachinery's field errors ({@code <file>: <path>: Invalid value: ...}).
- * Field names match exactly, as kube-scheduler's strict decoder does, unless a read says otherwise. Immutable.
+ * {@link ConfigFileException} worded as apimachinery's field errors ({@code <file>: <path>: Invalid
+ * value: ...}). Field names match exactly, as kube-scheduler's strict decoder does, unless a read
+ * says otherwise. Immutable.
  */
 final class ConfigDocument {
 
@@ -60,23 +61,32 @@ final class ConfigDocument {
     return parse(location, text);
   }
 
-  /** Parses {@code text} (JSON when it starts with a brace, YAML otherwise); {@code source} names it in errors. */
+  /**
+   * Parses {@code text} (JSON when it starts with a brace, YAML otherwise); {@code source} names it
+   * in errors.
+   */
   static ConfigDocument parse(String source, String text) {
     JsonNode root;
     try {
       root = text.stripLeading().startsWith("{") ? JSON.readTree(text) : YAML.readTree(text);
     } catch (JsonProcessingException e) {
       // The YAML parser draws carets under a quoted line; keep its words only, on one line.
-      String detail = e.getOriginalMessage().lines().map(String::strip)
-          .filter(l -> !l.isEmpty() && !l.equals("^")).collect(Collectors.joining(" "));
+      String detail =
+          e.getOriginalMessage()
+              .lines()
+              .map(String::strip)
+              .filter(l -> !l.isEmpty() && !l.equals("^"))
+              .collect(Collectors.joining(" "));
       throw new ConfigFileException(source + ": not valid YAML or JSON: " + detail, e);
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw new ConfigFileException(source + ": the file is empty");
     }
     if (!root.isObject()) {
-      throw new ConfigFileException(source + ": the file must hold one mapping (apiVersion, kind, ...), not a "
-          + root.getNodeType().name().toLowerCase());
+      throw new ConfigFileException(
+          source
+              + ": the file must hold one mapping (apiVersion, kind, ...), not a "
+              + root.getNodeType().name().toLowerCase());
     }
     return new ConfigDocument(source, root);
   }
@@ -118,7 +128,8 @@ final class ConfigDocument {
 
   /** apimachinery's {@code Unsupported value: "<value>": supported values: "a", "b"}. */
   ConfigFileException unsupported(String path, String value, Collection<String> allowed) {
-    return error(path, "Unsupported value: " + render(value) + ": supported values: " + quoted(allowed));
+    return error(
+        path, "Unsupported value: " + render(value) + ": supported values: " + quoted(allowed));
   }
 
   /** apimachinery's {@code Duplicate value: "<value>"}. */
@@ -126,13 +137,17 @@ final class ConfigDocument {
     return error(path, "Duplicate value: " + render(value));
   }
 
-  /** Fails on the first field of {@code object} that is not in {@code allowed} (a strict decoding error). */
+  /**
+   * Fails on the first field of {@code object} that is not in {@code allowed} (a strict decoding
+   * error).
+   */
   void onlyFields(JsonNode object, String path, Collection<String> allowed) {
     Iterator<String> names = object.fieldNames();
     while (names.hasNext()) {
       String name = names.next();
       if (!allowed.contains(name)) {
-        throw error(child(path, name), "unknown field; allowed fields: " + String.join(", ", allowed));
+        throw error(
+            child(path, name), "unknown field; allowed fields: " + String.join(", ", allowed));
       }
     }
   }
@@ -199,8 +214,8 @@ final class ConfigDocument {
   }
 
   /**
-   * The field {@code name} of {@code object}, matched as Go's encoding/json does: the exact name first, then any
-   * case-insensitive match. Null when absent.
+   * The field {@code name} of {@code object}, matched as Go's encoding/json does: the exact name
+   * first, then any case-insensitive match. Null when absent.
    */
   static JsonNode lenientField(JsonNode object, String name) {
     JsonNode exact = object.get(name);

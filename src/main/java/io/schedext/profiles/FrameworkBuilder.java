@@ -4,15 +4,15 @@ import static io.schedext.profiles.ConfigDocument.child;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.schedext.framework.ExtensionPoint;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
-import io.schedext.framework.runtime.FrameworkServices;
-import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.Plugin;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Profile.PluginRef;
 import io.schedext.framework.Profile.PluginSet;
 import io.schedext.framework.Registry;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.Frameworks;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -24,10 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the frameworks the extender serves, one per profile: picks the profile source (a KubeSchedulerConfiguration
- * file, a legacy Policy file, or the built-in default), reads it, and instantiates every profile's plugins from the
- * registry (upstream's {@code profile.NewMap}). Every plugin is first created on its own, so that args a plugin
- * rejects, or a plugin enabled at a point it does not implement, fail start-up with the field path. Stateless.
+ * Builds the frameworks the extender serves, one per profile: picks the profile source (a
+ * KubeSchedulerConfiguration file, a legacy Policy file, or the built-in default), reads it, and
+ * instantiates every profile's plugins from the registry (upstream's {@code profile.NewMap}). Every
+ * plugin is first created on its own, so that args a plugin rejects, or a plugin enabled at a point
+ * it does not implement, fail start-up with the field path. Stateless.
  */
 public final class FrameworkBuilder {
 
@@ -36,29 +37,42 @@ public final class FrameworkBuilder {
   private FrameworkBuilder() {}
 
   /**
-   * The frameworks of the profiles of {@code configFile}, else of the profile translated from {@code policyFile},
-   * else of the built-in default profile, with plugins from {@code registry}; empty strings mean "not set".
-   * {@code defaultProfile} names the profile serving {@code /scheduler/*} (empty: the first), and without a
-   * configuration file also the one profile ({@code default-scheduler} when empty). Throws
-   * {@link ConfigFileException}, naming the file and field, when a file or a profile cannot be used.
+   * The frameworks of the profiles of {@code configFile}, else of the profile translated from
+   * {@code policyFile}, else of the built-in default profile, with plugins from {@code registry};
+   * empty strings mean "not set". {@code defaultProfile} names the profile serving {@code
+   * /scheduler/*} (empty: the first), and without a configuration file also the one profile ({@code
+   * default-scheduler} when empty). Throws {@link ConfigFileException}, naming the file and field,
+   * when a file or a profile cannot be used.
    */
-  public static Frameworks build(String configFile, String policyFile, String defaultProfile, Registry registry,
+  public static Frameworks build(
+      String configFile,
+      String policyFile,
+      String defaultProfile,
+      Registry registry,
       FrameworkServices services) {
-    return build(configuration(configFile, policyFile, defaultProfile, registry), registry, services, defaultProfile);
+    return build(
+        configuration(configFile, policyFile, defaultProfile, registry),
+        registry,
+        services,
+        defaultProfile);
   }
 
   /**
-   * The configured profiles: from {@code configFile}, else translated from {@code policyFile} (into the profile
-   * {@code defaultProfile}, or {@code default-scheduler}), else the built-in default under that name. Setting both
-   * files is an error. Empty strings mean "not set".
+   * The configured profiles: from {@code configFile}, else translated from {@code policyFile} (into
+   * the profile {@code defaultProfile}, or {@code default-scheduler}), else the built-in default
+   * under that name. Setting both files is an error. Empty strings mean "not set".
    */
   static KubeSchedulerConfiguration configuration(
       String configFile, String policyFile, String defaultProfile, Registry registry) {
     boolean config = !configFile.isBlank();
     boolean policy = !policyFile.isBlank();
     if (config && policy) {
-      throw new ConfigFileException("extender.config.file (" + configFile + ") and extender.policy.file ("
-          + policyFile + ") are both set; a Policy translates into a profile, so give one of them");
+      throw new ConfigFileException(
+          "extender.config.file ("
+              + configFile
+              + ") and extender.policy.file ("
+              + policyFile
+              + ") are both set; a Policy translates into a profile, so give one of them");
     }
     if (config) {
       return new SchedulerConfigLoader(registry).load(configFile);
@@ -70,36 +84,58 @@ public final class FrameworkBuilder {
   }
 
   /**
-   * One framework per profile; {@code defaultProfile} (empty = the first profile) serves {@code /scheduler/*}.
-   * Throws {@link ConfigFileException} naming the file and field when a profile cannot be built.
+   * One framework per profile; {@code defaultProfile} (empty = the first profile) serves {@code
+   * /scheduler/*}. Throws {@link ConfigFileException} naming the file and field when a profile
+   * cannot be built.
    */
   static Frameworks build(
-      KubeSchedulerConfiguration configured, Registry registry, FrameworkServices services, String defaultProfile) {
+      KubeSchedulerConfiguration configured,
+      Registry registry,
+      FrameworkServices services,
+      String defaultProfile) {
     Map<String, Framework> byName = new LinkedHashMap<>();
     for (Profile p : configured.profiles()) {
       FieldPaths paths = configured.fieldPaths(p.name());
-      Profile profile = probe(configured.source(), p, paths, configured.translated(), registry, services);
+      Profile profile =
+          probe(configured.source(), p, paths, configured.translated(), registry, services);
       try {
         byName.put(p.name(), Framework.create(profile, registry, services));
       } catch (FrameworkException e) {
-        throw new ConfigFileException(configured.source() + ": " + prefix(paths.profile()) + e.getMessage(), e);
+        throw new ConfigFileException(
+            configured.source() + ": " + prefix(paths.profile()) + e.getMessage(), e);
       }
     }
-    String defaultName = defaultProfile.isBlank() ? configured.profiles().get(0).name() : defaultProfile;
+    String defaultName =
+        defaultProfile.isBlank() ? configured.profiles().get(0).name() : defaultProfile;
     if (!byName.containsKey(defaultName)) {
-      throw new ConfigFileException("extender.scheduling.default-profile: Unsupported value: \"" + defaultName
-          + "\": supported values: " + String.join(", ", byName.keySet().stream().map(n -> "\"" + n + "\"").toList())
-          + " (the profiles of " + configured.source() + ")");
+      throw new ConfigFileException(
+          "extender.scheduling.default-profile: Unsupported value: \""
+              + defaultName
+              + "\": supported values: "
+              + String.join(", ", byName.keySet().stream().map(n -> "\"" + n + "\"").toList())
+              + " (the profiles of "
+              + configured.source()
+              + ")");
     }
-    log.info("profiles {} from {}; /scheduler/* serves {}", byName.keySet(), configured.source(), defaultName);
+    log.info(
+        "profiles {} from {}; /scheduler/* serves {}",
+        byName.keySet(),
+        configured.source(),
+        defaultName);
     return new Frameworks(byName, defaultName);
   }
 
   /**
-   * Creates every plugin of {@code p} on its own, failing with the field path of a plugin that rejects its args or
-   * is enabled at a point it does not implement; returns the profile, without such entries when it is translated.
+   * Creates every plugin of {@code p} on its own, failing with the field path of a plugin that
+   * rejects its args or is enabled at a point it does not implement; returns the profile, without
+   * such entries when it is translated.
    */
-  private static Profile probe(String source, Profile p, FieldPaths paths, boolean translated, Registry registry,
+  private static Profile probe(
+      String source,
+      Profile p,
+      FieldPaths paths,
+      boolean translated,
+      Registry registry,
       FrameworkServices services) {
     Set<String> needed = new LinkedHashSet<>();
     p.multiPoint().forEach(r -> needed.add(r.name()));
@@ -109,9 +145,10 @@ public final class FrameworkBuilder {
       try {
         instances.put(name, alone(name, p.pluginArgs().get(name), registry, services));
       } catch (FrameworkException e) {
-        String where = paths.args().containsKey(name)
-            ? paths.args().get(name) + ": "
-            : prefix(child(paths.profile(), "pluginConfig")) + "plugin " + name + ": ";
+        String where =
+            paths.args().containsKey(name)
+                ? paths.args().get(name) + ": "
+                : prefix(child(paths.profile(), "pluginConfig")) + "plugin " + name + ": ";
         throw new ConfigFileException(source + ": " + where + e.getMessage(), e);
       }
     }
@@ -126,13 +163,26 @@ public final class FrameworkBuilder {
         if (point.pluginType().isInstance(instances.get(r.name()))) {
           kept.add(r);
         } else if (translated) {
-          log.info("{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
+          log.info(
+              "{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
         } else {
-          String where = paths.enabled().getOrDefault(point, Map.of())
-              .getOrDefault(r.name(), child(paths.profile(), "plugins." + ProfileDefaults.setName(point)));
-          throw new ConfigFileException(source + ": " + where + ": Invalid value: \"" + r.name()
-              + "\": the plugin does not implement " + point.upstreamName() + "; plugins that do: "
-              + String.join(", ", implementing(point, registry, services)));
+          String where =
+              paths
+                  .enabled()
+                  .getOrDefault(point, Map.of())
+                  .getOrDefault(
+                      r.name(),
+                      child(paths.profile(), "plugins." + ProfileDefaults.setName(point)));
+          throw new ConfigFileException(
+              source
+                  + ": "
+                  + where
+                  + ": Invalid value: \""
+                  + r.name()
+                  + "\": the plugin does not implement "
+                  + point.upstreamName()
+                  + "; plugins that do: "
+                  + String.join(", ", implementing(point, registry, services)));
         }
       }
       points.put(point, new PluginSet(kept, set.disabled()));
@@ -140,13 +190,17 @@ public final class FrameworkBuilder {
     return new Profile(p.name(), p.multiPoint(), points, p.pluginArgs());
   }
 
-  private static Plugin alone(String name, JsonNode args, Registry registry, FrameworkServices services) {
-    Profile one = new Profile("probe", List.of(PluginRef.of(name)), null, args == null ? null : Map.of(name, args));
+  private static Plugin alone(
+      String name, JsonNode args, Registry registry, FrameworkServices services) {
+    Profile one =
+        new Profile(
+            "probe", List.of(PluginRef.of(name)), null, args == null ? null : Map.of(name, args));
     return Framework.create(one, registry, services).plugins().get(name);
   }
 
   /** The registered plugins implementing {@code point} (only computed for an error message). */
-  private static List<String> implementing(ExtensionPoint point, Registry registry, FrameworkServices services) {
+  private static List<String> implementing(
+      ExtensionPoint point, Registry registry, FrameworkServices services) {
     List<String> out = new ArrayList<>();
     for (String name : registry.names()) {
       try {

@@ -33,10 +33,10 @@ import io.schedext.plugins.volumezone.VolumeZone;
 import java.util.ServiceLoader;
 
 /**
- * Every plugin shipped with the extender, each registered once: its name, its args type when it has one, and its
- * factory ({@code create(args, handle)}, upstream's {@code New}). The plugin's package holds the rest (the plugin, its
- * args record with its defaults, the validation in its factory), so adding a plugin is its package and one line here.
- * Upstream's {@code NewInTreeRegistry}.
+ * Every plugin shipped with the extender, each registered once: its name, its args type when it has
+ * one, and its factory ({@code create(args, handle)}, upstream's {@code New}). The plugin's package
+ * holds the rest (the plugin, its args record with its defaults, the validation in its factory), so
+ * adding a plugin is its package and one line here. Upstream's {@code NewInTreeRegistry}.
  */
 public final class InTreeRegistry {
 
@@ -54,7 +54,8 @@ public final class InTreeRegistry {
       try {
         r.merge(own);
       } catch (FrameworkException e) {
-        throw new FrameworkException("plugin provider " + p.getClass().getName() + ": " + e.getMessage(), e);
+        throw new FrameworkException(
+            "plugin provider " + p.getClass().getName() + ": " + e.getMessage(), e);
       }
     }
     return r;
@@ -75,13 +76,17 @@ public final class InTreeRegistry {
         .register(Names.VOLUME_ZONE, VolumeZone::create)
         .register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpreadArgs.class, PodTopologySpread::create)
         .register(Names.INTER_POD_AFFINITY, InterPodAffinityArgs.class, InterPodAffinity::create)
-        .register(Names.NODE_RESOURCES_BALANCED_ALLOCATION, NodeResourcesBalancedAllocationArgs.class,
+        .register(
+            Names.NODE_RESOURCES_BALANCED_ALLOCATION,
+            NodeResourcesBalancedAllocationArgs.class,
             BalancedAllocation::create)
         .register(Names.IMAGE_LOCALITY, ImageLocality::create)
         .register(Names.DEFAULT_PREEMPTION, DefaultPreemptionArgs.class, DefaultPreemption::create)
         .register(Names.DEFAULT_BINDER, DefaultBinder::create)
-        // Removed upstream (v1.23 and later); off by default, enabled per profile. Their args kinds are v1.22's,
-        // which v1 no longer checks, so no type is registered: the args are kept as given and only the plugin
+        // Removed upstream (v1.23 and later); off by default, enabled per profile. Their args kinds
+        // are v1.22's,
+        // which v1 no longer checks, so no type is registered: the args are kept as given and only
+        // the plugin
         // decodes them.
         .register(Names.SERVICE_AFFINITY, ServiceAffinity::create)
         .register(Names.NODE_LABEL, NodeLabel::create)

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The plugin args a Policy's custom predicates and priorities add up to, as v1.22's {@code ConfigProducerArgs}:
- * every LabelsPresence and LabelPreference lands in one NodeLabel args, every ServiceAffinity and
- * ServiceAntiAffinity in one ServiceAffinity args. Not thread-safe.
+ * The plugin args a Policy's custom predicates and priorities add up to, as v1.22's {@code
+ * ConfigProducerArgs}: every LabelsPresence and LabelPreference lands in one NodeLabel args, every
+ * ServiceAffinity and ServiceAntiAffinity in one ServiceAffinity args. Not thread-safe.
  */
 final class PolicyArgs {
 
@@ -26,7 +26,9 @@ final class PolicyArgs {
 
   /** A LabelPreference priority: nodes with (or without) the label score higher. */
   void labelPreference(String label, boolean presence) {
-    nodeLabel().withArray(presence ? "presentLabelsPreference" : "absentLabelsPreference").add(label);
+    nodeLabel()
+        .withArray(presence ? "presentLabelsPreference" : "absentLabelsPreference")
+        .add(label);
   }
 
   /** A ServiceAffinity predicate: a service's pods share the values of these node labels. */
@@ -55,7 +57,9 @@ final class PolicyArgs {
     return Optional.ofNullable(nodeLabel);
   }
 
-  /** The ServiceAffinity plugin's args the Policy's service predicates and priorities built, if any. */
+  /**
+   * The ServiceAffinity plugin's args the Policy's service predicates and priorities built, if any.
+   */
   Optional<ObjectNode> serviceAffinityArgs() {
     return Optional.ofNullable(serviceAffinity);
   }

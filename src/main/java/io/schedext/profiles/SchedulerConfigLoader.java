@@ -23,11 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a KubeSchedulerConfiguration file ({@code kubescheduler.config.k8s.io/v1}, or {@code v1beta3}) into profiles
- * the way kube-scheduler does: strict field names, the validation kube-scheduler applies to profiles, every
- * profile's plugins merged onto upstream's defaults ({@link ProfileDefaults}) and plugin args defaulted. Plugins that
- * are kube-scheduler's own (queue sort, scheduling gates, preemption, dynamic resources) are accepted and dropped;
- * other top-level settings are accepted and ignored. Thread-safe.
+ * Reads a KubeSchedulerConfiguration file ({@code kubescheduler.config.k8s.io/v1}, or {@code
+ * v1beta3}) into profiles the way kube-scheduler does: strict field names, the validation
+ * kube-scheduler applies to profiles, every profile's plugins merged onto upstream's defaults
+ * ({@link ProfileDefaults}) and plugin args defaulted. Plugins that are kube-scheduler's own (queue
+ * sort, scheduling gates, preemption, dynamic resources) are accepted and dropped; other top-level
+ * settings are accepted and ignored. Thread-safe.
  */
 final class SchedulerConfigLoader {
 
@@ -37,11 +38,25 @@ final class SchedulerConfigLoader {
   static final String V1BETA3 = "kubescheduler.config.k8s.io/v1beta3";
   static final String KIND = "KubeSchedulerConfiguration";
 
-  private static final List<String> TOP_LEVEL_FIELDS = List.of("apiVersion", "kind", "parallelism",
-      "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress", "enableProfiling",
-      "enableContentionProfiling", "percentageOfNodesToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds",
-      "profiles", "extenders", "delayCacheUntilActive");
-  private static final Set<String> READ_FIELDS = Set.of("apiVersion", "kind", "profiles", "percentageOfNodesToScore");
+  private static final List<String> TOP_LEVEL_FIELDS =
+      List.of(
+          "apiVersion",
+          "kind",
+          "parallelism",
+          "leaderElection",
+          "clientConnection",
+          "healthzBindAddress",
+          "metricsBindAddress",
+          "enableProfiling",
+          "enableContentionProfiling",
+          "percentageOfNodesToScore",
+          "podInitialBackoffSeconds",
+          "podMaxBackoffSeconds",
+          "profiles",
+          "extenders",
+          "delayCacheUntilActive");
+  private static final Set<String> READ_FIELDS =
+      Set.of("apiVersion", "kind", "profiles", "percentageOfNodesToScore");
   private static final List<String> PROFILE_FIELDS =
       List.of("schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig");
   private static final List<String> SET_FIELDS = List.of("enabled", "disabled");
@@ -51,23 +66,39 @@ final class SchedulerConfigLoader {
   private final Registry registry;
   private final List<String> registered;
 
-  /** A loader accepting the plugins of {@code registry} and defaulting their args by their registered types. */
+  /**
+   * A loader accepting the plugins of {@code registry} and defaulting their args by their
+   * registered types.
+   */
   SchedulerConfigLoader(Registry registry) {
     this.registry = registry;
     this.registered = List.copyOf(registry.names());
   }
 
-  /** Reads and validates the file at {@code location}; throws {@link ConfigFileException} when it is unusable. */
+  /**
+   * Reads and validates the file at {@code location}; throws {@link ConfigFileException} when it is
+   * unusable.
+   */
   KubeSchedulerConfiguration load(String location) {
     return load(ConfigDocument.read(location));
   }
 
-  /** The built-in profile: upstream's defaults under {@code name}, args defaulted by {@code registry}'s types. */
+  /**
+   * The built-in profile: upstream's defaults under {@code name}, args defaulted by {@code
+   * registry}'s types.
+   */
   static KubeSchedulerConfiguration builtIn(String name, Registry registry) {
-    Profile p = assemble("the built-in default profile", name, "", ProfileDefaults.defaultPlugins(), Map.of(),
-        Map.of(), registry);
-    return new KubeSchedulerConfiguration("built-in default profile (upstream's v1 defaults)", List.of(p), Map.of(),
-        false, null);
+    Profile p =
+        assemble(
+            "the built-in default profile",
+            name,
+            "",
+            ProfileDefaults.defaultPlugins(),
+            Map.of(),
+            Map.of(),
+            registry);
+    return new KubeSchedulerConfiguration(
+        "built-in default profile (upstream's v1 defaults)", List.of(p), Map.of(), false, null);
   }
 
   /** Validates and defaults the profiles of an already parsed file. */
@@ -88,7 +119,8 @@ final class SchedulerConfigLoader {
       throw doc.unsupported("apiVersion", apiVersion, List.of(V1, V1BETA3));
     }
     doc.onlyFields(root, "", TOP_LEVEL_FIELDS);
-    Long percentage = doc.integer(root.get("percentageOfNodesToScore"), "percentageOfNodesToScore", 0, 100);
+    Long percentage =
+        doc.integer(root.get("percentageOfNodesToScore"), "percentageOfNodesToScore", 0, 100);
     logIgnoredSettings(doc);
     List<JsonNode> items = doc.list(root.get("profiles"), "profiles");
     if (items.isEmpty()) {
@@ -111,26 +143,48 @@ final class SchedulerConfigLoader {
         throw doc.required(child(path, "schedulerName"));
       }
       if (names.putIfAbsent(name, path) != null) {
-        throw doc.error(child(path, "schedulerName"), "Duplicate value: \"" + name + "\" (also "
-            + child(names.get(name), "schedulerName") + ")");
+        throw doc.error(
+            child(path, "schedulerName"),
+            "Duplicate value: \""
+                + name
+                + "\" (also "
+                + child(names.get(name), "schedulerName")
+                + ")");
       }
       profiles.add(profile(doc, apiVersion, node, path, name, fieldPaths));
     }
-    return new KubeSchedulerConfiguration(doc.source(), profiles, fieldPaths, false,
+    return new KubeSchedulerConfiguration(
+        doc.source(),
+        profiles,
+        fieldPaths,
+        false,
         percentage == null ? null : percentage.intValue());
   }
 
-  /** The profile {@code name} of the mapping {@code node} at {@code path}; its field paths go to {@code fieldPaths}. */
-  private Profile profile(ConfigDocument doc, String apiVersion, JsonNode node, String path, String name,
+  /**
+   * The profile {@code name} of the mapping {@code node} at {@code path}; its field paths go to
+   * {@code fieldPaths}.
+   */
+  private Profile profile(
+      ConfigDocument doc,
+      String apiVersion,
+      JsonNode node,
+      String path,
+      String name,
       Map<String, FieldPaths> fieldPaths) {
     doc.onlyFields(node, path, PROFILE_FIELDS);
-    if (doc.integer(node.get("percentageOfNodesToScore"), child(path, "percentageOfNodesToScore"), 0, 100) != null) {
-      log.info("{}: {}.percentageOfNodesToScore is recorded only: the extender answers for every node it is asked "
-          + "about", doc.source(), path);
+    if (doc.integer(
+            node.get("percentageOfNodesToScore"), child(path, "percentageOfNodesToScore"), 0, 100)
+        != null) {
+      log.info(
+          "{}: {}.percentageOfNodesToScore is recorded only: the extender answers for every node it is asked "
+              + "about",
+          doc.source(),
+          path);
     }
     Map<ExtensionPoint, Map<String, String>> enabledPaths = new EnumMap<>(ExtensionPoint.class);
-    Map<String, PluginSet> custom = plugins(doc, apiVersion, node.get("plugins"), child(path, "plugins"),
-        enabledPaths);
+    Map<String, PluginSet> custom =
+        plugins(doc, apiVersion, node.get("plugins"), child(path, "plugins"), enabledPaths);
     Map<String, JsonNode> args = new LinkedHashMap<>();
     Map<String, String> argsPaths = new HashMap<>();
     List<JsonNode> configs = doc.list(node.get("pluginConfig"), child(path, "pluginConfig"));
@@ -157,7 +211,11 @@ final class SchedulerConfigLoader {
     return assemble(doc.source(), name, path, merged, args, argsPaths, registry);
   }
 
-  private Map<String, PluginSet> plugins(ConfigDocument doc, String apiVersion, JsonNode node, String path,
+  private Map<String, PluginSet> plugins(
+      ConfigDocument doc,
+      String apiVersion,
+      JsonNode node,
+      String path,
       Map<ExtensionPoint, Map<String, String>> enabledPaths) {
     JsonNode sets = doc.object(node, path);
     if (sets == null) {
@@ -169,15 +227,20 @@ final class SchedulerConfigLoader {
       String set = e.getKey();
       String setPath = child(path, set);
       if (!ProfileDefaults.SET_NAMES.contains(set)) {
-        throw doc.error(setPath, "unknown extension point; supported values: "
-            + String.join(", ", ProfileDefaults.SET_NAMES));
+        throw doc.error(
+            setPath,
+            "unknown extension point; supported values: "
+                + String.join(", ", ProfileDefaults.SET_NAMES));
       }
       boolean ignored = ProfileDefaults.IGNORED_SETS.contains(set);
       Map<String, String> paths = new HashMap<>();
       PluginSet ps = pluginSet(doc, apiVersion, e.getValue(), setPath, !ignored, paths);
       if (ignored) {
         if (!ps.enabled().isEmpty() || !ps.disabled().isEmpty()) {
-          log.info("{}: ignoring {}: kube-scheduler runs it before the extender is called", doc.source(), setPath);
+          log.info(
+              "{}: ignoring {}: kube-scheduler runs it before the extender is called",
+              doc.source(),
+              setPath);
         }
         continue;
       }
@@ -190,7 +253,12 @@ final class SchedulerConfigLoader {
     return custom;
   }
 
-  private PluginSet pluginSet(ConfigDocument doc, String apiVersion, JsonNode node, String path, boolean check,
+  private PluginSet pluginSet(
+      ConfigDocument doc,
+      String apiVersion,
+      JsonNode node,
+      String path,
+      boolean check,
       Map<String, String> enabledPaths) {
     JsonNode set = doc.object(node, path);
     if (set == null) {
@@ -235,57 +303,94 @@ final class SchedulerConfigLoader {
     return new PluginRef(name, weight == null ? 0 : weight.intValue());
   }
 
-  private static void rejectInvalidInV1(ConfigDocument doc, String path, String plugin, String apiVersion) {
+  private static void rejectInvalidInV1(
+      ConfigDocument doc, String path, String plugin, String apiVersion) {
     if (ProfileDefaults.INVALID_IN_V1.contains(plugin)) {
-      throw doc.invalid(path, plugin, "was invalid in version \"" + V1 + "\" (KubeSchedulerConfiguration is version \""
-          + apiVersion + "\")");
+      throw doc.invalid(
+          path,
+          plugin,
+          "was invalid in version \""
+              + V1
+              + "\" (KubeSchedulerConfiguration is version \""
+              + apiVersion
+              + "\")");
     }
   }
 
   private static void logIgnoredSettings(ConfigDocument doc) {
     List<String> ignored = new ArrayList<>();
-    doc.root().fieldNames().forEachRemaining(f -> {
-      if (!READ_FIELDS.contains(f)) {
-        ignored.add(f);
-      }
-    });
+    doc.root()
+        .fieldNames()
+        .forEachRemaining(
+            f -> {
+              if (!READ_FIELDS.contains(f)) {
+                ignored.add(f);
+              }
+            });
     if (!ignored.isEmpty()) {
-      log.info("{}: ignoring {}: kube-scheduler settings the extender does not use", doc.source(), ignored);
+      log.info(
+          "{}: ignoring {}: kube-scheduler settings the extender does not use",
+          doc.source(),
+          ignored);
     }
     if (doc.root().has("percentageOfNodesToScore")) {
-      log.info("{}: percentageOfNodesToScore is recorded only: the extender answers for every node it is asked about",
+      log.info(
+          "{}: percentageOfNodesToScore is recorded only: the extender answers for every node it is asked about",
           doc.source());
     }
   }
 
   /**
-   * The profile {@code name} from merged plugin sets and the given args: the plugins the extender does not run are
-   * dropped, args of plugins the profile does not enable are dropped, and every enabled plugin with an args type in
-   * {@code registry} gets its effective (defaulted) args. Errors name {@code source} and the args' field path.
+   * The profile {@code name} from merged plugin sets and the given args: the plugins the extender
+   * does not run are dropped, args of plugins the profile does not enable are dropped, and every
+   * enabled plugin with an args type in {@code registry} gets its effective (defaulted) args.
+   * Errors name {@code source} and the args' field path.
    */
-  static Profile assemble(String source, String name, String path, Map<String, PluginSet> merged,
-      Map<String, JsonNode> given, Map<String, String> argsPaths, Registry registry) {
+  static Profile assemble(
+      String source,
+      String name,
+      String path,
+      Map<String, PluginSet> merged,
+      Map<String, JsonNode> given,
+      Map<String, String> argsPaths,
+      Registry registry) {
     Set<String> dropped = new TreeSet<>();
     Map<String, PluginSet> kept = new LinkedHashMap<>();
-    merged.forEach((set, ps) -> {
-      if (!ProfileDefaults.IGNORED_SETS.contains(set)) {
-        kept.put(set, new PluginSet(ProfileDefaults.withoutNotRun(ps.enabled(), dropped), ps.disabled()));
-      }
-    });
+    merged.forEach(
+        (set, ps) -> {
+          if (!ProfileDefaults.IGNORED_SETS.contains(set)) {
+            kept.put(
+                set,
+                new PluginSet(ProfileDefaults.withoutNotRun(ps.enabled(), dropped), ps.disabled()));
+          }
+        });
     if (!dropped.isEmpty()) {
-      log.info("{}: profile \"{}\": not running {}: kube-scheduler's own queue and resource-claim plugins",
-          source, name, dropped);
+      log.info(
+          "{}: profile \"{}\": not running {}: kube-scheduler's own queue and resource-claim plugins",
+          source,
+          name,
+          dropped);
     }
     Set<String> enabled = ProfileDefaults.enabledNames(kept);
     Map<String, JsonNode> args = new LinkedHashMap<>();
-    given.forEach((plugin, raw) -> {
-      if (enabled.contains(plugin)) {
-        args.put(plugin, effectiveArgs(source, registry.argsType(plugin), raw,
-            argsPaths.getOrDefault(plugin, child(path, "args"))));
-      } else {
-        log.info("{}: profile \"{}\": ignoring the args of {}, which the profile does not run", source, name, plugin);
-      }
-    });
+    given.forEach(
+        (plugin, raw) -> {
+          if (enabled.contains(plugin)) {
+            args.put(
+                plugin,
+                effectiveArgs(
+                    source,
+                    registry.argsType(plugin),
+                    raw,
+                    argsPaths.getOrDefault(plugin, child(path, "args"))));
+          } else {
+            log.info(
+                "{}: profile \"{}\": ignoring the args of {}, which the profile does not run",
+                source,
+                name,
+                plugin);
+          }
+        });
     for (String plugin : enabled) {
       Class<?> argsType = registry.argsType(plugin);
       if (!args.containsKey(plugin) && argsType != null) {
@@ -303,7 +408,8 @@ final class SchedulerConfigLoader {
     return new Profile(name, multi.enabled(), points, args);
   }
 
-  private static JsonNode effectiveArgs(String source, Class<?> argsType, JsonNode raw, String argsPath) {
+  private static JsonNode effectiveArgs(
+      String source, Class<?> argsType, JsonNode raw, String argsPath) {
     try {
       return ProfileDefaults.effectiveArgs(argsType, raw);
     } catch (ProfileDefaults.ArgsException e) {

@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,11 +26,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What a cluster that keeps changing costs, in-process: {@code changes} pod updates applied to the cache (the watch
- * side; the pods' infos are built beforehand), then, in {@link #updatesThenFilter()}, a fresh snapshot and PreFilter
- * plus Filter on every node (the next request). {@link #updatesOnly()} applies the same updates alone, so the
- * difference is what a request pays for absorbing them: copying the changed node infos and re-summing their shares
- * of the carried whole-cluster counts. Run with {@code mvn -B -Pbench test-compile exec:exec
+ * What a cluster that keeps changing costs, in-process: {@code changes} pod updates applied to the
+ * cache (the watch side; the pods' infos are built beforehand), then, in {@link
+ * #updatesThenFilter()}, a fresh snapshot and PreFilter plus Filter on every node (the next
+ * request). {@link #updatesOnly()} applies the same updates alone, so the difference is what a
+ * request pays for absorbing them: copying the changed node infos and re-summing their shares of
+ * the carried whole-cluster counts. Run with {@code mvn -B -Pbench test-compile exec:exec
  * -Dbench.args="jmh ChurnBenchmark"}.
  */
 @State(Scope.Benchmark)
@@ -38,7 +39,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 public class ChurnBenchmark {
 
   @Param({"5000"})
@@ -54,7 +57,8 @@ public class ChurnBenchmark {
   private Framework framework;
   private PodInfo pod;
   private InProcess setting;
-  // Two versions of each updated pod (the second with one more label); updates alternate between them.
+  // Two versions of each updated pod (the second with one more label); updates alternate between
+  // them.
   private PodInfo[][] versions;
   private int next;
 
@@ -69,7 +73,12 @@ public class ChurnBenchmark {
     for (int i = 0; i < versions.length; i++) {
       Pod p = pods.get((int) ((i * 7919L) % pods.size()));
       PodInfo current = cache.getPod(p.getMetadata().getUid());
-      Pod changed = new PodBuilder(current.pod()).editMetadata().addToLabels("churn", "yes").endMetadata().build();
+      Pod changed =
+          new PodBuilder(current.pod())
+              .editMetadata()
+              .addToLabels("churn", "yes")
+              .endMetadata()
+              .build();
       versions[i] = new PodInfo[] {current, PodInfo.of(changed)};
     }
     pod = PodInfo.of(SyntheticCluster.pending(kind, 0));
@@ -90,7 +99,10 @@ public class ChurnBenchmark {
     }
   }
 
-  /** Building one pod's info from its object, as a watch handler does for every event (the changes do not matter). */
+  /**
+   * Building one pod's info from its object, as a watch handler does for every event (the changes
+   * do not matter).
+   */
   @Benchmark
   public PodInfo podInfoOf() {
     PodInfo[] v = versions[next];
@@ -105,7 +117,10 @@ public class ChurnBenchmark {
     return next;
   }
 
-  /** The updates, then a request: snapshot, PreFilter, Filter on every node; returns the feasible nodes. */
+  /**
+   * The updates, then a request: snapshot, PreFilter, Filter on every node; returns the feasible
+   * nodes.
+   */
   @Benchmark
   public int updatesThenFilter() {
     applyUpdates();

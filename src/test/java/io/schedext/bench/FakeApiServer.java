@@ -35,26 +35,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
- * Just enough of a Kubernetes API server for the service's informers, so that a benchmark can send it watch events
- * over a real watch: every kind the Kubernetes source watches is listed from the objects given at start (resource
- * version 1) and its watches are held open, as websockets (what fabric8 opens first) or as chunked HTTP streams (its
- * fallback). {@link #sendPodEvents} writes pod watch events that were serialized beforehand, so that sending a burst
- * costs this process only the socket writes — an API server serializes an event once, in its watch cache, and then
- * only writes it. Listens on loopback only.
+ * Just enough of a Kubernetes API server for the service's informers, so that a benchmark can send
+ * it watch events over a real watch: every kind the Kubernetes source watches is listed from the
+ * objects given at start (resource version 1) and its watches are held open, as websockets (what
+ * fabric8 opens first) or as chunked HTTP streams (its fallback). {@link #sendPodEvents} writes pod
+ * watch events that were serialized beforehand, so that sending a burst costs this process only the
+ * socket writes — an API server serializes an event once, in its watch cache, and then only writes
+ * it. Listens on loopback only.
  */
 final class FakeApiServer implements AutoCloseable {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** The kinds the Kubernetes source watches (see KubernetesCluster#start). */
-  private static final List<Class<? extends HasMetadata>> WATCHED = List.of(Node.class, Pod.class, Service.class,
-      Namespace.class, PersistentVolume.class, PersistentVolumeClaim.class, StorageClass.class, CSINode.class,
-      CSIDriver.class, CSIStorageCapacity.class, PodDisruptionBudget.class, ReplicaSet.class, StatefulSet.class,
-      ReplicationController.class);
+  private static final List<Class<? extends HasMetadata>> WATCHED =
+      List.of(
+          Node.class,
+          Pod.class,
+          Service.class,
+          Namespace.class,
+          PersistentVolume.class,
+          PersistentVolumeClaim.class,
+          StorageClass.class,
+          CSINode.class,
+          CSIDriver.class,
+          CSIStorageCapacity.class,
+          PodDisruptionBudget.class,
+          ReplicaSet.class,
+          StatefulSet.class,
+          ReplicationController.class);
 
   private final Vertx vertx = Vertx.vertx();
   private final Map<String, Buffer> lists = new HashMap<>();
@@ -78,24 +91,39 @@ final class FakeApiServer implements AutoCloseable {
       lists.put(path(kind), list(kind, byKind.getOrDefault(kind, List.of())));
     }
     podsPath = path(Pod.class);
-    server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
-            .setMaxWebSocketFrameSize(1 << 20).setMaxWebSocketMessageSize(1 << 24))
-        .webSocketHandler(this::webSocket)
-        .requestHandler(req -> {
-          Buffer list = lists.get(req.path());
-          HttpServerResponse response = req.response().putHeader("Content-Type", "application/json");
-          if (list == null) {
-            response.setStatusCode(404).end("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
-                + "\"reason\":\"NotFound\",\"code\":404}");
-          } else if ("true".equals(req.getParam("watch"))) {
-            response.setChunked(true);
-            response.write(Buffer.buffer());
-            watchOpened(req.path(), Vertx.currentContext(), event -> response.write(event + "\n"));
-          } else {
-            response.end(list);
-          }
-        })
-        .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    server =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions()
+                    .setHost("127.0.0.1")
+                    .setPort(0)
+                    .setMaxWebSocketFrameSize(1 << 20)
+                    .setMaxWebSocketMessageSize(1 << 24))
+            .webSocketHandler(this::webSocket)
+            .requestHandler(
+                req -> {
+                  Buffer list = lists.get(req.path());
+                  HttpServerResponse response =
+                      req.response().putHeader("Content-Type", "application/json");
+                  if (list == null) {
+                    response
+                        .setStatusCode(404)
+                        .end(
+                            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                                + "\"reason\":\"NotFound\",\"code\":404}");
+                  } else if ("true".equals(req.getParam("watch"))) {
+                    response.setChunked(true);
+                    response.write(Buffer.buffer());
+                    watchOpened(
+                        req.path(), Vertx.currentContext(), event -> response.write(event + "\n"));
+                  } else {
+                    response.end(list);
+                  }
+                })
+            .listen()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
   }
 
   private void webSocket(ServerWebSocket ws) {
@@ -124,21 +152,24 @@ final class FakeApiServer implements AutoCloseable {
 
   /** Writes a kubeconfig for this server (plain HTTP, a dummy token) to {@code file}. */
   void writeKubeconfig(Path file) throws IOException {
-    Files.writeString(file, String.join("\n",
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters:",
-        "- name: bench",
-        "  cluster:",
-        "    server: http://127.0.0.1:" + port(),
-        "contexts:",
-        "- name: bench",
-        "  context: {cluster: bench, user: bench}",
-        "current-context: bench",
-        "users:",
-        "- name: bench",
-        "  user: {token: bench}",
-        ""));
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: bench",
+            "  cluster:",
+            "    server: http://127.0.0.1:" + port(),
+            "contexts:",
+            "- name: bench",
+            "  context: {cluster: bench, user: bench}",
+            "current-context: bench",
+            "users:",
+            "- name: bench",
+            "  user: {token: bench}",
+            ""));
   }
 
   /** A pod watch event, serialized: {@code type} is ADDED, MODIFIED or DELETED. */
@@ -151,8 +182,8 @@ final class FakeApiServer implements AutoCloseable {
   }
 
   /**
-   * Writes {@code events} to every open pod watch, in order, {@code perSecond} a second (0: all at once, as fast as
-   * the socket takes them). Returns once the last one is handed to the event loop.
+   * Writes {@code events} to every open pod watch, in order, {@code perSecond} a second (0: all at
+   * once, as fast as the socket takes them). Returns once the last one is handed to the event loop.
    */
   void sendPodEvents(List<String> events, int perSecond) {
     if (podWatches.isEmpty()) {
@@ -179,22 +210,28 @@ final class FakeApiServer implements AutoCloseable {
 
   private static String path(Class<? extends HasMetadata> kind) {
     String apiVersion = HasMetadata.getApiVersion(kind);
-    return (apiVersion.contains("/") ? "/apis/" : "/api/") + apiVersion + "/" + HasMetadata.getPlural(kind);
+    return (apiVersion.contains("/") ? "/apis/" : "/api/")
+        + apiVersion
+        + "/"
+        + HasMetadata.getPlural(kind);
   }
 
-  private static Buffer list(Class<? extends HasMetadata> kind, List<HasMetadata> items) throws IOException {
+  private static Buffer list(Class<? extends HasMetadata> kind, List<HasMetadata> items)
+      throws IOException {
     Buffer out = Buffer.buffer();
-    try (OutputStream os = new OutputStream() {
-      @Override
-      public void write(int b) {
-        out.appendByte((byte) b);
-      }
+    try (OutputStream os =
+            new OutputStream() {
+              @Override
+              public void write(int b) {
+                out.appendByte((byte) b);
+              }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        out.appendBytes(b, off, len);
-      }
-    }; JsonGenerator gen = MAPPER.getFactory().createGenerator(os)) {
+              @Override
+              public void write(byte[] b, int off, int len) {
+                out.appendBytes(b, off, len);
+              }
+            };
+        JsonGenerator gen = MAPPER.getFactory().createGenerator(os)) {
       gen.writeStartObject();
       gen.writeStringField("apiVersion", HasMetadata.getApiVersion(kind));
       gen.writeStringField("kind", HasMetadata.getKind(kind) + "List");

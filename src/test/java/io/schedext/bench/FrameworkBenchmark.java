@@ -2,12 +2,12 @@ package io.schedext.bench;
 
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,16 +25,19 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The in-process framework path, without HTTP or JSON: the default profile's PreFilter + Filter over every node, and
- * PreScore + Score + NormalizeScore over every node, for each kind of pod, on synthetic clusters of 500 to 5,000
- * nodes with 10 pods per node. Run with {@code mvn -B -Pbench test-compile exec:exec -Dbench.args="jmh"}.
+ * The in-process framework path, without HTTP or JSON: the default profile's PreFilter + Filter
+ * over every node, and PreScore + Score + NormalizeScore over every node, for each kind of pod, on
+ * synthetic clusters of 500 to 5,000 nodes with 10 pods per node. Run with {@code mvn -B -Pbench
+ * test-compile exec:exec -Dbench.args="jmh"}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 public class FrameworkBenchmark {
 
   @Param({"500", "1000", "5000"})

@@ -24,22 +24,26 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.TreeMap;
 
 /**
- * Calls a running extender over HTTP the way kube-scheduler does — one request at a time, on a kept-alive
- * connection with TCP_NODELAY — or with several clients at once (one connection each), and reports latency percentiles. Also starts the extender as a
- * separate JVM on a synthetic cluster to measure start-to-ready time, heap after GC and RSS.
+ * Calls a running extender over HTTP the way kube-scheduler does — one request at a time, on a
+ * kept-alive connection with TCP_NODELAY — or with several clients at once (one connection each),
+ * and reports latency percentiles. Also starts the extender as a separate JVM on a synthetic
+ * cluster to measure start-to-ready time, heap after GC and RSS.
  */
 public final class HttpLoadDriver {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final String base;
   private final String host;
   private final int port;
@@ -71,8 +75,11 @@ public final class HttpLoadDriver {
     static Stats of(long[] nanos) {
       long[] s = nanos.clone();
       Arrays.sort(s);
-      return new Stats(s.length, ms(s[(int) Math.floor(0.50 * (s.length - 1))]),
-          ms(s[(int) Math.ceil(0.99 * (s.length - 1))]), ms(s[s.length - 1]));
+      return new Stats(
+          s.length,
+          ms(s[(int) Math.floor(0.50 * (s.length - 1))]),
+          ms(s[(int) Math.ceil(0.99 * (s.length - 1))]),
+          ms(s[s.length - 1]));
     }
 
     private static double ms(long nanos) {
@@ -86,14 +93,18 @@ public final class HttpLoadDriver {
   }
 
   /**
-   * POSTs {@code body} to {@code path} on this thread's kept-alive connection and returns the time from the first
-   * byte sent to the last byte of the answer read, in nanoseconds. Fails on a non-200 answer.
+   * POSTs {@code body} to {@code path} on this thread's kept-alive connection and returns the time
+   * from the first byte sent to the last byte of the answer read, in nanoseconds. Fails on a
+   * non-200 answer.
    */
   public long post(String path, byte[] body) {
     return connection().post(path, body);
   }
 
-  /** Whether the last answer this thread's connection read contains {@code needle} (e.g. a node name in a reply). */
+  /**
+   * Whether the last answer this thread's connection read contains {@code needle} (e.g. a node name
+   * in a reply).
+   */
   public boolean lastAnswerContains(byte[] needle) {
     return connection().answerContains(needle);
   }
@@ -108,10 +119,10 @@ public final class HttpLoadDriver {
   }
 
   /**
-   * A minimal blocking HTTP/1.1 client on one socket with TCP_NODELAY, as Go's net/http transport behaves for
-   * kube-scheduler: one request at a time on a kept-alive connection, the whole body written at once, the answer read
-   * by its Content-Length (or chunked). No thread hand-offs, so the latency measured is the service's plus the
-   * loopback round trip, not a client's event loop.
+   * A minimal blocking HTTP/1.1 client on one socket with TCP_NODELAY, as Go's net/http transport
+   * behaves for kube-scheduler: one request at a time on a kept-alive connection, the whole body
+   * written at once, the answer read by its Content-Length (or chunked). No thread hand-offs, so
+   * the latency measured is the service's plus the loopback round trip, not a client's event loop.
    */
   static final class Connection {
     private final String host;
@@ -119,8 +130,10 @@ public final class HttpLoadDriver {
     private Socket socket;
     private OutputStream out;
     private java.io.BufferedInputStream in;
+
     /** The last answer's body: {@code answerLength} bytes of {@code answer}. */
     private byte[] answer = new byte[1 << 16];
+
     private int answerLength;
 
     Connection(String host, int port) {
@@ -129,9 +142,17 @@ public final class HttpLoadDriver {
     }
 
     long post(String path, byte[] body) {
-      byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
-          + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: " + body.length
-          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+      byte[] head =
+          ("POST "
+                  + path
+                  + " HTTP/1.1\r\nHost: "
+                  + host
+                  + ":"
+                  + port
+                  + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII);
       byte[] request = new byte[head.length + body.length];
       System.arraycopy(head, 0, request, 0, head.length);
       System.arraycopy(body, 0, request, head.length, body.length);
@@ -193,12 +214,13 @@ public final class HttpLoadDriver {
           case "content-length" -> length = Long.parseLong(value);
           case "transfer-encoding" -> chunked = value.equalsIgnoreCase("chunked");
           case "connection" -> closeAfter = value.equalsIgnoreCase("close");
-          default -> { }
+          default -> {}
         }
       }
       answerLength = 0;
       if (chunked) {
-        for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
+        for (long size = Long.parseLong(line().split(";")[0].trim(), 16);
+            size > 0;
             size = Long.parseLong(line().split(";")[0].trim(), 16)) {
           read(size);
           line();
@@ -290,8 +312,10 @@ public final class HttpLoadDriver {
   /** GETs {@code path} as JSON. */
   public JsonNode get(String path) {
     try {
-      HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> r =
+          client.send(
+              HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
       return MAPPER.readTree(r.body());
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -302,18 +326,22 @@ public final class HttpLoadDriver {
   }
 
   /**
-   * The service's own cumulative histogram of {@code extender_request_duration_seconds} for {@code verb} (successful
-   * requests): bucket upper bound in seconds → requests at or below it. Two readings subtracted give the server-side
-   * distribution of the requests in between.
+   * The service's own cumulative histogram of {@code extender_request_duration_seconds} for {@code
+   * verb} (successful requests): bucket upper bound in seconds → requests at or below it. Two
+   * readings subtracted give the server-side distribution of the requests in between.
    */
   public TreeMap<Double, Long> serverHistogram(String verb) {
     TreeMap<Double, Long> buckets = new TreeMap<>();
     String prefix = "extender_request_duration_seconds_bucket{";
     try {
-      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET()
-          .build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          client.send(
+              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
       for (String line : r.body().split("\n")) {
-        if (!line.startsWith(prefix) || !line.contains("outcome=\"ok\"") || !line.contains("verb=\"" + verb + "\"")) {
+        if (!line.startsWith(prefix)
+            || !line.contains("outcome=\"ok\"")
+            || !line.contains("verb=\"" + verb + "\"")) {
           continue;
         }
         int le = line.indexOf("le=\"") + 4;
@@ -331,12 +359,14 @@ public final class HttpLoadDriver {
   }
 
   /**
-   * The bucket bound (ms) at or below which the fraction {@code q} of the requests counted between two
-   * {@link #serverHistogram} readings completed on the server; NaN when none were counted.
+   * The bucket bound (ms) at or below which the fraction {@code q} of the requests counted between
+   * two {@link #serverHistogram} readings completed on the server; NaN when none were counted.
    */
   public static double serverQuantile(
       TreeMap<Double, Long> before, TreeMap<Double, Long> after, double q) {
-    long total = after.getOrDefault(Double.POSITIVE_INFINITY, 0L) - before.getOrDefault(Double.POSITIVE_INFINITY, 0L);
+    long total =
+        after.getOrDefault(Double.POSITIVE_INFINITY, 0L)
+            - before.getOrDefault(Double.POSITIVE_INFINITY, 0L);
     if (total <= 0) {
       return Double.NaN;
     }
@@ -352,8 +382,13 @@ public final class HttpLoadDriver {
   /** True when readiness answers 200. */
   public boolean ready() {
     try {
-      HttpResponse<Void> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health/readiness"))
-          .GET().timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> r =
+          client.send(
+              HttpRequest.newBuilder(URI.create(base + "/actuator/health/readiness"))
+                  .GET()
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
       return r.statusCode() == 200;
     } catch (IOException e) {
       return false;
@@ -416,5 +451,4 @@ public final class HttpLoadDriver {
       gen.flush();
     }
   }
-
 }

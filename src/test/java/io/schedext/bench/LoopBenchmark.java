@@ -30,20 +30,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /**
- * The real loop: N nodes and P pending pods in a real API server, a real kube-scheduler calling an extender for
- * {@code filter} and {@code prioritize} in names mode, with kube-scheduler's own default plugins on, every process
- * sharing the machine's CPUs as a sidecar does. Run once with a no-op extender (the HTTP floor every extender pays,
- * {@link NoopExtender}) and once with this one watching the same API server.
+ * The real loop: N nodes and P pending pods in a real API server, a real kube-scheduler calling an
+ * extender for {@code filter} and {@code prioritize} in names mode, with kube-scheduler's own
+ * default plugins on, every process sharing the machine's CPUs as a sidecar does. Run once with a
+ * no-op extender (the HTTP floor every extender pays, {@link NoopExtender}) and once with this one
+ * watching the same API server.
  *
- * <p>Each extender process serves {@code rounds} rounds. A round creates P pods while no scheduler runs, then starts
- * kube-scheduler and waits for every pod to be bound; its rate is pods per second between the first and the last
- * binding (kube-scheduler's own start is not counted), and its CPU is the extender process's CPU time (every thread:
- * requests, watches, GC, JIT) from before the pods were created until the last was bound, per pod. The first round
- * after the extender reports ready is the cold one; later rounds on the same process are warm. The round's pods are
- * then deleted.
+ * <p>Each extender process serves {@code rounds} rounds. A round creates P pods while no scheduler
+ * runs, then starts kube-scheduler and waits for every pod to be bound; its rate is pods per second
+ * between the first and the last binding (kube-scheduler's own start is not counted), and its CPU
+ * is the extender process's CPU time (every thread: requests, watches, GC, JIT) from before the
+ * pods were created until the last was bound, per pod. The first round after the extender reports
+ * ready is the cold one; later rounds on the same process are warm. The round's pods are then
+ * deleted.
  *
- * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m}, plus the service
- * options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code priorities}).
+ * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m}, plus
+ * the service options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code
+ * priorities}).
  */
 final class LoopBenchmark {
 
@@ -60,8 +63,14 @@ final class LoopBenchmark {
    * @param schedulerCpuMs kube-scheduler's CPU time per pod
    * @param byGroup the extender's CPU time per pod by thread group (ms)
    */
-  record Round(String extender, int round, int pods, double podsPerSecond, double extenderCpuMs,
-      double schedulerCpuMs, String byGroup) {}
+  record Round(
+      String extender,
+      int round,
+      int pods,
+      double podsPerSecond,
+      double extenderCpuMs,
+      double schedulerCpuMs,
+      String byGroup) {}
 
   static void run(Map<String, String> o) throws Exception {
     Assets assets = Assets.find().orElseThrow(() -> new IllegalStateException(Assets.whyMissing()));
@@ -74,20 +83,47 @@ final class LoopBenchmark {
     List<Round> results = new ArrayList<>();
     try (ControlPlane cp = ControlPlane.start(assets)) {
       long t0 = System.nanoTime();
-      parallel(nodes, i -> Nodes.createReady(cp.client(), String.format(Locale.ROOT, "node-%05d", i), "4", "16Gi",
-          Map.of("topology.kubernetes.io/zone", "zone-" + (i % 3))));
-      System.out.printf(Locale.ROOT, "# %d nodes created in %.1f s; %d pods of %s per round, %d rounds per extender,"
-          + " kube-scheduler qps %d%n", nodes, (System.nanoTime() - t0) / 1e9, pods, podCpu, rounds, qps);
+      parallel(
+          nodes,
+          i ->
+              Nodes.createReady(
+                  cp.client(),
+                  String.format(Locale.ROOT, "node-%05d", i),
+                  "4",
+                  "16Gi",
+                  Map.of("topology.kubernetes.io/zone", "zone-" + (i % 3))));
+      System.out.printf(
+          Locale.ROOT,
+          "# %d nodes created in %.1f s; %d pods of %s per round, %d rounds per extender,"
+              + " kube-scheduler qps %d%n",
+          nodes,
+          (System.nanoTime() - t0) / 1e9,
+          pods,
+          podCpu,
+          rounds,
+          qps);
       for (String extender : extenders) {
         try (Served served = serve(extender, cp, o)) {
           for (int r = 1; r <= rounds; r++) {
             java.time.Instant started = java.time.Instant.now();
             Round round = round(cp, served, extender, r, pods, podCpu, qps);
-            System.out.printf(Locale.ROOT, "%s round %d: from %s to %s (wall clock, to match a flight recording)%n",
-                extender, r, started, java.time.Instant.now());
+            System.out.printf(
+                Locale.ROOT,
+                "%s round %d: from %s to %s (wall clock, to match a flight recording)%n",
+                extender,
+                r,
+                started,
+                java.time.Instant.now());
             results.add(round);
-            System.out.printf(Locale.ROOT, "%s round %d: %.1f pods/s, extender %.2f ms CPU/pod (%s), kube-scheduler"
-                + " %.2f ms CPU/pod%n", extender, r, round.podsPerSecond(), round.extenderCpuMs(), round.byGroup(),
+            System.out.printf(
+                Locale.ROOT,
+                "%s round %d: %.1f pods/s, extender %.2f ms CPU/pod (%s), kube-scheduler"
+                    + " %.2f ms CPU/pod%n",
+                extender,
+                r,
+                round.podsPerSecond(),
+                round.extenderCpuMs(),
+                round.byGroup(),
                 round.schedulerCpuMs());
           }
         }
@@ -107,13 +143,22 @@ final class LoopBenchmark {
     }
   }
 
-  private static Served serve(String extender, ControlPlane cp, Map<String, String> o) throws Exception {
+  private static Served serve(String extender, ControlPlane cp, Map<String, String> o)
+      throws Exception {
     long t0 = System.nanoTime();
     Served served;
     if (extender.equals("noop")) {
       int port = ControlPlane.freePort();
-      Process p = new ProcessBuilder(Bench.javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-          NoopExtender.class.getName(), String.valueOf(port)).inheritIO().start();
+      Process p =
+          new ProcessBuilder(
+                  Bench.javaBin(),
+                  "-Xmx256m",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  NoopExtender.class.getName(),
+                  String.valueOf(port))
+              .inheritIO()
+              .start();
       served = new Served(p, "http://127.0.0.1:" + port + "/scheduler");
       HttpClient http = HttpClient.newHttpClient();
       URI ready = URI.create("http://127.0.0.1:" + port + "/ready");
@@ -124,60 +169,95 @@ final class LoopBenchmark {
         TimeUnit.MILLISECONDS.sleep(20);
       }
     } else if (extender.equals("ours")) {
-      Bench.Launched launched = Bench.startService(o, List.of("--extender.cluster.source=kubernetes",
-          "--extender.cluster.kubeconfig=" + cp.adminKubeconfig()));
+      Bench.Launched launched =
+          Bench.startService(
+              o,
+              List.of(
+                  "--extender.cluster.source=kubernetes",
+                  "--extender.cluster.kubeconfig=" + cp.adminKubeconfig()));
       Bench.awaitReady(launched.driver(), launched.process());
       served = new Served(launched.process(), launched.driver().base() + "/scheduler");
     } else {
       throw new IllegalArgumentException("extenders: noop, ours");
     }
-    System.out.printf(Locale.ROOT, "%s: ready in %.1f s%n", extender, (System.nanoTime() - t0) / 1e9);
+    System.out.printf(
+        Locale.ROOT, "%s: ready in %.1f s%n", extender, (System.nanoTime() - t0) / 1e9);
     return served;
   }
 
   private static boolean answers(HttpClient http, URI uri) {
     try {
-      return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode()
+      return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding())
+              .statusCode()
           == 200;
     } catch (Exception e) {
       return false;
     }
   }
 
-  private static Round round(ControlPlane cp, Served served, String extender, int round, int pods, String podCpu,
-      int qps) throws Exception {
+  private static Round round(
+      ControlPlane cp, Served served, String extender, int round, int pods, String podCpu, int qps)
+      throws Exception {
     KubernetesClient api = cp.client();
     String ns = "loop-" + extender + "-" + round;
-    api.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+    api.namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
     Bench.ServiceCpu extenderCpu = new Bench.ServiceCpu(served.process().pid());
     long cpu0 = extenderCpu.nanos();
     Map<String, Long> groups0 = ThreadGroupCpu.read(served.process().pid());
-    parallel(pods, i -> api.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata()
-        .withName(String.format(Locale.ROOT, "pod-%05d", i)).endMetadata().withNewSpec()
-        .withTerminationGracePeriodSeconds(0L).addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.9")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity(podCpu))).endResources().endContainer()
-        .endSpec().build()).create());
+    parallel(
+        pods,
+        i ->
+            api.pods()
+                .inNamespace(ns)
+                .resource(
+                    new PodBuilder()
+                        .withNewMetadata()
+                        .withName(String.format(Locale.ROOT, "pod-%05d", i))
+                        .endMetadata()
+                        .withNewSpec()
+                        .withTerminationGracePeriodSeconds(0L)
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("registry.k8s.io/pause:3.9")
+                        .withNewResources()
+                        .withRequests(Map.of("cpu", new Quantity(podCpu)))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create());
     Map<String, Long> boundAt = new ConcurrentHashMap<>();
-    try (Watch watch = api.pods().inNamespace(ns).watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Pod pod) {
-        if (pod.getSpec().getNodeName() != null) {
-          boundAt.putIfAbsent(pod.getMetadata().getName(), System.nanoTime());
-        }
-      }
+    try (Watch watch =
+        api.pods()
+            .inNamespace(ns)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    if (pod.getSpec().getNodeName() != null) {
+                      boundAt.putIfAbsent(pod.getMetadata().getName(), System.nanoTime());
+                    }
+                  }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    })) {
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
       long schedulerCpu;
-      try (KubeScheduler ks = KubeScheduler.start(cp, Extender.filterAndPrioritize(served.urlPrefix()),
-          OwnPlugins.ALL, qps)) {
+      try (KubeScheduler ks =
+          KubeScheduler.start(
+              cp, Extender.filterAndPrioritize(served.urlPrefix()), OwnPlugins.ALL, qps)) {
         Bench.ServiceCpu ksCpu = new Bench.ServiceCpu(ks.pid());
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (boundAt.size() < pods) {
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException(boundAt.size() + "/" + pods + " bound after 10 minutes; kube-scheduler:\n"
-                + ks.logTail(30));
+            throw new IllegalStateException(
+                boundAt.size()
+                    + "/"
+                    + pods
+                    + " bound after 10 minutes; kube-scheduler:\n"
+                    + ks.logTail(30));
           }
           TimeUnit.MILLISECONDS.sleep(20);
         }
@@ -192,25 +272,44 @@ final class LoopBenchmark {
       while (!api.pods().inNamespace(ns).list().getItems().isEmpty() && System.nanoTime() < gone) {
         TimeUnit.MILLISECONDS.sleep(200);
       }
-      return new Round(extender, round, pods, (pods - 1) / ((last - first) / 1e9), (cpu1 - cpu0) / 1e6 / pods,
-          schedulerCpu / 1e6 / pods, ThreadGroupCpu.perUnit(groups0, groups1, pods));
+      return new Round(
+          extender,
+          round,
+          pods,
+          (pods - 1) / ((last - first) / 1e9),
+          (cpu1 - cpu0) / 1e6 / pods,
+          schedulerCpu / 1e6 / pods,
+          ThreadGroupCpu.perUnit(groups0, groups1, pods));
     }
   }
 
   private static void print(List<Round> results) {
     System.out.println();
-    System.out.println("| extender | round | pods/s | ratio to no-op | extender CPU ms/pod | kube-scheduler CPU ms/pod |");
+    System.out.println(
+        "| extender | round | pods/s | ratio to no-op | extender CPU ms/pod | kube-scheduler CPU ms/pod |");
     System.out.println("|---|---|---|---|---|---|");
     for (Round r : results) {
-      String ratio = results.stream().filter(n -> n.extender().equals("noop") && n.round() == r.round()).findFirst()
-          .map(n -> String.format(Locale.ROOT, "%.2f", r.podsPerSecond() / n.podsPerSecond())).orElse("—");
-      System.out.printf(Locale.ROOT, "| %s | %s | %.1f | %s | %.2f | %.2f |%n", r.extender(),
-          r.round() == 1 ? "1 (cold)" : r.round() + " (warm)", r.podsPerSecond(), ratio, r.extenderCpuMs(),
+      String ratio =
+          results.stream()
+              .filter(n -> n.extender().equals("noop") && n.round() == r.round())
+              .findFirst()
+              .map(n -> String.format(Locale.ROOT, "%.2f", r.podsPerSecond() / n.podsPerSecond()))
+              .orElse("—");
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %s | %.1f | %s | %.2f | %.2f |%n",
+          r.extender(),
+          r.round() == 1 ? "1 (cold)" : r.round() + " (warm)",
+          r.podsPerSecond(),
+          ratio,
+          r.extenderCpuMs(),
           r.schedulerCpuMs());
     }
   }
 
-  /** Runs {@code work(0..n-1)} on 8 threads and waits for all of it, failing on the first failure. */
+  /**
+   * Runs {@code work(0..n-1)} on 8 threads and waits for all of it, failing on the first failure.
+   */
   private static void parallel(int n, IntConsumer work) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
@@ -226,5 +325,4 @@ final class LoopBenchmark {
       pool.shutdown();
     }
   }
-
 }

@@ -10,10 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
 /**
- * The HTTP floor of the extender protocol: an extender that does no scheduling work. {@code filter} passes every
- * node it is sent by name ({@code nodeCacheCapable} mode) and {@code prioritize} scores none. It runs as its own
- * process ({@code main(port)}) so its CPU time can be read apart, on the JDK's HTTP server with TCP_NODELAY (without
- * it, Go's client and Nagle's algorithm cost ~40 ms a call).
+ * The HTTP floor of the extender protocol: an extender that does no scheduling work. {@code filter}
+ * passes every node it is sent by name ({@code nodeCacheCapable} mode) and {@code prioritize}
+ * scores none. It runs as its own process ({@code main(port)}) so its CPU time can be read apart,
+ * on the JDK's HTTP server with TCP_NODELAY (without it, Go's client and Nagle's algorithm cost ~40
+ * ms a call).
  */
 public final class NoopExtender {
 
@@ -25,8 +26,9 @@ public final class NoopExtender {
   /** Serves on 127.0.0.1:{@code args[0]} until killed. */
   public static void main(String[] args) throws IOException {
     System.setProperty("sun.net.httpserver.nodelay", "true");
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-        Integer.parseInt(args[0])), 64);
+    HttpServer server =
+        HttpServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0])), 64);
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.createContext("/scheduler/filter", NoopExtender::filter);
     server.createContext("/scheduler/prioritize", ex -> reply(ex, PRIORITIES));
@@ -52,8 +54,12 @@ public final class NoopExtender {
         names = new String(body, open, close - open + 1, StandardCharsets.UTF_8);
       }
     }
-    reply(ex, ("{\"NodeNames\":" + names + ",\"FailedNodes\":{},\"FailedAndUnresolvableNodes\":{},\"Error\":\"\"}")
-        .getBytes(StandardCharsets.UTF_8));
+    reply(
+        ex,
+        ("{\"NodeNames\":"
+                + names
+                + ",\"FailedNodes\":{},\"FailedAndUnresolvableNodes\":{},\"Error\":\"\"}")
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

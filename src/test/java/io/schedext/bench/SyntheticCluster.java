@@ -17,9 +17,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A reproducible synthetic cluster for benchmarks and randomized tests: nodes in five zones with labels, some taints
- * and images; pods per node with a realistic mix of requests, some with pod (anti-)affinity and topology spread;
- * Services selecting the apps; and the pending pods to schedule, one per {@link Kind}.
+ * A reproducible synthetic cluster for benchmarks and randomized tests: nodes in five zones with
+ * labels, some taints and images; pods per node with a realistic mix of requests, some with pod
+ * (anti-)affinity and topology spread; Services selecting the apps; and the pending pods to
+ * schedule, one per {@link Kind}.
  */
 public final class SyntheticCluster {
 
@@ -50,26 +51,43 @@ public final class SyntheticCluster {
     SyntheticCluster c = new SyntheticCluster();
     Random r = new Random(seed);
     for (int ns = 0; ns < 10; ns++) {
-      Namespace n = new NamespaceBuilder().withNewMetadata().withName("ns-" + ns)
-          .addToLabels("kubernetes.io/metadata.name", "ns-" + ns).addToLabels("team", "t" + (ns % 3)).endMetadata()
-          .build();
+      Namespace n =
+          new NamespaceBuilder()
+              .withNewMetadata()
+              .withName("ns-" + ns)
+              .addToLabels("kubernetes.io/metadata.name", "ns-" + ns)
+              .addToLabels("team", "t" + (ns % 3))
+              .endMetadata()
+              .build();
       c.others.add(n);
     }
     for (int a = 0; a < APPS; a++) {
-      Service s = new ServiceBuilder().withNewMetadata().withName("app-" + a).withNamespace("ns-" + (a % 10))
-          .endMetadata().withNewSpec().addToSelector("app", "app-" + a).endSpec().build();
+      Service s =
+          new ServiceBuilder()
+              .withNewMetadata()
+              .withName("app-" + a)
+              .withNamespace("ns-" + (a % 10))
+              .endMetadata()
+              .withNewSpec()
+              .addToSelector("app", "app-" + a)
+              .endSpec()
+              .build();
       c.others.add(s);
     }
     for (int i = 0; i < nodeCount; i++) {
       String name = String.format("node-%05d", i);
-      NodeWrapper w = MakeNode.node().name(name)
-          .label("kubernetes.io/hostname", name)
-          .label("topology.kubernetes.io/region", "region-1")
-          .label("topology.kubernetes.io/zone", "zone-" + (i % ZONES))
-          .label("node.kubernetes.io/instance-type", INSTANCE_TYPES[i % INSTANCE_TYPES.length])
-          .label("disktype", i % 3 == 0 ? "ssd" : "hdd")
-          .capacity(Map.of("cpu", "32", "memory", "128Gi", "pods", "110", "ephemeral-storage", "500Gi"))
-          .resourceVersion("1");
+      NodeWrapper w =
+          MakeNode.node()
+              .name(name)
+              .label("kubernetes.io/hostname", name)
+              .label("topology.kubernetes.io/region", "region-1")
+              .label("topology.kubernetes.io/zone", "zone-" + (i % ZONES))
+              .label("node.kubernetes.io/instance-type", INSTANCE_TYPES[i % INSTANCE_TYPES.length])
+              .label("disktype", i % 3 == 0 ? "ssd" : "hdd")
+              .capacity(
+                  Map.of(
+                      "cpu", "32", "memory", "128Gi", "pods", "110", "ephemeral-storage", "500Gi"))
+              .resourceVersion("1");
       if (i % 20 == 7) {
         w.taint("dedicated", "gpu", "NoSchedule");
       }
@@ -78,7 +96,8 @@ public final class SyntheticCluster {
       }
       for (int k = 0; k < 8; k++) {
         int img = (i * 7 + k * 13) % 50;
-        w.image(50L * 1024 * 1024 + img * 10L * 1024 * 1024, "registry.example/img-" + img + ":1.0");
+        w.image(
+            50L * 1024 * 1024 + img * 10L * 1024 * 1024, "registry.example/img-" + img + ":1.0");
       }
       c.nodes.add(w.obj());
       for (int p = 0; p < podsPerNode; p++) {
@@ -90,20 +109,30 @@ public final class SyntheticCluster {
 
   private static Pod runningPod(Random r, String node, int i, int p) {
     int app = r.nextInt(APPS);
-    PodWrapper w = MakePod.pod().name("pod-" + i + "-" + p).namespace("ns-" + (app % 10))
-        .uid("uid-" + i + "-" + p).node(node)
-        .label("app", "app-" + app).label("tier", r.nextBoolean() ? "web" : "backend")
-        .priority(r.nextInt(4) * 1000)
-        .startTime("2026-11-01T00:00:00Z")
-        .req(Map.of("cpu", (100 + r.nextInt(1900)) + "m", "memory", (128 + r.nextInt(3968)) + "Mi"));
+    PodWrapper w =
+        MakePod.pod()
+            .name("pod-" + i + "-" + p)
+            .namespace("ns-" + (app % 10))
+            .uid("uid-" + i + "-" + p)
+            .node(node)
+            .label("app", "app-" + app)
+            .label("tier", r.nextBoolean() ? "web" : "backend")
+            .priority(r.nextInt(4) * 1000)
+            .startTime("2026-11-01T00:00:00Z")
+            .req(
+                Map.of(
+                    "cpu",
+                    (100 + r.nextInt(1900)) + "m",
+                    "memory",
+                    (128 + r.nextInt(3968)) + "Mi"));
     int roll = r.nextInt(100);
     if (roll < 10) {
       w.preferredPodAntiAffinityIn(50, "kubernetes.io/hostname", "app", "app-" + app);
     } else if (roll < 13) {
       w.podAntiAffinityIn("kubernetes.io/hostname", "app", "app-" + app);
     } else if (roll < 23) {
-      w.spreadConstraint(1, "topology.kubernetes.io/zone", "ScheduleAnyway",
-          selector("app", "app-" + app));
+      w.spreadConstraint(
+          1, "topology.kubernetes.io/zone", "ScheduleAnyway", selector("app", "app-" + app));
     }
     if (roll % 17 == 0) {
       w.hostPort("TCP", "", 9000 + r.nextInt(20));
@@ -114,24 +143,35 @@ public final class SyntheticCluster {
   }
 
   private static io.fabric8.kubernetes.api.model.LabelSelector selector(String k, String v) {
-    io.fabric8.kubernetes.api.model.LabelSelector s = new io.fabric8.kubernetes.api.model.LabelSelector();
+    io.fabric8.kubernetes.api.model.LabelSelector s =
+        new io.fabric8.kubernetes.api.model.LabelSelector();
     s.setMatchLabels(Map.of(k, v));
     return s;
   }
 
   /** A pending pod of the given kind, unique by {@code index}. */
   public static Pod pending(Kind kind, int index) {
-    PodWrapper w = MakePod.pod().name(kind.name().toLowerCase() + "-" + index).namespace("ns-1")
-        .uid("pending-" + kind + "-" + index).label("app", "app-1").label("tier", "web")
-        .req(Map.of("cpu", "500m", "memory", "1Gi"));
+    PodWrapper w =
+        MakePod.pod()
+            .name(kind.name().toLowerCase() + "-" + index)
+            .namespace("ns-1")
+            .uid("pending-" + kind + "-" + index)
+            .label("app", "app-1")
+            .label("tier", "web")
+            .req(Map.of("cpu", "500m", "memory", "1Gi"));
     switch (kind) {
-      case PLAIN -> { }
-      case NODE_AFFINITY -> w.nodeAffinityTerm("node.kubernetes.io/instance-type", "In", "m.xlarge", "m.2xlarge")
-          .preferredNodeAffinity(10, "disktype", "In", "ssd");
-      case POD_AFFINITY -> w.podAntiAffinityIn("kubernetes.io/hostname", "app", "app-1")
-          .preferredPodAffinityIn(20, "topology.kubernetes.io/zone", "tier", "web");
-      case SPREAD -> w.spreadConstraint(1, "topology.kubernetes.io/zone", "DoNotSchedule", selector("app", "app-1"))
-          .spreadConstraint(1, "kubernetes.io/hostname", "ScheduleAnyway", selector("app", "app-1"));
+      case PLAIN -> {}
+      case NODE_AFFINITY ->
+          w.nodeAffinityTerm("node.kubernetes.io/instance-type", "In", "m.xlarge", "m.2xlarge")
+              .preferredNodeAffinity(10, "disktype", "In", "ssd");
+      case POD_AFFINITY ->
+          w.podAntiAffinityIn("kubernetes.io/hostname", "app", "app-1")
+              .preferredPodAffinityIn(20, "topology.kubernetes.io/zone", "tier", "web");
+      case SPREAD ->
+          w.spreadConstraint(
+                  1, "topology.kubernetes.io/zone", "DoNotSchedule", selector("app", "app-1"))
+              .spreadConstraint(
+                  1, "kubernetes.io/hostname", "ScheduleAnyway", selector("app", "app-1"));
       default -> throw new IllegalArgumentException(kind.name());
     }
     Pod p = w.obj();

@@ -23,18 +23,21 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Decoding one pod watch event, as the pod informer does for every event: fabric8's serialization (a JSON tree, then
- * the tree converted into the model) against {@link WatchEventSerialization} (one pass over buffered tokens). The pods:
- * the one kube-scheduler sent in the recorded filter call ({@code recorded}, with managed fields and the last-applied
- * annotation), and a running pod of the synthetic cluster ({@code synthetic}). Run with
- * {@code mvn -B -Pbench test-compile exec:exec -Dbench.args="jmh WatchEventBenchmark"}.
+ * Decoding one pod watch event, as the pod informer does for every event: fabric8's serialization
+ * (a JSON tree, then the tree converted into the model) against {@link WatchEventSerialization}
+ * (one pass over buffered tokens). The pods: the one kube-scheduler sent in the recorded filter
+ * call ({@code recorded}, with managed fields and the last-applied annotation), and a running pod
+ * of the synthetic cluster ({@code synthetic}). Run with {@code mvn -B -Pbench test-compile
+ * exec:exec -Dbench.args="jmh WatchEventBenchmark"}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 public class WatchEventBenchmark {
 
   @Param({"recorded", "synthetic"})
@@ -50,8 +53,14 @@ public class WatchEventBenchmark {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode object;
     if (pod.equals("recorded")) {
-      object = (ObjectNode) mapper.readTree(Files.readString(
-          Path.of("src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json"))).get("Pod");
+      object =
+          (ObjectNode)
+              mapper
+                  .readTree(
+                      Files.readString(
+                          Path.of(
+                              "src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json")))
+                  .get("Pod");
       object.put("kind", "Pod");
       object.put("apiVersion", "v1");
     } else {

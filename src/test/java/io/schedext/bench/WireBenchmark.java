@@ -1,12 +1,12 @@
 package io.schedext.bench;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.WireCodec;
-import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriorityList;
+import io.schedext.extender.wire.NameArray;
+import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.framework.NodeInfo;
 import java.io.ByteArrayInputStream;
@@ -30,17 +30,20 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The JSON side of a call, without HTTP or scheduling: decoding a request with thousands of {@code NodeNames}, and
- * encoding the filter and prioritize replies for as many nodes, into a {@link ReplyBuffer} (as the endpoints do) and,
- * for comparison, token by token through Jackson's generator into a plain stream. Run with
- * {@code mvn -B -Pbench test-compile exec:exec -Dbench.args="jmh WireBenchmark"}.
+ * The JSON side of a call, without HTTP or scheduling: decoding a request with thousands of {@code
+ * NodeNames}, and encoding the filter and prioritize replies for as many nodes, into a {@link
+ * ReplyBuffer} (as the endpoints do) and, for comparison, token by token through Jackson's
+ * generator into a plain stream. Run with {@code mvn -B -Pbench test-compile exec:exec
+ * -Dbench.args="jmh WireBenchmark"}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 public class WireBenchmark {
 
   @Param({"500", "5000"})
@@ -75,10 +78,12 @@ public class WireBenchmark {
     for (int i = 0; i < names.length; i++) {
       encoded[i] = interner.json(i);
     }
-    namesRequest = HttpLoadDriver.namesBody(SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0),
-        List.of(names));
+    namesRequest =
+        HttpLoadDriver.namesBody(
+            SyntheticCluster.pending(SyntheticCluster.Kind.PLAIN, 0), List.of(names));
     priorities = new HostPriorityList(names, encoded, scores, names.length);
-    filterReply = new ExtenderFilterResult(null, new NameArray(names, encoded), failed, Map.of(), "");
+    filterReply =
+        new ExtenderFilterResult(null, new NameArray(names, encoded), failed, Map.of(), "");
   }
 
   /** A filter/prioritize body with every node's name, decoded with the names interned. */

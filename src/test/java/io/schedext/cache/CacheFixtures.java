@@ -9,12 +9,12 @@ import io.schedext.testing.MakePod;
 import io.schedext.testing.PodWrapper;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.HashSet;
 
 /** Small builders and views shared by the cache tests. */
 final class CacheFixtures {
@@ -25,10 +25,17 @@ final class CacheFixtures {
   private CacheFixtures() {}
 
   /**
-   * A pod with one container asking for {@code cpu}/{@code mem} (both skipped when cpu is empty), an optional extended
-   * resource {@code "name:qty"}, and one host port when {@code hostPort > 0}; uid = name.
+   * A pod with one container asking for {@code cpu}/{@code mem} (both skipped when cpu is empty),
+   * an optional extended resource {@code "name:qty"}, and one host port when {@code hostPort > 0};
+   * uid = name.
    */
-  static PodInfo basePod(String node, String name, String cpu, String mem, String extended, String hostIp,
+  static PodInfo basePod(
+      String node,
+      String name,
+      String cpu,
+      String mem,
+      String extended,
+      String hostIp,
       int hostPort) {
     Map<String, String> req = new LinkedHashMap<>();
     if (!cpu.isEmpty()) {
@@ -39,7 +46,8 @@ final class CacheFixtures {
         req.put(parts[0], parts[1]);
       }
     }
-    PodWrapper w = MakePod.pod().name(name).namespace("node_info_cache_test").uid(name).node(node).req(req);
+    PodWrapper w =
+        MakePod.pod().name(name).namespace("node_info_cache_test").uid(name).node(node).req(req);
     if (hostPort > 0) {
       w.hostPort("TCP", hostIp, hostPort);
     }
@@ -77,7 +85,11 @@ final class CacheFixtures {
    * @param nonZero summed non-zero requests
    * @param ports used host ports
    */
-  record Agg(List<String> pods, Resource requested, Resource nonZero, Map<String, Set<ProtocolPort>> ports) {
+  record Agg(
+      List<String> pods,
+      Resource requested,
+      Resource nonZero,
+      Map<String, Set<ProtocolPort>> ports) {
 
     static Agg of(NodeInfo n) {
       if (n == null) {
@@ -85,13 +97,14 @@ final class CacheFixtures {
       }
       List<String> uids = new ArrayList<>();
       n.pods().forEach(p -> uids.add(p.uid()));
-      return new Agg(uids, n.requested(), n.nonZeroRequested(), Map.copyOf(n.usedPorts().entries()));
+      return new Agg(
+          uids, n.requested(), n.nonZeroRequested(), Map.copyOf(n.usedPorts().entries()));
     }
   }
 
   /**
-   * Everything a snapshot node carries except identity, generation, image states and pod order, for comparing an
-   * incrementally maintained snapshot with one built from scratch.
+   * Everything a snapshot node carries except identity, generation, image states and pod order, for
+   * comparing an incrementally maintained snapshot with one built from scratch.
    */
   record Content(
       String name,
@@ -106,8 +119,16 @@ final class CacheFixtures {
       Set<String> podsWithRequiredAntiAffinity) {
 
     static Content of(NodeInfo n) {
-      return new Content(n.name(), n.node(), uids(n.pods()), n.requested(), n.nonZeroRequested(), n.allocatable(),
-          Map.copyOf(n.usedPorts().entries()), Map.copyOf(n.pvcRefCounts()), uids(n.podsWithAffinity()),
+      return new Content(
+          n.name(),
+          n.node(),
+          uids(n.pods()),
+          n.requested(),
+          n.nonZeroRequested(),
+          n.allocatable(),
+          Map.copyOf(n.usedPorts().entries()),
+          Map.copyOf(n.pvcRefCounts()),
+          uids(n.podsWithAffinity()),
           uids(n.podsWithRequiredAntiAffinity()));
     }
 

@@ -45,7 +45,8 @@ class EventGateTest {
   }
 
   @Test
-  void aWaitEndsWithTheGapBetweenTwoRequestsEvenWhenTheNextHasStartedBeforeTheEventRuns() throws Exception {
+  void aWaitEndsWithTheGapBetweenTwoRequestsEvenWhenTheNextHasStartedBeforeTheEventRuns()
+      throws Exception {
     EventGate gate = new EventGate(LONG);
     gate.requestStarted();
     CompletableFuture<Void> event = CompletableFuture.runAsync(gate::awaitQuiet);
@@ -64,17 +65,20 @@ class EventGateTest {
     EventGate gate = new EventGate(LONG);
     gate.requestStarted();
     AtomicInteger applied = new AtomicInteger();
-    CompletableFuture<Void> events = CompletableFuture.runAsync(() -> {
-      for (int i = 0; i < EventGate.PASSES_AFTER_GAP + 2; i++) {
-        gate.awaitQuiet();
-        applied.incrementAndGet();
-      }
-    });
+    CompletableFuture<Void> events =
+        CompletableFuture.runAsync(
+            () -> {
+              for (int i = 0; i < EventGate.PASSES_AFTER_GAP + 2; i++) {
+                gate.awaitQuiet();
+                applied.incrementAndGet();
+              }
+            });
     await().until(() -> gate.waiting() == 1);
 
     gate.handOver();
 
-    // The event that waited and its passes are applied; the one after them waits for the request in flight.
+    // The event that waited and its passes are applied; the one after them waits for the request in
+    // flight.
     await().until(() -> gate.waiting() == 1 && gate.delayedEvents() == 1);
     assertThat(applied.get()).isEqualTo(1 + EventGate.PASSES_AFTER_GAP);
     gate.requestFinished();
@@ -116,10 +120,12 @@ class EventGateTest {
     EventGate gate = new EventGate(LONG);
     gate.requestStarted();
     CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      gate.awaitQuiet();
-      interrupted.complete(Thread.currentThread().isInterrupted());
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              gate.awaitQuiet();
+              interrupted.complete(Thread.currentThread().isInterrupted());
+            });
     t.start();
     await().until(() -> gate.waiting() == 1);
 

@@ -16,7 +16,14 @@ class SchedulerCacheSelfCheckTest {
   void aCacheBuiltThroughItsOwnOperationsIsConsistent() {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj());
-    PodInfo a = MakePod.pod().name("a").node("n1").req(Map.of("cpu", "1")).hostPort("TCP", "", 80).pvc("c").info();
+    PodInfo a =
+        MakePod.pod()
+            .name("a")
+            .node("n1")
+            .req(Map.of("cpu", "1"))
+            .hostPort("TCP", "", 80)
+            .pvc("c")
+            .info();
     PodInfo b = MakePod.pod().name("b").node("ghost").req(Map.of("cpu", "1")).info();
     PodInfo c = MakePod.pod().name("c").node("n1").req(Map.of("memory", "1Gi")).info();
     cache.addPod(a);
@@ -35,7 +42,8 @@ class SchedulerCacheSelfCheckTest {
     PodInfo stray = MakePod.pod().name("stray").node("n1").req(Map.of("cpu", "2")).info();
     cache.nodeInfoForTest("n1").requested().add(stray.request());
     assertThat(cache.checkConsistency())
-        .containsExactly("node n1 requested {milliCPU=3000, memory=0, ephemeralStorage=0, pods=0} but its pods sum "
-            + "to {milliCPU=1000, memory=0, ephemeralStorage=0, pods=0}");
+        .containsExactly(
+            "node n1 requested {milliCPU=3000, memory=0, ephemeralStorage=0, pods=0} but its pods sum "
+                + "to {milliCPU=1000, memory=0, ephemeralStorage=0, pods=0}");
   }
 }

@@ -1,7 +1,5 @@
 package io.schedext.cache;
 
-import io.schedext.testing.MutableClock;
-
 import static io.schedext.cache.CacheFixtures.T0;
 import static io.schedext.cache.CacheFixtures.basePod;
 import static io.schedext.cache.CacheFixtures.ports;
@@ -18,6 +16,7 @@ import io.schedext.framework.PodInfo;
 import io.schedext.kube.PodRequests;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,26 +55,53 @@ class SchedulerCacheTest {
     PodInfo p1 = basePod("node", "request-and-port-1", "100m", "500", 80);
     PodInfo p2 = basePod("node", "request-and-port-2", "200m", "1Ki", 8080);
     PodInfo noRequest = basePod("node", "nonzero-request", "", "", 80);
-    PodInfo ext1 = basePod("node", "extended-1", "100m", "500", "example.com/foo:3", "127.0.0.1", 80);
-    PodInfo ext2 = basePod("node", "extended-2", "200m", "1Ki", "example.com/foo:5", "127.0.0.1", 8080);
-    PodInfo badKey = basePod("node", "extended-key", "100m", "500", "random-invalid-extended-key:100", "", 0);
+    PodInfo ext1 =
+        basePod("node", "extended-1", "100m", "500", "example.com/foo:3", "127.0.0.1", 80);
+    PodInfo ext2 =
+        basePod("node", "extended-2", "200m", "1Ki", "example.com/foo:5", "127.0.0.1", 8080);
+    PodInfo badKey =
+        basePod("node", "extended-key", "100m", "500", "random-invalid-extended-key:100", "", 0);
     return Stream.of(
-        new AssumeCase("an assumed pod's requests and host port are accounted on its node", List.of(p0),
-            new Agg(List.of(p0.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
-        new AssumeCase("the node requests are the sum of the assumed pods and hold every host port", List.of(p1, p2),
-            new Agg(List.of(p1.uid(), p2.uid()), res(300, 1524), res(300, 1524),
+        new AssumeCase(
+            "an assumed pod's requests and host port are accounted on its node",
+            List.of(p0),
+            new Agg(
+                List.of(p0.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
+        new AssumeCase(
+            "the node requests are the sum of the assumed pods and hold every host port",
+            List.of(p1, p2),
+            new Agg(
+                List.of(p1.uid(), p2.uid()),
+                res(300, 1524),
+                res(300, 1524),
                 ports("127.0.0.1", "TCP", 80, "127.0.0.1", "TCP", 8080))),
-        new AssumeCase("a pod without requests counts 100m and 200Mi in the non-zero requests only", List.of(noRequest),
-            new Agg(List.of(noRequest.uid()), res(0, 0),
+        new AssumeCase(
+            "a pod without requests counts 100m and 200Mi in the non-zero requests only",
+            List.of(noRequest),
+            new Agg(
+                List.of(noRequest.uid()),
+                res(0, 0),
                 res(PodRequests.DEFAULT_MILLI_CPU_REQUEST, PodRequests.DEFAULT_MEMORY_REQUEST),
                 ports("127.0.0.1", "TCP", 80))),
-        new AssumeCase("an extended resource is accounted as a scalar", List.of(ext1),
-            new Agg(List.of(ext1.uid()), res(100, 500, "example.com/foo", 3), res(100, 500),
+        new AssumeCase(
+            "an extended resource is accounted as a scalar",
+            List.of(ext1),
+            new Agg(
+                List.of(ext1.uid()),
+                res(100, 500, "example.com/foo", 3),
+                res(100, 500),
                 ports("127.0.0.1", "TCP", 80))),
-        new AssumeCase("extended resources of two pods add up", List.of(ext1, ext2),
-            new Agg(List.of(ext1.uid(), ext2.uid()), res(300, 1524, "example.com/foo", 8), res(300, 1524),
+        new AssumeCase(
+            "extended resources of two pods add up",
+            List.of(ext1, ext2),
+            new Agg(
+                List.of(ext1.uid(), ext2.uid()),
+                res(300, 1524, "example.com/foo", 8),
+                res(300, 1524),
                 ports("127.0.0.1", "TCP", 80, "127.0.0.1", "TCP", 8080))),
-        new AssumeCase("a resource name that is not an extended resource is ignored", List.of(badKey),
+        new AssumeCase(
+            "a resource name that is not an extended resource is ignored",
+            List.of(badKey),
             new Agg(List.of(badKey.uid()), res(100, 500), res(100, 500), Map.of())));
   }
 
@@ -122,28 +148,60 @@ class SchedulerCacheTest {
     PodInfo p2 = basePod("node", "test-2", "200m", "1Ki", 8080);
     PodInfo p3 = basePod("node", "test-3", "200m", "1Ki", 8080);
     return Stream.of(
-        new ExpireCase("an assumed pod expires once the ttl after its binding finished has passed", TTL,
-            List.of(new Assumed(p1, T0)), T0.plus(TTL.multipliedBy(2)), null),
-        new ExpireCase("only the pod past its deadline expires; a later-bound and an unbound pod stay", TTL,
-            List.of(new Assumed(p1, T0), new Assumed(p2, T0.plus(TTL.multipliedBy(3).dividedBy(2))),
+        new ExpireCase(
+            "an assumed pod expires once the ttl after its binding finished has passed",
+            TTL,
+            List.of(new Assumed(p1, T0)),
+            T0.plus(TTL.multipliedBy(2)),
+            null),
+        new ExpireCase(
+            "only the pod past its deadline expires; a later-bound and an unbound pod stay",
+            TTL,
+            List.of(
+                new Assumed(p1, T0),
+                new Assumed(p2, T0.plus(TTL.multipliedBy(3).dividedBy(2))),
                 new Assumed(p3, null)),
             T0.plus(TTL.multipliedBy(2)),
             // removal swaps the last pod into the freed slot, as upstream does
-            new Agg(List.of(p3.uid(), p2.uid()), res(400, 2048), res(400, 2048), ports("127.0.0.1", "TCP", 8080))),
-        new ExpireCase("with a zero ttl a bound assumed pod never expires", Duration.ZERO,
-            List.of(new Assumed(p1, T0)), T0.plus(TTL.multipliedBy(3)),
-            new Agg(List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
-        new ExpireCase("a negative ttl counts as zero: nothing expires", Duration.ofSeconds(-5),
-            List.of(new Assumed(p1, T0)), T0.plus(TTL.multipliedBy(3)),
-            new Agg(List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
-        new ExpireCase("an assumed pod whose binding never finished does not expire", TTL,
-            List.of(new Assumed(p1, null)), T0.plus(Duration.ofDays(1)),
-            new Agg(List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
-        new ExpireCase("at exactly its deadline the pod has not expired yet", TTL,
-            List.of(new Assumed(p1, T0)), T0.plus(TTL),
-            new Agg(List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
-        new ExpireCase("one nanosecond after its deadline the pod has expired", TTL,
-            List.of(new Assumed(p1, T0)), T0.plus(TTL).plusNanos(1), null));
+            new Agg(
+                List.of(p3.uid(), p2.uid()),
+                res(400, 2048),
+                res(400, 2048),
+                ports("127.0.0.1", "TCP", 8080))),
+        new ExpireCase(
+            "with a zero ttl a bound assumed pod never expires",
+            Duration.ZERO,
+            List.of(new Assumed(p1, T0)),
+            T0.plus(TTL.multipliedBy(3)),
+            new Agg(
+                List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
+        new ExpireCase(
+            "a negative ttl counts as zero: nothing expires",
+            Duration.ofSeconds(-5),
+            List.of(new Assumed(p1, T0)),
+            T0.plus(TTL.multipliedBy(3)),
+            new Agg(
+                List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
+        new ExpireCase(
+            "an assumed pod whose binding never finished does not expire",
+            TTL,
+            List.of(new Assumed(p1, null)),
+            T0.plus(Duration.ofDays(1)),
+            new Agg(
+                List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
+        new ExpireCase(
+            "at exactly its deadline the pod has not expired yet",
+            TTL,
+            List.of(new Assumed(p1, T0)),
+            T0.plus(TTL),
+            new Agg(
+                List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80))),
+        new ExpireCase(
+            "one nanosecond after its deadline the pod has expired",
+            TTL,
+            List.of(new Assumed(p1, T0)),
+            T0.plus(TTL).plusNanos(1),
+            null));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -209,7 +267,9 @@ class SchedulerCacheTest {
 
     assertThat(cache.isAssumedPod(p1.uid())).isFalse();
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
+        .isEqualTo(
+            new Agg(
+                List.of(p1.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
   }
 
   @Test
@@ -226,7 +286,8 @@ class SchedulerCacheTest {
     cache.addPod(p);
 
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of(p.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
+        .isEqualTo(
+            new Agg(List.of(p.uid()), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
   }
 
   @Test
@@ -242,21 +303,30 @@ class SchedulerCacheTest {
 
     cache.updatePod(v0, v1);
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of("test"), res(200, 1024), res(200, 1024), ports("127.0.0.1", "TCP", 8080)));
+        .isEqualTo(
+            new Agg(
+                List.of("test"), res(200, 1024), res(200, 1024), ports("127.0.0.1", "TCP", 8080)));
     cache.updatePod(v1, v0);
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
+        .isEqualTo(
+            new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
   }
 
-  // ----------------------------------------------------------------------------------------------- add and update
+  // -----------------------------------------------------------------------------------------------
+  // add and update
 
   @Test
   void addingAnAssumedPodReplacesTheCachedCopyWithTheWatchedOne() {
     SchedulerCache cache = cache(TTL);
     PodInfo assumed = basePod("node1", "test-1", "100m", "500", "", "", 80);
-    PodInfo watched = PodInfo.of(new PodBuilder(assumed.pod()).editStatus()
-        .addToConditions(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build())
-        .endStatus().build());
+    PodInfo watched =
+        PodInfo.of(
+            new PodBuilder(assumed.pod())
+                .editStatus()
+                .addToConditions(
+                    new PodConditionBuilder().withType("PodScheduled").withStatus("True").build())
+                .endStatus()
+                .build());
     cache.assumePod(assumed);
     cache.finishBinding(assumed);
 
@@ -265,7 +335,8 @@ class SchedulerCacheTest {
     assertThat(cache.getPod("test-1")).isSameAs(watched);
     assertThat(cache.nodeInfo("node1").pods()).containsExactly(watched);
     assertThat(agg(cache, "node1"))
-        .isEqualTo(new Agg(List.of("test-1"), res(100, 500), res(100, 500), ports("0.0.0.0", "TCP", 80)));
+        .isEqualTo(
+            new Agg(List.of("test-1"), res(100, 500), res(100, 500), ports("0.0.0.0", "TCP", 80)));
   }
 
   @Test
@@ -283,7 +354,8 @@ class SchedulerCacheTest {
     assertThat(cache.nodeInfo("assumed-node-1")).isNull();
     assertThat(cache.isAssumedPod("test-1")).isFalse();
     assertThat(agg(cache, "actual-node"))
-        .isEqualTo(new Agg(List.of("test-1"), res(200, 500), res(200, 500), ports("0.0.0.0", "TCP", 90)));
+        .isEqualTo(
+            new Agg(List.of("test-1"), res(200, 500), res(200, 500), ports("0.0.0.0", "TCP", 90)));
   }
 
   @Test
@@ -295,12 +367,15 @@ class SchedulerCacheTest {
 
     cache.updatePod(v0, v1);
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of("test"), res(200, 1024), res(200, 1024), ports("127.0.0.1", "TCP", 8080)));
+        .isEqualTo(
+            new Agg(
+                List.of("test"), res(200, 1024), res(200, 1024), ports("127.0.0.1", "TCP", 8080)));
     assertThat(cache.getPod("test")).isSameAs(v1);
 
     cache.updatePod(v1, v0);
     assertThat(agg(cache, "node"))
-        .isEqualTo(new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
+        .isEqualTo(
+            new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
     assertThat(cache.getPod("test")).isSameAs(v0);
   }
 
@@ -313,7 +388,8 @@ class SchedulerCacheTest {
     assertThat(cache.getPod("test")).isNull();
     assertThatThrownBy(() -> cache.updatePod(v0, v1))
         .isInstanceOf(CacheException.class)
-        .hasMessage("pod test(node_info_cache_test/test) is not added to scheduler cache, so cannot be updated");
+        .hasMessage(
+            "pod test(node_info_cache_test/test) is not added to scheduler cache, so cannot be updated");
   }
 
   @Test
@@ -346,8 +422,14 @@ class SchedulerCacheTest {
   @Test
   void ephemeralStorageIsAccountedAndReleased() {
     SchedulerCache cache = cache(TTL);
-    PodInfo p = MakePod.pod().name("pod-with-ephemeral-storage").namespace("default-namespace")
-        .uid("pod-with-ephemeral-storage").node("node").req(Map.of("ephemeral-storage", "500")).info();
+    PodInfo p =
+        MakePod.pod()
+            .name("pod-with-ephemeral-storage")
+            .namespace("default-namespace")
+            .uid("pod-with-ephemeral-storage")
+            .node("node")
+            .req(Map.of("ephemeral-storage", "500"))
+            .info();
     cache.addPod(p);
 
     NodeInfo n = cache.nodeInfo("node");
@@ -362,7 +444,9 @@ class SchedulerCacheTest {
 
   // ------------------------------------------------------------------------------------------------------- remove
 
-  @ParameterizedTest(name = "a pod that was {0} before its node existed can be removed once, moving its node to the head")
+  @ParameterizedTest(
+      name =
+          "a pod that was {0} before its node existed can be removed once, moving its node to the head")
   @MethodSource("addedOrAssumed")
   void removePod(String how) {
     SchedulerCache cache = cache(TTL);
@@ -373,7 +457,8 @@ class SchedulerCacheTest {
       cache.assumePod(p);
     }
     assertThat(agg(cache, "node-1"))
-        .isEqualTo(new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
+        .isEqualTo(
+            new Agg(List.of("test"), res(100, 500), res(100, 500), ports("127.0.0.1", "TCP", 80)));
     cache.addNode(MakeNode.node().name("node-1").obj());
     cache.addNode(MakeNode.node().name("node-2").obj());
 
@@ -383,7 +468,8 @@ class SchedulerCacheTest {
     assertThat(cache.isAssumedPod("test")).isFalse();
     assertThatThrownBy(() -> cache.removePod(p))
         .isInstanceOf(CacheException.class)
-        .hasMessage("pod test(node_info_cache_test/test) is not found in scheduler cache, so cannot be removed from it");
+        .hasMessage(
+            "pod test(node_info_cache_test/test) is not found in scheduler cache, so cannot be removed from it");
     assertThat(cache.recencyOrder()).containsExactly("node-1", "node-2");
     assertThat(agg(cache, "node-1")).isEqualTo(new Agg(List.of(), res(0, 0), res(0, 0), Map.of()));
   }
@@ -401,13 +487,17 @@ class SchedulerCacheTest {
     for (int i = 0; i < SchedulerCache.PUBLISH_EVERY - 1; i++) {
       cache.addPod(basePod("node-" + i, "p" + i, "100m", "500", 0));
     }
-    assertThat(cache.lastPublished()).as("fewer changes than the threshold wait for a request").isSameAs(first);
+    assertThat(cache.lastPublished())
+        .as("fewer changes than the threshold wait for a request")
+        .isSameAs(first);
 
     cache.addPod(basePod("node-" + (nodes - 1), "last", "100m", "500", 0));
     Snapshot published = cache.lastPublished();
     assertThat(published).as("the update that reached the threshold published").isNotSameAs(first);
     assertThat(published.get("node-0").pods()).extracting(PodInfo::name).containsExactly("p0");
-    assertThat(published.get("node-" + (nodes - 1)).pods()).extracting(PodInfo::name).containsExactly("last");
+    assertThat(published.get("node-" + (nodes - 1)).pods())
+        .extracting(PodInfo::name)
+        .containsExactly("last");
     assertThat(cache.snapshot()).as("nothing left to copy").isSameAs(published);
   }
 
@@ -465,7 +555,8 @@ class SchedulerCacheTest {
 
     assertThatThrownBy(() -> cache.forgetPod(p))
         .isInstanceOf(CacheException.class)
-        .hasMessage("pod test(node_info_cache_test/test) is not assumed, so it cannot be removed or forgotten");
+        .hasMessage(
+            "pod test(node_info_cache_test/test) is not assumed, so it cannot be removed or forgotten");
     assertThat(cache.getPod("test")).isSameAs(p);
   }
 
@@ -486,8 +577,14 @@ class SchedulerCacheTest {
     PodInfo p = MakePod.pod().name("no-uid").uid("").node("node").info();
     String msg = "cannot get cache key for pod default/no-uid with empty UID";
 
-    for (Runnable op : List.<Runnable>of(() -> cache.assumePod(p), () -> cache.addPod(p), () -> cache.forgetPod(p),
-        () -> cache.finishBinding(p), () -> cache.removePod(p), () -> cache.updatePod(p, p))) {
+    for (Runnable op :
+        List.<Runnable>of(
+            () -> cache.assumePod(p),
+            () -> cache.addPod(p),
+            () -> cache.forgetPod(p),
+            () -> cache.finishBinding(p),
+            () -> cache.removePod(p),
+            () -> cache.updatePod(p, p))) {
       assertThatThrownBy(op::run).isInstanceOf(CacheException.class).hasMessage(msg);
     }
     assertThat(cache.podCount()).isZero();
@@ -498,23 +595,40 @@ class SchedulerCacheTest {
   @Test
   void nodeOperationsKeepAllocatableTreeAndGhostEntriesRight() {
     SchedulerCache cache = cache(TTL);
-    Map<String, String> resources1 = Map.of("cpu", "1000m", "memory", "100m", "example.com/foo", "1");
+    Map<String, String> resources1 =
+        Map.of("cpu", "1000m", "memory", "100m", "example.com/foo", "1");
     Map<String, String> resources2 = Map.of("cpu", "500m", "memory", "50m", "example.com/foo", "2");
-    Node n1 = MakeNode.node().name("test-node-1").capacity(resources1).taint("test-key", "test-value",
-        "PreferNoSchedule").obj();
+    Node n1 =
+        MakeNode.node()
+            .name("test-node-1")
+            .capacity(resources1)
+            .taint("test-key", "test-value", "PreferNoSchedule")
+            .obj();
     Node n2 = MakeNode.node().name("test-node-2").capacity(resources2).obj();
     Node n3 = MakeNode.node().name("test-node-3").capacity(resources1).obj();
-    PodInfo pod1 = MakePod.pod().name("pod1").uid("pod1").node("test-node-1")
-        .req(Map.of("cpu", "500m", "memory", "50m")).hostPort("", "", 80).info();
-    PodInfo pod2 = MakePod.pod().name("pod2").uid("pod2").node("test-node-1")
-        .req(Map.of("cpu", "500m", "memory", "50m")).info();
+    PodInfo pod1 =
+        MakePod.pod()
+            .name("pod1")
+            .uid("pod1")
+            .node("test-node-1")
+            .req(Map.of("cpu", "500m", "memory", "50m"))
+            .hostPort("", "", 80)
+            .info();
+    PodInfo pod2 =
+        MakePod.pod()
+            .name("pod2")
+            .uid("pod2")
+            .node("test-node-1")
+            .req(Map.of("cpu", "500m", "memory", "50m"))
+            .info();
     for (Node n : List.of(n1, n2, n3)) {
       cache.addNode(n);
     }
     cache.addPod(pod1);
     cache.addPod(pod2);
 
-    // added: allocatable from the node, requests from the pods ("50m" memory rounds up to 1 byte each)
+    // added: allocatable from the node, requests from the pods ("50m" memory rounds up to 1 byte
+    // each)
     NodeInfo got = cache.nodeInfo("test-node-1");
     assertThat(got.node()).isSameAs(n1);
     assertThat(got.allocatable()).isEqualTo(res(1000, 1, "example.com/foo", 1));
@@ -528,7 +642,8 @@ class SchedulerCacheTest {
 
     // updated: a new generation and the new allocatable
     long generation = got.generation();
-    Node n1b = MakeNode.node().name("test-node-1").capacity(Map.of("cpu", "1000m", "memory", "2Gi")).obj();
+    Node n1b =
+        MakeNode.node().name("test-node-1").capacity(Map.of("cpu", "1000m", "memory", "2Gi")).obj();
     cache.updateNode(n1, n1b);
     got = cache.nodeInfo("test-node-1");
     assertThat(got.generation()).isGreaterThan(generation);
@@ -588,7 +703,9 @@ class SchedulerCacheTest {
     PodInfo early = basePod("late-node", "early", "300m", "1Ki", 0);
     cache.addPod(early);
     assertThat(cache.ghostNodes()).containsExactly("late-node");
-    assertThat(cache.snapshot().get("late-node")).as("a node-less entry is not in the snapshot").isNull();
+    assertThat(cache.snapshot().get("late-node"))
+        .as("a node-less entry is not in the snapshot")
+        .isNull();
 
     cache.addNode(MakeNode.node().name("late-node").obj());
 
@@ -606,7 +723,8 @@ class SchedulerCacheTest {
     cache.addNode(v1);
     assertThat(cache.snapshot().get("n").allocatable().milliCpu()).isEqualTo(1000);
 
-    cache.updateNode(v1, MakeNode.node().name("n").capacity(Map.of("cpu", "2")).label("k", "v").obj());
+    cache.updateNode(
+        v1, MakeNode.node().name("n").capacity(Map.of("cpu", "2")).label("k", "v").obj());
 
     NodeInfo n = cache.snapshot().get("n");
     assertThat(n.allocatable().milliCpu()).isEqualTo(2000);
@@ -638,21 +756,32 @@ class SchedulerCacheTest {
   void imageStatesCountTheNodesReportingEachImageName() {
     SchedulerCache cache = cache(TTL);
     long mb = 1024 * 1024;
-    Node n1 = MakeNode.node().name("n1").image(80 * mb, "gcr.io/80:latest", "gcr.io/80:v1")
-        .image(300 * mb, "gcr.io/300:latest", "gcr.io/300:v1").obj();
-    Node n2 = MakeNode.node().name("n2").image(600 * mb, "gcr.io/600:latest").image(80 * mb, "gcr.io/80:latest")
-        .image(900 * mb, "gcr.io/900:latest").obj();
+    Node n1 =
+        MakeNode.node()
+            .name("n1")
+            .image(80 * mb, "gcr.io/80:latest", "gcr.io/80:v1")
+            .image(300 * mb, "gcr.io/300:latest", "gcr.io/300:v1")
+            .obj();
+    Node n2 =
+        MakeNode.node()
+            .name("n2")
+            .image(600 * mb, "gcr.io/600:latest")
+            .image(80 * mb, "gcr.io/80:latest")
+            .image(900 * mb, "gcr.io/900:latest")
+            .obj();
     cache.addNode(n1);
     cache.addNode(n2);
 
     Snapshot s = cache.snapshot();
-    assertThat(s.get("n1").imageStates()).isEqualTo(Map.of(
-        "gcr.io/80:latest", new io.schedext.framework.ImageStateSummary(80 * mb, 2),
-        "gcr.io/80:v1", new io.schedext.framework.ImageStateSummary(80 * mb, 1),
-        "gcr.io/300:latest", new io.schedext.framework.ImageStateSummary(300 * mb, 1),
-        "gcr.io/300:v1", new io.schedext.framework.ImageStateSummary(300 * mb, 1)));
-    assertThat(s.get("n2").imageStates()).containsEntry("gcr.io/80:latest",
-        new io.schedext.framework.ImageStateSummary(80 * mb, 2));
+    assertThat(s.get("n1").imageStates())
+        .isEqualTo(
+            Map.of(
+                "gcr.io/80:latest", new io.schedext.framework.ImageStateSummary(80 * mb, 2),
+                "gcr.io/80:v1", new io.schedext.framework.ImageStateSummary(80 * mb, 1),
+                "gcr.io/300:latest", new io.schedext.framework.ImageStateSummary(300 * mb, 1),
+                "gcr.io/300:v1", new io.schedext.framework.ImageStateSummary(300 * mb, 1)));
+    assertThat(s.get("n2").imageStates())
+        .containsEntry("gcr.io/80:latest", new io.schedext.framework.ImageStateSummary(80 * mb, 2));
 
     // removing n2 decrements the count, seen once n1's entry is refreshed
     cache.removeNode(n2);
@@ -663,7 +792,8 @@ class SchedulerCacheTest {
     // an update that drops an image releases it
     cache.updateNode(n1, MakeNode.node().name("n1").image(80 * mb, "gcr.io/80:latest").obj());
     assertThat(cache.snapshot().get("n1").imageStates())
-        .isEqualTo(Map.of("gcr.io/80:latest", new io.schedext.framework.ImageStateSummary(80 * mb, 1)));
+        .isEqualTo(
+            Map.of("gcr.io/80:latest", new io.schedext.framework.ImageStateSummary(80 * mb, 1)));
   }
 
   @Test
@@ -707,7 +837,9 @@ class SchedulerCacheTest {
     cache.addOrUpdatePod(basePod("a", "added", "500m", "1", 0));
 
     assertThat(cache.isAssumedPod(assumed.uid())).as("confirmed").isFalse();
-    assertThat(cache.getPod(assumed.uid()).nodeName()).as("landed elsewhere than assumed").isEqualTo("b");
+    assertThat(cache.getPod(assumed.uid()).nodeName())
+        .as("landed elsewhere than assumed")
+        .isEqualTo("b");
     assertThat(cache.getPod(unknown.uid())).isSameAs(unknown);
     assertThat(cache.nodeInfo("a").requested().milliCpu()).isEqualTo(100 + 500);
     assertThat(cache.nodeInfo("b").requested().milliCpu()).isEqualTo(200);
@@ -725,7 +857,8 @@ class SchedulerCacheTest {
     Node n2 = MakeNode.node().name("n2").image(10, "img").label("v", "1").obj();
     cache.addNode(n1);
     cache.addNode(n2);
-    Map<String, io.schedext.framework.ImageStateSummary> first = cache.snapshot().get("n1").imageStates();
+    Map<String, io.schedext.framework.ImageStateSummary> first =
+        cache.snapshot().get("n1").imageStates();
     assertThat(first.get("img").numNodes()).isEqualTo(2);
 
     // A pod change copies n1 again: same summaries, not computed again.
@@ -749,7 +882,8 @@ class SchedulerCacheTest {
     assertThat(cache.checkConsistency()).isEmpty();
   }
 
-  // ---------------------------------------------------------------------------------------------- counts, dumps
+  // ----------------------------------------------------------------------------------------------
+  // counts, dumps
 
   @Test
   void countsAndListsReflectTheCache() {

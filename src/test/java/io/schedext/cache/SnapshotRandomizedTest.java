@@ -1,7 +1,5 @@
 package io.schedext.cache;
 
-import io.schedext.testing.MutableClock;
-
 import static io.schedext.cache.CacheFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +9,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.MutableClock;
 import io.schedext.testing.NodeWrapper;
 import io.schedext.testing.PodWrapper;
 import java.time.Duration;
@@ -26,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Applies random event sequences to a cache, snapshotting at random points, and checks that the incrementally
- * maintained snapshot always equals the cache and, at the end, one built from scratch by a fresh cache fed the same
- * node events and the surviving pods.
+ * Applies random event sequences to a cache, snapshotting at random points, and checks that the
+ * incrementally maintained snapshot always equals the cache and, at the end, one built from scratch
+ * by a fresh cache fed the same node events and the surviving pods.
  */
 class SnapshotRandomizedTest {
 
@@ -40,7 +39,9 @@ class SnapshotRandomizedTest {
   record Seed(long value) {
     @Override
     public String toString() {
-      return "random events (seed " + value + ") keep the incremental snapshot equal to one built from scratch";
+      return "random events (seed "
+          + value
+          + ") keep the incremental snapshot equal to one built from scratch";
     }
   }
 
@@ -72,7 +73,9 @@ class SnapshotRandomizedTest {
       if (rnd.nextInt(5) == 0) {
         Snapshot s = cache.snapshot();
         SnapshotTest.assertMatchesCache(cache, s);
-        assertThat(contents(previous)).as("an older snapshot stays as it was").isEqualTo(previousContents);
+        assertThat(contents(previous))
+            .as("an older snapshot stays as it was")
+            .isEqualTo(previousContents);
         previous = s;
         previousContents = contents(s);
       }
@@ -89,7 +92,8 @@ class SnapshotRandomizedTest {
 
     assertThat(names(incremental.list())).isEqualTo(names(scratch.list()));
     assertThat(contents(incremental)).isEqualTo(contents(scratch));
-    assertThat(names(incremental.havePodsWithAffinityList())).isEqualTo(names(scratch.havePodsWithAffinityList()));
+    assertThat(names(incremental.havePodsWithAffinityList()))
+        .isEqualTo(names(scratch.havePodsWithAffinityList()));
     assertThat(names(incremental.havePodsWithRequiredAntiAffinityList()))
         .isEqualTo(names(scratch.havePodsWithRequiredAntiAffinityList()));
     assertThat(incremental.usedPvcs()).isEqualTo(scratch.usedPvcs());
@@ -103,7 +107,8 @@ class SnapshotRandomizedTest {
         Node n = randomNode(rnd, m);
         boolean known = m.nodes.containsKey(n.getMetadata().getName());
         Node old = m.nodes.get(n.getMetadata().getName());
-        Consumer<SchedulerCache> e = known && rnd.nextBoolean() ? c -> c.updateNode(old, n) : c -> c.addNode(n);
+        Consumer<SchedulerCache> e =
+            known && rnd.nextBoolean() ? c -> c.updateNode(old, n) : c -> c.addNode(n);
         e.accept(cache);
         m.nodeEvents.add(e);
         m.nodes.put(n.getMetadata().getName(), n);
@@ -164,9 +169,18 @@ class SnapshotRandomizedTest {
 
   private static Node randomNode(Random rnd, Model m) {
     String[] zone = ZONES[rnd.nextInt(ZONES.length)];
-    NodeWrapper w = MakeNode.node().name(pick(rnd, List.of(NODE_NAMES)))
-        .capacity(Map.of("cpu", (1 + rnd.nextInt(8)) + "", "memory", (1 + rnd.nextInt(16)) + "Gi", "pods", "110"))
-        .resourceVersion("v" + m.nextVersion++);
+    NodeWrapper w =
+        MakeNode.node()
+            .name(pick(rnd, List.of(NODE_NAMES)))
+            .capacity(
+                Map.of(
+                    "cpu",
+                    (1 + rnd.nextInt(8)) + "",
+                    "memory",
+                    (1 + rnd.nextInt(16)) + "Gi",
+                    "pods",
+                    "110"))
+            .resourceVersion("v" + m.nextVersion++);
     if (!zone[0].isEmpty()) {
       w.label(NodeTree.REGION, zone[0]).label(NodeTree.ZONE, zone[1]);
     }
@@ -178,24 +192,41 @@ class SnapshotRandomizedTest {
 
   private static PodInfo randomPod(Random rnd, Model m, String uid) {
     // mostly nodes that exist, sometimes one that does not (yet), which makes a ghost entry
-    String node = !m.nodes.isEmpty() && rnd.nextInt(5) != 0
-        ? pick(rnd, new ArrayList<>(m.nodes.keySet()))
-        : pick(rnd, List.of(NODE_NAMES));
+    String node =
+        !m.nodes.isEmpty() && rnd.nextInt(5) != 0
+            ? pick(rnd, new ArrayList<>(m.nodes.keySet()))
+            : pick(rnd, List.of(NODE_NAMES));
     return randomPodOn(rnd, m, uid, node);
   }
 
   private static PodInfo randomPodOn(Random rnd, Model m, String uid, String node) {
-    PodWrapper w = MakePod.pod().name(uid).uid(uid).node(node).label("app", pick(rnd, List.of("web", "db")))
-        .annotation("version", "" + m.nextVersion++);
+    PodWrapper w =
+        MakePod.pod()
+            .name(uid)
+            .uid(uid)
+            .node(node)
+            .label("app", pick(rnd, List.of("web", "db")))
+            .annotation("version", "" + m.nextVersion++);
     switch (rnd.nextInt(3)) {
-      case 0 -> w.req(Map.of("cpu", (100 * (1 + rnd.nextInt(5))) + "m", "memory", (1 + rnd.nextInt(4)) + "Gi"));
+      case 0 ->
+          w.req(
+              Map.of(
+                  "cpu",
+                  (100 * (1 + rnd.nextInt(5))) + "m",
+                  "memory",
+                  (1 + rnd.nextInt(4)) + "Gi"));
       case 1 -> w.req(Map.of("cpu", "0"));
       default -> w.req(Map.of());
     }
     if (rnd.nextInt(3) == 0) {
-      // Unique per pod: used ports are a set (as upstream's HostPortInfo), so two pods sharing one port on a node
-      // would release it for both when either leaves; the scheduler's NodePorts filter never lets that happen.
-      w.hostPort(pick(rnd, List.of("TCP", "UDP", "")), pick(rnd, List.of("", "127.0.0.1")), 10000 + m.nextVersion++);
+      // Unique per pod: used ports are a set (as upstream's HostPortInfo), so two pods sharing one
+      // port on a node
+      // would release it for both when either leaves; the scheduler's NodePorts filter never lets
+      // that happen.
+      w.hostPort(
+          pick(rnd, List.of("TCP", "UDP", "")),
+          pick(rnd, List.of("", "127.0.0.1")),
+          10000 + m.nextVersion++);
     }
     if (rnd.nextInt(3) == 0) {
       w.pvc("claim-" + rnd.nextInt(3));

@@ -1,7 +1,5 @@
 package io.schedext.cache;
 
-import io.schedext.testing.MutableClock;
-
 import static io.schedext.cache.CacheFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,6 +12,7 @@ import io.schedext.framework.NodeInfoList;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Incremental snapshots of {@link SchedulerCache}, as upstream's TestSchedulerCache_UpdateSnapshot and friends. */
+/**
+ * Incremental snapshots of {@link SchedulerCache}, as upstream's TestSchedulerCache_UpdateSnapshot
+ * and friends.
+ */
 class SnapshotTest {
 
   private static final List<Node> NODES = new ArrayList<>();
@@ -39,22 +41,48 @@ class SnapshotTest {
 
   static {
     for (int i = 0; i < 10; i++) {
-      NODES.add(MakeNode.node().name("test-node" + i).capacity(Map.of("cpu", "1000m", "memory", "100m")).obj());
-      UPDATED_NODES.add(MakeNode.node().name("test-node" + i).capacity(Map.of("cpu", "2000m", "memory", "500m")).obj());
+      NODES.add(
+          MakeNode.node()
+              .name("test-node" + i)
+              .capacity(Map.of("cpu", "1000m", "memory", "100m"))
+              .obj());
+      UPDATED_NODES.add(
+          MakeNode.node()
+              .name("test-node" + i)
+              .capacity(Map.of("cpu", "2000m", "memory", "500m"))
+              .obj());
     }
     for (int i = 0; i < 20; i++) {
-      PodInfo p = MakePod.pod().name("test-pod" + i).namespace("test-ns").uid("test-puid" + i)
-          .node("test-node" + (i % 10)).info();
+      PodInfo p =
+          MakePod.pod()
+              .name("test-pod" + i)
+              .namespace("test-ns")
+              .uid("test-puid" + i)
+              .node("test-node" + (i % 10))
+              .info();
       PODS.add(p);
-      UPDATED_PODS.add(PodInfo.of(new PodBuilder(p.pod()).editSpec().withPriority(1000).endSpec().build()));
+      UPDATED_PODS.add(
+          PodInfo.of(new PodBuilder(p.pod()).editSpec().withPriority(1000).endSpec().build()));
     }
     for (int i = 0; i < 2; i++) {
-      AFFINITY_PODS.add(MakePod.pod().name("p-affinity-" + i).namespace("test-ns").uid("puid-affinity-" + i)
-          .podAffinityExists("", "foo").node("test-node" + i).info());
+      AFFINITY_PODS.add(
+          MakePod.pod()
+              .name("p-affinity-" + i)
+              .namespace("test-ns")
+              .uid("puid-affinity-" + i)
+              .podAffinityExists("", "foo")
+              .node("test-node" + i)
+              .info());
     }
     for (int i = 0; i < 8; i++) {
-      PVC_PODS.add(MakePod.pod().name("p-pvc-" + i).namespace("test-ns").uid("puid-pvc-" + i)
-          .pvc("test-pvc" + (i % 4)).node("test-node" + (i % 2)).info());
+      PVC_PODS.add(
+          MakePod.pod()
+              .name("p-pvc-" + i)
+              .namespace("test-ns")
+              .uid("puid-pvc-" + i)
+              .pvc("test-pvc" + (i % 4))
+              .node("test-node" + (i % 2))
+              .info());
     }
   }
 
@@ -81,7 +109,8 @@ class SnapshotTest {
   }
 
   static Op updateNode(int i) {
-    return new Op("updateNode(" + i + ")", c -> c.cache.updateNode(NODES.get(i), UPDATED_NODES.get(i)));
+    return new Op(
+        "updateNode(" + i + ")", c -> c.cache.updateNode(NODES.get(i), UPDATED_NODES.get(i)));
   }
 
   static Op addPod(int i) {
@@ -121,29 +150,34 @@ class SnapshotTest {
   }
 
   static Op snap() {
-    return new Op("snapshot", c -> {
-      Snapshot previous = c.snapshot;
-      c.snapshot = c.cache.snapshot();
-      assertMatchesCache(c.cache, c.snapshot);
-      // A snapshot that says it keeps its predecessor's node order has the same names at the same positions (the
-      // request decoder's name index relies on it).
-      if (c.snapshot.sameNodeOrder(previous)) {
-        assertThat(c.snapshot.list().stream().map(NodeInfo::name).toList())
-            .isEqualTo(previous.list().stream().map(NodeInfo::name).toList());
-      }
-      assertThat(c.snapshot.sameNodeOrder(c.snapshot)).isTrue();
-      assertThat(c.snapshot.sameNodeOrder(null)).isFalse();
-      // The node order's generations (carried from the previous snapshot when it had them) are the node infos' own.
-      long[] generations = ((NodeInfoList) c.snapshot.list()).generations();
-      for (int i = 0; i < generations.length; i++) {
-        assertThat(generations[i]).isEqualTo(c.snapshot.list().get(i).generation());
-      }
-      assertThat(c.snapshot.get("no-such-node")).isNull();
-      assertThat(c.snapshot.get(null)).isNull();
-    });
+    return new Op(
+        "snapshot",
+        c -> {
+          Snapshot previous = c.snapshot;
+          c.snapshot = c.cache.snapshot();
+          assertMatchesCache(c.cache, c.snapshot);
+          // A snapshot that says it keeps its predecessor's node order has the same names at the
+          // same positions (the
+          // request decoder's name index relies on it).
+          if (c.snapshot.sameNodeOrder(previous)) {
+            assertThat(c.snapshot.list().stream().map(NodeInfo::name).toList())
+                .isEqualTo(previous.list().stream().map(NodeInfo::name).toList());
+          }
+          assertThat(c.snapshot.sameNodeOrder(c.snapshot)).isTrue();
+          assertThat(c.snapshot.sameNodeOrder(null)).isFalse();
+          // The node order's generations (carried from the previous snapshot when it had them) are
+          // the node infos' own.
+          long[] generations = ((NodeInfoList) c.snapshot.list()).generations();
+          for (int i = 0; i < generations.length; i++) {
+            assertThat(generations[i]).isEqualTo(c.snapshot.list().get(i).generation());
+          }
+          assertThat(c.snapshot.get("no-such-node")).isNull();
+          assertThat(c.snapshot.get(null)).isNull();
+        });
   }
 
-  record Case(String name, List<Op> ops, List<String> recency, int withAffinity, Set<String> usedPvcs) {
+  record Case(
+      String name, List<Op> ops, List<String> recency, int withAffinity, Set<String> usedPvcs) {
     @Override
     public String toString() {
       return name + ": " + ops;
@@ -162,56 +196,220 @@ class SnapshotTest {
     return Stream.of(
         new Case("an empty cache", List.of(), names(), 0, Set.of()),
         new Case("a single node", List.of(addNode(1)), names(1), 0, Set.of()),
-        new Case("a node added, removed and added again", List.of(addNode(1), snap(), removeNode(1), addNode(1)),
-            names(1), 0, Set.of()),
-        new Case("a node removed in the cycle another is added", List.of(addNode(1), snap(), addNode(2),
-            removeNode(1)), names(2), 0, Set.of()),
-        new Case("nodes added with snapshots in between",
-            List.of(addNode(0), snap(), addNode(1), snap(), addNode(2), snap(), addNode(3)), names(3, 2, 1, 0), 0,
+        new Case(
+            "a node added, removed and added again",
+            List.of(addNode(1), snap(), removeNode(1), addNode(1)),
+            names(1),
+            0,
             Set.of()),
-        new Case("nodes added with a snapshot at the end", List.of(addNode(0), addNode(2), addNode(5), addNode(6)),
-            names(6, 5, 2, 0), 0, Set.of()),
-        new Case("an updated node moves to the head", List.of(addNode(0), addNode(1), addNode(5), snap(),
-            updateNode(1)), names(1, 5, 0), 0, Set.of()),
-        new Case("every node removed", List.of(addNode(0), addNode(2), addNode(5), addNode(6), snap(), removeNode(0),
-            removeNode(2), removeNode(5), removeNode(6)), names(), 0, Set.of()),
-        new Case("some nodes removed", List.of(addNode(0), addNode(2), addNode(5), addNode(6), snap(), removeNode(0),
-            removeNode(6)), names(5, 2), 0, Set.of()),
-        new Case("every node removed and new ones added", List.of(addNode(2), addNode(5), addNode(6), snap(),
-            removeNode(2), removeNode(5), removeNode(6), snap(), addNode(7), addNode(9)), names(9, 7), 0, Set.of()),
-        new Case("updates of unknown nodes add them in order", List.of(addNode(8), updateNode(2), updateNode(8),
-            snap(), addNode(1)), names(1, 8, 2), 0, Set.of()),
-        new Case("pods added to some nodes move them to the head", List.of(addNode(0), addNode(2), addNode(8), snap(),
-            addPod(8), addPod(2)), names(2, 8, 0), 0, Set.of()),
-        new Case("updating a pod moves its node to the head", List.of(addNode(0), addPod(0), addNode(2), addNode(4),
-            updatePod(0)), names(0, 4, 2), 0, Set.of()),
-        new Case("a pod added before its node", List.of(addNode(0), addPod(1), updatePod(1), addNode(1)),
-            names(1, 0), 0, Set.of()),
-        new Case("a node removed before its pods", List.of(addNode(0), addNode(1), addPod(1), addPod(11), snap(),
-            removeNode(1), snap(), updatePod(1), updatePod(11), removePod(1), removePod(11)), names(0), 0, Set.of()),
-        new Case("a pod with affinity", List.of(addNode(0), addAffinityPod(0), snap(), addNode(1)), names(1, 0), 1,
+        new Case(
+            "a node removed in the cycle another is added",
+            List.of(addNode(1), snap(), addNode(2), removeNode(1)),
+            names(2),
+            0,
             Set.of()),
-        new Case("a pod with a pvc", List.of(addNode(0), addPvcPod(0), snap(), addNode(1)), names(1, 0), 0,
+        new Case(
+            "nodes added with snapshots in between",
+            List.of(addNode(0), snap(), addNode(1), snap(), addNode(2), snap(), addNode(3)),
+            names(3, 2, 1, 0),
+            0,
+            Set.of()),
+        new Case(
+            "nodes added with a snapshot at the end",
+            List.of(addNode(0), addNode(2), addNode(5), addNode(6)),
+            names(6, 5, 2, 0),
+            0,
+            Set.of()),
+        new Case(
+            "an updated node moves to the head",
+            List.of(addNode(0), addNode(1), addNode(5), snap(), updateNode(1)),
+            names(1, 5, 0),
+            0,
+            Set.of()),
+        new Case(
+            "every node removed",
+            List.of(
+                addNode(0),
+                addNode(2),
+                addNode(5),
+                addNode(6),
+                snap(),
+                removeNode(0),
+                removeNode(2),
+                removeNode(5),
+                removeNode(6)),
+            names(),
+            0,
+            Set.of()),
+        new Case(
+            "some nodes removed",
+            List.of(
+                addNode(0),
+                addNode(2),
+                addNode(5),
+                addNode(6),
+                snap(),
+                removeNode(0),
+                removeNode(6)),
+            names(5, 2),
+            0,
+            Set.of()),
+        new Case(
+            "every node removed and new ones added",
+            List.of(
+                addNode(2),
+                addNode(5),
+                addNode(6),
+                snap(),
+                removeNode(2),
+                removeNode(5),
+                removeNode(6),
+                snap(),
+                addNode(7),
+                addNode(9)),
+            names(9, 7),
+            0,
+            Set.of()),
+        new Case(
+            "updates of unknown nodes add them in order",
+            List.of(addNode(8), updateNode(2), updateNode(8), snap(), addNode(1)),
+            names(1, 8, 2),
+            0,
+            Set.of()),
+        new Case(
+            "pods added to some nodes move them to the head",
+            List.of(addNode(0), addNode(2), addNode(8), snap(), addPod(8), addPod(2)),
+            names(2, 8, 0),
+            0,
+            Set.of()),
+        new Case(
+            "updating a pod moves its node to the head",
+            List.of(addNode(0), addPod(0), addNode(2), addNode(4), updatePod(0)),
+            names(0, 4, 2),
+            0,
+            Set.of()),
+        new Case(
+            "a pod added before its node",
+            List.of(addNode(0), addPod(1), updatePod(1), addNode(1)),
+            names(1, 0),
+            0,
+            Set.of()),
+        new Case(
+            "a node removed before its pods",
+            List.of(
+                addNode(0),
+                addNode(1),
+                addPod(1),
+                addPod(11),
+                snap(),
+                removeNode(1),
+                snap(),
+                updatePod(1),
+                updatePod(11),
+                removePod(1),
+                removePod(11)),
+            names(0),
+            0,
+            Set.of()),
+        new Case(
+            "a pod with affinity",
+            List.of(addNode(0), addAffinityPod(0), snap(), addNode(1)),
+            names(1, 0),
+            1,
+            Set.of()),
+        new Case(
+            "a pod with a pvc",
+            List.of(addNode(0), addPvcPod(0), snap(), addNode(1)),
+            names(1, 0),
+            0,
             Set.of("test-ns/test-pvc0")),
-        new Case("pods with affinity on two nodes", List.of(addNode(0), addAffinityPod(0), snap(), addNode(1),
-            addAffinityPod(1), snap()), names(1, 0), 2, Set.of()),
-        new Case("pods with pvcs on two nodes", List.of(addNode(0), addPvcPod(0), snap(), addNode(1), addPvcPod(1),
-            snap()), names(1, 0), 0, Set.of("test-ns/test-pvc0", "test-ns/test-pvc1")),
-        new Case("a pod with affinity added then removed", List.of(addNode(0), addNode(1), addAffinityPod(0), snap(),
-            removeAffinityPod(0), snap()), names(0, 1), 0, Set.of()),
-        new Case("a pod with a pvc removed and another added", List.of(addNode(0), addPvcPod(0), snap(),
-            removePvcPod(0), addPvcPod(2), snap()), names(0), 0, Set.of("test-ns/test-pvc2")),
-        new Case("a pod with a pvc removed and added again", List.of(addNode(0), addPvcPod(0), snap(),
-            removePvcPod(0), addPvcPod(0), snap()), names(0), 0, Set.of("test-ns/test-pvc0")),
-        new Case("pvc pods replaced by as many other pvc pods", List.of(addNode(0), addNode(1), addPvcPod(0),
-            addPvcPod(1), snap(), removePvcPod(0), removePvcPod(1), addPvcPod(2), addPvcPod(3), snap()), names(1, 0),
-            0, Set.of("test-ns/test-pvc2", "test-ns/test-pvc3")),
-        new Case("pvc pods added and removed over several snapshots", List.of(addNode(0), addNode(1), addPvcPod(0),
-            addPvcPod(1), addPvcPod(2), snap(), removePvcPod(0), removePvcPod(1), snap(), addPvcPod(0), snap(),
-            addPvcPod(3), addPvcPod(4), addPvcPod(5), snap(), removePvcPod(0), removePvcPod(3), removePvcPod(4),
-            snap()), names(0, 1), 0, Set.of("test-ns/test-pvc1", "test-ns/test-pvc2")),
-        new Case("assumed and forgotten pods", List.of(addNode(0), addNode(2), addNode(4), addNode(8), snap(),
-            assumePod(8), assumePod(0), forgetPod(0), snap()), names(0, 8, 4, 2), 0, Set.of()));
+        new Case(
+            "pods with affinity on two nodes",
+            List.of(addNode(0), addAffinityPod(0), snap(), addNode(1), addAffinityPod(1), snap()),
+            names(1, 0),
+            2,
+            Set.of()),
+        new Case(
+            "pods with pvcs on two nodes",
+            List.of(addNode(0), addPvcPod(0), snap(), addNode(1), addPvcPod(1), snap()),
+            names(1, 0),
+            0,
+            Set.of("test-ns/test-pvc0", "test-ns/test-pvc1")),
+        new Case(
+            "a pod with affinity added then removed",
+            List.of(
+                addNode(0), addNode(1), addAffinityPod(0), snap(), removeAffinityPod(0), snap()),
+            names(0, 1),
+            0,
+            Set.of()),
+        new Case(
+            "a pod with a pvc removed and another added",
+            List.of(addNode(0), addPvcPod(0), snap(), removePvcPod(0), addPvcPod(2), snap()),
+            names(0),
+            0,
+            Set.of("test-ns/test-pvc2")),
+        new Case(
+            "a pod with a pvc removed and added again",
+            List.of(addNode(0), addPvcPod(0), snap(), removePvcPod(0), addPvcPod(0), snap()),
+            names(0),
+            0,
+            Set.of("test-ns/test-pvc0")),
+        new Case(
+            "pvc pods replaced by as many other pvc pods",
+            List.of(
+                addNode(0),
+                addNode(1),
+                addPvcPod(0),
+                addPvcPod(1),
+                snap(),
+                removePvcPod(0),
+                removePvcPod(1),
+                addPvcPod(2),
+                addPvcPod(3),
+                snap()),
+            names(1, 0),
+            0,
+            Set.of("test-ns/test-pvc2", "test-ns/test-pvc3")),
+        new Case(
+            "pvc pods added and removed over several snapshots",
+            List.of(
+                addNode(0),
+                addNode(1),
+                addPvcPod(0),
+                addPvcPod(1),
+                addPvcPod(2),
+                snap(),
+                removePvcPod(0),
+                removePvcPod(1),
+                snap(),
+                addPvcPod(0),
+                snap(),
+                addPvcPod(3),
+                addPvcPod(4),
+                addPvcPod(5),
+                snap(),
+                removePvcPod(0),
+                removePvcPod(3),
+                removePvcPod(4),
+                snap()),
+            names(0, 1),
+            0,
+            Set.of("test-ns/test-pvc1", "test-ns/test-pvc2")),
+        new Case(
+            "assumed and forgotten pods",
+            List.of(
+                addNode(0),
+                addNode(2),
+                addNode(4),
+                addNode(8),
+                snap(),
+                assumePod(8),
+                assumePod(0),
+                forgetPod(0),
+                snap()),
+            names(0, 8, 4, 2),
+            0,
+            Set.of()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -228,8 +426,9 @@ class SnapshotTest {
   }
 
   /**
-   * The snapshot holds every node with a Node object, in NodeTree order, each equal to the cache's entry at the same
-   * generation; its affinity lists and used PVCs are derived from exactly those entries.
+   * The snapshot holds every node with a Node object, in NodeTree order, each equal to the cache's
+   * entry at the same generation; its affinity lists and used PVCs are derived from exactly those
+   * entries.
    */
   static void assertMatchesCache(SchedulerCache cache, Snapshot s) {
     assertThat(s.size()).isEqualTo(cache.nodeCount());
@@ -269,8 +468,12 @@ class SnapshotTest {
     int[] perZone = {2, 6};
     for (int zone = 0; zone < perZone.length; zone++) {
       for (int j = 0; j < perZone[zone]; j++) {
-        ZONED.add(MakeNode.node().name("node-" + i).label(NodeTree.REGION, "region-" + zone)
-            .label(NodeTree.ZONE, "zone-" + zone).obj());
+        ZONED.add(
+            MakeNode.node()
+                .name("node-" + i)
+                .label(NodeTree.REGION, "region-" + zone)
+                .label(NodeTree.ZONE, "zone-" + zone)
+                .obj());
         i++;
       }
     }
@@ -294,14 +497,25 @@ class SnapshotTest {
     return Stream.of(
         new OrderCase("an empty cache lists no node", List.of(), List.of()),
         new OrderCase("a single node", List.of(0), List.of("node-0")),
-        new OrderCase("two nodes of one zone keep insertion order", List.of(0, -1, 1), List.of("node-0", "node-1")),
-        new OrderCase("nodes added after a snapshot in another zone are interleaved (upstream bug 91601)",
-            List.of(2, 3, -1, 4, 0), List.of("node-2", "node-0", "node-3", "node-4")),
-        new OrderCase("six nodes, one in another zone added after a snapshot", List.of(2, 3, 4, 5, -1, 6, 0),
+        new OrderCase(
+            "two nodes of one zone keep insertion order",
+            List.of(0, -1, 1),
+            List.of("node-0", "node-1")),
+        new OrderCase(
+            "nodes added after a snapshot in another zone are interleaved (upstream bug 91601)",
+            List.of(2, 3, -1, 4, 0),
+            List.of("node-2", "node-0", "node-3", "node-4")),
+        new OrderCase(
+            "six nodes, one in another zone added after a snapshot",
+            List.of(2, 3, 4, 5, -1, 6, 0),
             List.of("node-2", "node-0", "node-3", "node-4", "node-5", "node-6")),
-        new OrderCase("seven nodes, two in another zone, several snapshots", List.of(2, -1, 3, 4, -1, 5, 6, 0, 1),
+        new OrderCase(
+            "seven nodes, two in another zone, several snapshots",
+            List.of(2, -1, 3, 4, -1, 5, 6, 0, 1),
             List.of("node-2", "node-0", "node-3", "node-1", "node-4", "node-5", "node-6")),
-        new OrderCase("seven nodes, two in another zone, another zone order", List.of(2, 1, -1, 3, 4, -1, 5, 6, 0),
+        new OrderCase(
+            "seven nodes, two in another zone, another zone order",
+            List.of(2, 1, -1, 3, 4, -1, 5, 6, 0),
             List.of("node-2", "node-1", "node-3", "node-0", "node-4", "node-5", "node-6")));
   }
 
@@ -327,8 +541,13 @@ class SnapshotTest {
     ZONED.subList(0, 4).forEach(cache::addNode);
     assertThat(names(cache.snapshot())).containsExactly("node-0", "node-2", "node-1", "node-3");
 
-    cache.updateNode(ZONED.get(0), MakeNode.node().name("node-0").label(NodeTree.REGION, "region-1")
-        .label(NodeTree.ZONE, "zone-1").obj());
+    cache.updateNode(
+        ZONED.get(0),
+        MakeNode.node()
+            .name("node-0")
+            .label(NodeTree.REGION, "region-1")
+            .label(NodeTree.ZONE, "zone-1")
+            .obj());
 
     Snapshot s = cache.snapshot();
     assertMatchesCache(cache, s);
@@ -339,7 +558,8 @@ class SnapshotTest {
     return s.list().stream().map(NodeInfo::name).toList();
   }
 
-  // ---------------------------------------------------------------------------------------- identity, immutability
+  // ----------------------------------------------------------------------------------------
+  // identity, immutability
 
   @Test
   void unchangedNodesKeepTheirIdentityAndChangedOnesAreNewCopies() {
@@ -406,16 +626,27 @@ class SnapshotTest {
   void affinityListsFollowPodsWithAffinityAndRequiredAntiAffinity() {
     SchedulerCache cache = new SchedulerCache(new MutableClock(T0), Duration.ZERO);
     List.of(0, 1, 2).forEach(i -> cache.addNode(NODES.get(i)));
-    PodInfo anti = MakePod.pod().name("anti").uid("anti").node("test-node2").podAntiAffinityExists("zone", "app")
-        .info();
-    PodInfo preferredAnti = MakePod.pod().name("pref").uid("pref").node("test-node1")
-        .preferredPodAntiAffinityIn(10, "zone", "app", "web").info();
+    PodInfo anti =
+        MakePod.pod()
+            .name("anti")
+            .uid("anti")
+            .node("test-node2")
+            .podAntiAffinityExists("zone", "app")
+            .info();
+    PodInfo preferredAnti =
+        MakePod.pod()
+            .name("pref")
+            .uid("pref")
+            .node("test-node1")
+            .preferredPodAntiAffinityIn(10, "zone", "app", "web")
+            .info();
     cache.addPod(anti);
     cache.addPod(preferredAnti);
     cache.addPod(AFFINITY_PODS.get(0));
 
     Snapshot s = cache.snapshot();
-    assertThat(names(s.havePodsWithAffinityList())).containsExactly("test-node0", "test-node1", "test-node2");
+    assertThat(names(s.havePodsWithAffinityList()))
+        .containsExactly("test-node0", "test-node1", "test-node2");
     assertThat(names(s.havePodsWithRequiredAntiAffinityList())).containsExactly("test-node2");
 
     cache.removePod(anti);
@@ -429,7 +660,8 @@ class SnapshotTest {
     return l.stream().map(NodeInfo::name).toList();
   }
 
-  // ------------------------------------------------------------------------------------------- static factories
+  // -------------------------------------------------------------------------------------------
+  // static factories
 
   @Test
   void ofKeepsTheGivenOrderAndTheHighestGeneration() {

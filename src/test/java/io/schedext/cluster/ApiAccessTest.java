@@ -30,9 +30,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ApiAccess} describes what the kubernetes source really asks of the API server: every request the source
- * sends while it starts, syncs, compares, looks a pod up and binds one, turned into RBAC terms, is declared, and every
- * declared grant but volume binding's updates (not exercised here) is used.
+ * {@link ApiAccess} describes what the kubernetes source really asks of the API server: every
+ * request the source sends while it starts, syncs, compares, looks a pod up and binds one, turned
+ * into RBAC terms, is declared, and every declared grant but volume binding's updates (not
+ * exercised here) is used.
  */
 class ApiAccessTest {
 
@@ -61,7 +62,8 @@ class ApiAccessTest {
   @BeforeEach
   void start() {
     api = new RecordingApi();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    server =
+        new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), 0);
   }
 
@@ -77,14 +79,22 @@ class ApiAccessTest {
   void everyRequestTheSourceSendsIsDeclaredAndEveryDeclaredGrantIsUsed() {
     Pod pending;
     try (KubernetesClient seed = server.createClient()) {
-      seed.nodes().resource(MakeNode.node().name("n1").capacity(Map.of("cpu", "4", "pods", "110")).obj()).create();
+      seed.nodes()
+          .resource(MakeNode.node().name("n1").capacity(Map.of("cpu", "4", "pods", "110")).obj())
+          .create();
       Pod p = MakePod.pod().name("pending").namespace("default").obj();
       p.getMetadata().setUid(null);
       pending = seed.pods().inNamespace("default").resource(p).create();
     }
     api.recording = true;
-    source = new KubernetesCluster(server.createClient(), new SchedulerCache(Clock.systemUTC(), Duration.ZERO),
-        new ObjectStore(), Clock.systemUTC(), Duration.ofSeconds(30), Duration.ofSeconds(5));
+    source =
+        new KubernetesCluster(
+            server.createClient(),
+            new SchedulerCache(Clock.systemUTC(), Duration.ZERO),
+            new ObjectStore(),
+            Clock.systemUTC(),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(5));
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
     source.compare();
@@ -95,28 +105,37 @@ class ApiAccessTest {
       // The CRUD mock has no binding subresource; the request is what this test is after.
     }
     Set<String> declared = ApiAccess.triples();
-    Set<String> notExercisedHere = Set.of("core/persistentvolumes:update", "core/persistentvolumeclaims:update");
+    Set<String> notExercisedHere =
+        Set.of("core/persistentvolumes:update", "core/persistentvolumeclaims:update");
     assertThat(new TreeSet<>(api.seen)).as("requests the source sent").isSubsetOf(declared);
     Set<String> unused = new TreeSet<>(declared);
     unused.removeAll(api.seen);
-    assertThat(unused).as("declared grants the source never used").isEqualTo(new TreeSet<>(notExercisedHere));
+    assertThat(unused)
+        .as("declared grants the source never used")
+        .isEqualTo(new TreeSet<>(notExercisedHere));
   }
 
   @Test
   void requestsAreNamedAsRbacNamesThem() {
     assertThat(rbacTriple("GET", "/api/v1/nodes?resourceVersion=0")).isEqualTo("core/nodes:list");
-    assertThat(rbacTriple("GET", "/api/v1/pods?watch=true&resourceVersion=7")).isEqualTo("core/pods:watch");
+    assertThat(rbacTriple("GET", "/api/v1/pods?watch=true&resourceVersion=7"))
+        .isEqualTo("core/pods:watch");
     assertThat(rbacTriple("GET", "/api/v1/namespaces")).isEqualTo("core/namespaces:list");
     assertThat(rbacTriple("GET", "/api/v1/namespaces/default/pods/p")).isEqualTo("core/pods:get");
-    assertThat(rbacTriple("POST", "/api/v1/namespaces/default/pods/p/binding")).isEqualTo("core/pods/binding:create");
-    assertThat(rbacTriple("PUT", "/api/v1/persistentvolumes/pv1")).isEqualTo("core/persistentvolumes:update");
+    assertThat(rbacTriple("POST", "/api/v1/namespaces/default/pods/p/binding"))
+        .isEqualTo("core/pods/binding:create");
+    assertThat(rbacTriple("PUT", "/api/v1/persistentvolumes/pv1"))
+        .isEqualTo("core/persistentvolumes:update");
     assertThat(rbacTriple("GET", "/apis/storage.k8s.io/v1/csistoragecapacities?watch=1"))
         .isEqualTo("storage.k8s.io/csistoragecapacities:watch");
     assertThat(rbacTriple("GET", "/apis/apps/v1/namespaces/ns/replicasets"))
         .isEqualTo("apps/replicasets:list");
   }
 
-  /** Names one API request in RBAC terms: {@code group/resource[/subresource]:verb}, core group as "core". */
+  /**
+   * Names one API request in RBAC terms: {@code group/resource[/subresource]:verb}, core group as
+   * "core".
+   */
   static String rbacTriple(String method, String pathAndQuery) {
     URI uri = URI.create(pathAndQuery);
     String query = uri.getRawQuery() == null ? "" : uri.getRawQuery();
@@ -139,14 +158,15 @@ class ApiAccessTest {
       resource += "/" + rest.get(2);
     }
     boolean watch = query.matches("(^|.*&)watch=(true|1)(&.*|$)");
-    String verb = switch (method) {
-      case "GET" -> watch ? "watch" : named ? "get" : "list";
-      case "POST" -> "create";
-      case "PUT" -> "update";
-      case "PATCH" -> "patch";
-      case "DELETE" -> named ? "delete" : "deletecollection";
-      default -> method.toLowerCase();
-    };
+    String verb =
+        switch (method) {
+          case "GET" -> watch ? "watch" : named ? "get" : "list";
+          case "POST" -> "create";
+          case "PUT" -> "update";
+          case "PATCH" -> "patch";
+          case "DELETE" -> named ? "delete" : "deletecollection";
+          default -> method.toLowerCase();
+        };
     return group + "/" + resource + ":" + verb;
   }
 }

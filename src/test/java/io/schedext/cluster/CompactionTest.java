@@ -18,29 +18,52 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import java.util.Collections;
-import java.util.HashMap;
 
-/** The empty collections a decoded pod or node carries are shared ones after compaction, and nothing else changes. */
+/**
+ * The empty collections a decoded pod or node carries are shared ones after compaction, and nothing
+ * else changes.
+ */
 class CompactionTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /** The model classes whose empty collections compaction replaces. */
-  private static final Set<String> COMPACTED = Set.of("Pod", "ObjectMeta", "PodSpec", "Container",
-      "ResourceRequirements", "Quantity", "PodStatus", "PodCondition", "ContainerPort", "Toleration",
-      "OwnerReference", "Node", "NodeSpec", "NodeStatus", "Taint", "ContainerImage");
+  private static final Set<String> COMPACTED =
+      Set.of(
+          "Pod",
+          "ObjectMeta",
+          "PodSpec",
+          "Container",
+          "ResourceRequirements",
+          "Quantity",
+          "PodStatus",
+          "PodCondition",
+          "ContainerPort",
+          "Toleration",
+          "OwnerReference",
+          "Node",
+          "NodeSpec",
+          "NodeStatus",
+          "Taint",
+          "ContainerImage");
 
   @Test
   void aRecordedPodKeepsItsValueAndLosesItsEmptyCollections() throws Exception {
-    ObjectNode recorded = (ObjectNode) JSON.readTree(Files.readString(
-        Path.of("src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json"))).get("Pod");
+    ObjectNode recorded =
+        (ObjectNode)
+            JSON.readTree(
+                    Files.readString(
+                        Path.of(
+                            "src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json")))
+                .get("Pod");
     Pod pod = decode(recorded.toString(), Pod.class);
     Pod original = decode(recorded.toString(), Pod.class);
     List<String> before = emptyMutable(pod);
@@ -48,7 +71,9 @@ class CompactionTest {
     Compaction.compact(pod);
 
     assertThat(before).as("fabric8 starts every collection as a new one").hasSizeGreaterThan(30);
-    assertThat(emptyMutable(pod)).as("left in the parts compaction covers").noneMatch(CompactionTest::covered);
+    assertThat(emptyMutable(pod))
+        .as("left in the parts compaction covers")
+        .noneMatch(CompactionTest::covered);
     assertThat(emptyMutable(pod).size()).isLessThan(before.size() / 4);
     assertThat(pod).isEqualTo(original);
     assertThat(SERIALIZATION.asJson(pod)).isEqualTo(SERIALIZATION.asJson(original));
@@ -56,12 +81,27 @@ class CompactionTest {
 
   @Test
   void aPodWithEverySchedulingFieldIsUnchangedForThePlugins() {
-    String json = SERIALIZATION.asJson(MakePod.pod().name("p").namespace("ns").uid("u").node("n1")
-        .label("app", "a").priority(100).req(Map.of("cpu", "1500m", "memory", "1Gi")).overhead(Map.of("cpu", "10m"))
-        .hostPort("TCP", "", 8080).toleration("k", "Equal", "v", "NoSchedule").nodeSelector(Map.of("disk", "ssd"))
-        .nodeAffinityTerm("zone", "In", "z1").podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
-        .spreadConstraint(1, "zone", "DoNotSchedule", null).pvc("data").owner("ReplicaSet", "rs")
-        .startTime("2026-11-01T00:00:00Z").obj());
+    String json =
+        SERIALIZATION.asJson(
+            MakePod.pod()
+                .name("p")
+                .namespace("ns")
+                .uid("u")
+                .node("n1")
+                .label("app", "a")
+                .priority(100)
+                .req(Map.of("cpu", "1500m", "memory", "1Gi"))
+                .overhead(Map.of("cpu", "10m"))
+                .hostPort("TCP", "", 8080)
+                .toleration("k", "Equal", "v", "NoSchedule")
+                .nodeSelector(Map.of("disk", "ssd"))
+                .nodeAffinityTerm("zone", "In", "z1")
+                .podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
+                .spreadConstraint(1, "zone", "DoNotSchedule", null)
+                .pvc("data")
+                .owner("ReplicaSet", "rs")
+                .startTime("2026-11-01T00:00:00Z")
+                .obj());
     Pod pod = decode(json, Pod.class);
     PodInfo before = PodInfo.of(decode(json, Pod.class));
 
@@ -77,7 +117,10 @@ class CompactionTest {
 
   @Test
   void emptyPartsAnswerQueriesForNullAsBeforeAndSharedOnesAreNotChanged() {
-    Pod pod = decode(SERIALIZATION.asJson(MakePod.pod().name("p").namespace("ns").uid("u").obj()), Pod.class);
+    Pod pod =
+        decode(
+            SERIALIZATION.asJson(MakePod.pod().name("p").namespace("ns").uid("u").obj()),
+            Pod.class);
 
     Compaction.compact(pod);
 
@@ -90,8 +133,15 @@ class CompactionTest {
 
   @Test
   void aNodeKeepsItsValueAndLosesItsEmptyCollections() {
-    String json = SERIALIZATION.asJson(MakeNode.node().name("n1").label("zone", "z1")
-        .taint("k", "v", "NoSchedule").capacity(Map.of("cpu", "4", "pods", "110")).image(100, "img:1").obj());
+    String json =
+        SERIALIZATION.asJson(
+            MakeNode.node()
+                .name("n1")
+                .label("zone", "z1")
+                .taint("k", "v", "NoSchedule")
+                .capacity(Map.of("cpu", "4", "pods", "110"))
+                .image(100, "img:1")
+                .obj());
     Node node = decode(json, Node.class);
     int before = emptyMutable(node).size();
 
@@ -103,12 +153,26 @@ class CompactionTest {
 
   @Test
   void theEmbeddedClusterAndTheInformersHandOverCompactedObjects() {
-    String file = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" + SERIALIZATION.asJson(
-        MakePod.pod().name("p").namespace("ns").uid("u").node("n1").req(Map.of("cpu", "1")).obj()) + ","
-        + SERIALIZATION.asJson(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj()) + "]}";
-    List<?> read = ClusterFile.read("cluster.json",
-        new ByteArrayInputStream(file.getBytes(StandardCharsets.UTF_8)));
-    Pod watched = decode(SERIALIZATION.asJson(MakePod.pod().name("q").namespace("ns").uid("v").obj()), Pod.class);
+    String file =
+        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+            + SERIALIZATION.asJson(
+                MakePod.pod()
+                    .name("p")
+                    .namespace("ns")
+                    .uid("u")
+                    .node("n1")
+                    .req(Map.of("cpu", "1"))
+                    .obj())
+            + ","
+            + SERIALIZATION.asJson(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj())
+            + "]}";
+    List<?> read =
+        ClusterFile.read(
+            "cluster.json", new ByteArrayInputStream(file.getBytes(StandardCharsets.UTF_8)));
+    Pod watched =
+        decode(
+            SERIALIZATION.asJson(MakePod.pod().name("q").namespace("ns").uid("v").obj()),
+            Pod.class);
 
     KubernetesCluster.trim(watched);
 
@@ -125,7 +189,10 @@ class CompactionTest {
     return COMPACTED.contains(where.substring(0, where.indexOf('.')));
   }
 
-  /** "Class.field" of every empty mutable list or map reachable from {@code root} through fabric8 model objects. */
+  /**
+   * "Class.field" of every empty mutable list or map reachable from {@code root} through fabric8
+   * model objects.
+   */
   private static List<String> emptyMutable(Object root) {
     List<String> found = new ArrayList<>();
     walk(root, found, Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -159,7 +226,8 @@ class CompactionTest {
         } catch (IllegalAccessException e) {
           throw new IllegalStateException(e);
         }
-        if ((v instanceof ArrayList<?> l && l.isEmpty()) || (v instanceof HashMap<?, ?> h && h.isEmpty())) {
+        if ((v instanceof ArrayList<?> l && l.isEmpty())
+            || (v instanceof HashMap<?, ?> h && h.isEmpty())) {
           found.add(o.getClass().getSimpleName() + "." + f.getName());
         }
         walk(v, found, seen);

@@ -30,8 +30,9 @@ class EmbeddedClusterVolumesTest {
   @BeforeEach
   void load() {
     store = new ObjectStore();
-    EmbeddedCluster cluster = new EmbeddedCluster(new SchedulerCache(Clock.systemUTC(), Duration.ofMinutes(5)),
-        store, FILE);
+    EmbeddedCluster cluster =
+        new EmbeddedCluster(
+            new SchedulerCache(Clock.systemUTC(), Duration.ofMinutes(5)), store, FILE);
     cluster.start();
     writer = cluster.volumeWriter();
   }
@@ -45,16 +46,29 @@ class EmbeddedClusterVolumesTest {
   }
 
   private static PersistentVolume preBound(PersistentVolume pv, PersistentVolumeClaim claim) {
-    return new PersistentVolumeBuilder(pv).editMetadata()
-        .addToAnnotations(EmbeddedVolumeController.ANN_BOUND_BY_CONTROLLER, "yes").endMetadata().editSpec()
-        .withClaimRef(new ObjectReferenceBuilder().withKind("PersistentVolumeClaim").withApiVersion("v1")
-            .withNamespace("default").withName(claim.getMetadata().getName()).withUid(claim.getMetadata().getUid())
-            .build()).endSpec().build();
+    return new PersistentVolumeBuilder(pv)
+        .editMetadata()
+        .addToAnnotations(EmbeddedVolumeController.ANN_BOUND_BY_CONTROLLER, "yes")
+        .endMetadata()
+        .editSpec()
+        .withClaimRef(
+            new ObjectReferenceBuilder()
+                .withKind("PersistentVolumeClaim")
+                .withApiVersion("v1")
+                .withNamespace("default")
+                .withName(claim.getMetadata().getName())
+                .withUid(claim.getMetadata().getUid())
+                .build())
+        .endSpec()
+        .build();
   }
 
   private static PersistentVolumeClaim selected(PersistentVolumeClaim claim, String node) {
-    return new PersistentVolumeClaimBuilder(claim).editMetadata()
-        .addToAnnotations(EmbeddedVolumeController.ANN_SELECTED_NODE, node).endMetadata().build();
+    return new PersistentVolumeClaimBuilder(claim)
+        .editMetadata()
+        .addToAnnotations(EmbeddedVolumeController.ANN_SELECTED_NODE, node)
+        .endMetadata()
+        .build();
   }
 
   @Test
@@ -77,7 +91,8 @@ class EmbeddedClusterVolumesTest {
     assertThat(pv("local-pv-1").getStatus().getPhase()).isEqualTo("Bound");
     PersistentVolumeClaim bound = claim("data-a");
     assertThat(bound.getSpec().getVolumeName()).isEqualTo("local-pv-1");
-    assertThat(bound.getMetadata().getAnnotations()).containsEntry("pv.kubernetes.io/bind-completed", "yes")
+    assertThat(bound.getMetadata().getAnnotations())
+        .containsEntry("pv.kubernetes.io/bind-completed", "yes")
         .containsEntry("pv.kubernetes.io/bound-by-controller", "yes");
     assertThat(bound.getStatus().getPhase()).isEqualTo("Bound");
     assertThat(bound.getStatus().getCapacity()).containsEntry("storage", new Quantity("10Gi"));
@@ -86,17 +101,28 @@ class EmbeddedClusterVolumesTest {
   @Test
   void aWriteOfAnOlderVersionIsAConflictAndChangesNothing() {
     PersistentVolume stale = pv("local-pv-1");
-    writer.updatePersistentVolume(new PersistentVolumeBuilder(stale).editMetadata().addToLabels("a", "b")
-        .endMetadata().build());
+    writer.updatePersistentVolume(
+        new PersistentVolumeBuilder(stale)
+            .editMetadata()
+            .addToLabels("a", "b")
+            .endMetadata()
+            .build());
     PersistentVolume current = pv("local-pv-1");
 
     assertThatThrownBy(() -> writer.updatePersistentVolume(preBound(stale, claim("data-a"))))
         .isInstanceOf(FrameworkException.class)
-        .hasMessage("Operation cannot be fulfilled on persistentvolumes \"local-pv-1\": the object has been "
-            + "modified; please apply your changes to the latest version and try again");
+        .hasMessage(
+            "Operation cannot be fulfilled on persistentvolumes \"local-pv-1\": the object has been "
+                + "modified; please apply your changes to the latest version and try again");
     assertThat(pv("local-pv-1")).isSameAs(current);
-    assertThatThrownBy(() -> writer.updatePersistentVolumeClaim(new PersistentVolumeClaimBuilder(claim("data-a"))
-        .editMetadata().withName("nope").endMetadata().build()))
+    assertThatThrownBy(
+            () ->
+                writer.updatePersistentVolumeClaim(
+                    new PersistentVolumeClaimBuilder(claim("data-a"))
+                        .editMetadata()
+                        .withName("nope")
+                        .endMetadata()
+                        .build()))
         .hasMessage("persistentvolumeclaims \"nope\" not found");
   }
 
@@ -108,18 +134,29 @@ class EmbeddedClusterVolumesTest {
     PersistentVolumeClaim bound = claim("scratch-b");
     String volumeName = "pvc-" + claim.getMetadata().getUid();
     assertThat(bound.getSpec().getVolumeName()).isEqualTo(volumeName);
-    assertThat(bound.getMetadata().getAnnotations()).containsEntry("pv.kubernetes.io/bind-completed", "yes")
+    assertThat(bound.getMetadata().getAnnotations())
+        .containsEntry("pv.kubernetes.io/bind-completed", "yes")
         .containsEntry(EmbeddedVolumeController.ANN_SELECTED_NODE, "node-2");
     PersistentVolume pv = pv(volumeName);
     assertThat(pv.getStatus().getPhase()).isEqualTo("Bound");
     assertThat(pv.getSpec().getCapacity()).containsEntry("storage", new Quantity("1Gi"));
     assertThat(pv.getSpec().getStorageClassName()).isEqualTo("fast");
     assertThat(pv.getSpec().getClaimRef().getUid()).isEqualTo(claim.getMetadata().getUid());
-    assertThat(pv.getMetadata().getAnnotations()).containsEntry("pv.kubernetes.io/provisioned-by",
-        "fast.csi.example.com");
-    assertThat(pv.getSpec().getNodeAffinity().getRequired().getNodeSelectorTerms().get(0).getMatchExpressions())
-        .containsExactly(new NodeSelectorRequirementBuilder().withKey("kubernetes.io/hostname").withOperator("In")
-            .withValues("node-2").build());
+    assertThat(pv.getMetadata().getAnnotations())
+        .containsEntry("pv.kubernetes.io/provisioned-by", "fast.csi.example.com");
+    assertThat(
+            pv.getSpec()
+                .getNodeAffinity()
+                .getRequired()
+                .getNodeSelectorTerms()
+                .get(0)
+                .getMatchExpressions())
+        .containsExactly(
+            new NodeSelectorRequirementBuilder()
+                .withKey("kubernetes.io/hostname")
+                .withOperator("In")
+                .withValues("node-2")
+                .build());
   }
 
   @Test
@@ -133,7 +170,8 @@ class EmbeddedClusterVolumesTest {
 
   @Test
   void aClaimOfAClassWithoutProvisionerIsLeftAlone() {
-    PersistentVolumeClaim written = writer.updatePersistentVolumeClaim(selected(claim("data-a"), "node-1"));
+    PersistentVolumeClaim written =
+        writer.updatePersistentVolumeClaim(selected(claim("data-a"), "node-1"));
 
     assertThat(claim("data-a")).isSameAs(written);
     assertThat(store.persistentVolumes()).hasSize(1);
@@ -142,15 +180,27 @@ class EmbeddedClusterVolumesTest {
   @Test
   void aVolumeTheControllerBoundToAClaimBoundElsewhereIsGivenBack() {
     writer.updatePersistentVolume(preBound(pv("local-pv-1"), claim("data-a")));
-    store.put(new PersistentVolumeBuilder(pv("local-pv-1")).editMetadata().withName("local-pv-2")
-        .withResourceVersion("1000").withAnnotations(Map.of()).endMetadata().editSpec().withClaimRef(null)
-        .endSpec().editStatus().withPhase("Available").endStatus().build());
+    store.put(
+        new PersistentVolumeBuilder(pv("local-pv-1"))
+            .editMetadata()
+            .withName("local-pv-2")
+            .withResourceVersion("1000")
+            .withAnnotations(Map.of())
+            .endMetadata()
+            .editSpec()
+            .withClaimRef(null)
+            .endSpec()
+            .editStatus()
+            .withPhase("Available")
+            .endStatus()
+            .build());
 
     writer.updatePersistentVolume(preBound(pv("local-pv-2"), claim("data-a")));
 
     PersistentVolume given = pv("local-pv-2");
     assertThat(given.getSpec().getClaimRef()).isNull();
-    assertThat(given.getMetadata().getAnnotations()).doesNotContainKey("pv.kubernetes.io/bound-by-controller");
+    assertThat(given.getMetadata().getAnnotations())
+        .doesNotContainKey("pv.kubernetes.io/bound-by-controller");
     assertThat(given.getStatus().getPhase()).isEqualTo("Available");
     assertThat(claim("data-a").getSpec().getVolumeName()).isEqualTo("local-pv-1");
   }

@@ -14,22 +14,26 @@ class KubernetesClientsTest {
   @Test
   void aClientFromAKubeconfigDecodesWatchEventsInOnePass(@TempDir Path dir) throws Exception {
     Path kubeconfig = dir.resolve("config");
-    Files.writeString(kubeconfig, String.join("\n",
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters:",
-        "- name: c",
-        "  cluster: {server: 'http://127.0.0.1:1'}",
-        "contexts:",
-        "- name: c",
-        "  context: {cluster: c, user: u}",
-        "current-context: c",
-        "users:",
-        "- name: u",
-        "  user: {token: t}",
-        ""));
+    Files.writeString(
+        kubeconfig,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: c",
+            "  cluster: {server: 'http://127.0.0.1:1'}",
+            "contexts:",
+            "- name: c",
+            "  context: {cluster: c, user: u}",
+            "current-context: c",
+            "users:",
+            "- name: u",
+            "  user: {token: t}",
+            ""));
 
-    try (KubernetesClient client = KubernetesClients.create(kubeconfig.toString(), new EventThreads())) {
+    try (KubernetesClient client =
+        KubernetesClients.create(kubeconfig.toString(), new EventThreads())) {
       assertThat(client.getMasterUrl().toString()).startsWith("http://127.0.0.1:1");
       assertThat(client.getKubernetesSerialization()).isInstanceOf(WatchEventSerialization.class);
     }
@@ -40,6 +44,7 @@ class KubernetesClientsTest {
     String missing = dir.resolve("missing").toString();
 
     assertThatThrownBy(() -> KubernetesClients.create(missing, new EventThreads()))
-        .isInstanceOf(ClusterSourceException.class).hasMessageContaining(missing);
+        .isInstanceOf(ClusterSourceException.class)
+        .hasMessageContaining(missing);
   }
 }

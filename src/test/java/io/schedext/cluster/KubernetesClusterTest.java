@@ -23,18 +23,19 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
- * The Kubernetes source against fabric8's mock API server in CRUD mode: real lists and watches feed the cache.
+ * The Kubernetes source against fabric8's mock API server in CRUD mode: real lists and watches feed
+ * the cache.
  */
 class KubernetesClusterTest {
 
@@ -47,9 +48,10 @@ class KubernetesClusterTest {
   private CompactingApi api;
 
   /**
-   * The CRUD API, plus what a real API server does after etcd compaction: a watch resuming from a resourceVersion
-   * older than the compaction gets 410 Gone, and the informer must list again. The mock keeps no event history, so
-   * without this a resumed watch would silently skip what happened while it was down.
+   * The CRUD API, plus what a real API server does after etcd compaction: a watch resuming from a
+   * resourceVersion older than the compaction gets 410 Gone, and the informer must list again. The
+   * mock keeps no event history, so without this a resumed watch would silently skip what happened
+   * while it was down.
    */
   static final class CompactingApi extends KubernetesCrudDispatcher {
     private static final Pattern RV = Pattern.compile("resourceVersion=(\\d+)");
@@ -69,16 +71,19 @@ class KubernetesClusterTest {
       Matcher m = RV.matcher(path);
       if (m.find() && Long.parseLong(m.group(1)) < compactedBelow) {
         // As the API server does: accept the watch, then send one ERROR event with a 410 Status.
-        return new io.fabric8.mockwebserver.http.MockResponse().withWebSocketUpgrade(
-            new io.fabric8.mockwebserver.http.WebSocketListener() {
-              @Override
-              public void onOpen(io.fabric8.mockwebserver.http.WebSocket ws,
-                  io.fabric8.mockwebserver.http.Response response) {
-                ws.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                    + "\"status\":\"Failure\",\"message\":\"too old resource version\","
-                    + "\"reason\":\"Expired\",\"code\":410}}");
-              }
-            });
+        return new io.fabric8.mockwebserver.http.MockResponse()
+            .withWebSocketUpgrade(
+                new io.fabric8.mockwebserver.http.WebSocketListener() {
+                  @Override
+                  public void onOpen(
+                      io.fabric8.mockwebserver.http.WebSocket ws,
+                      io.fabric8.mockwebserver.http.Response response) {
+                    ws.send(
+                        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                            + "\"status\":\"Failure\",\"message\":\"too old resource version\","
+                            + "\"reason\":\"Expired\",\"code\":410}}");
+                  }
+                });
       }
       return super.handleWatch(path);
     }
@@ -87,13 +92,21 @@ class KubernetesClusterTest {
   @BeforeEach
   void start() {
     api = new CompactingApi();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    server =
+        new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), 0);
-    // Reconnect backoff starts at 100 ms (fabric8's default 1 s doubles to 32 s): a test that takes the API server
-    // away and brings it back must not wait out a half-minute backoff that grew while the server was down. Watch
+    // Reconnect backoff starts at 100 ms (fabric8's default 1 s doubles to 32 s): a test that takes
+    // the API server
+    // away and brings it back must not wait out a half-minute backoff that grew while the server
+    // was down. Watch
     // events are decoded as the service's own client decodes them (KubernetesClients).
-    client = server.createClient(b -> b.withKubernetesSerialization(new WatchEventSerialization()).editOrNewConfig()
-        .withWatchReconnectInterval(100).endConfig());
+    client =
+        server.createClient(
+            b ->
+                b.withKubernetesSerialization(new WatchEventSerialization())
+                    .editOrNewConfig()
+                    .withWatchReconnectInterval(100)
+                    .endConfig());
     cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     store = new ObjectStore();
   }
@@ -108,7 +121,8 @@ class KubernetesClusterTest {
       server.destroy();
     } catch (IllegalStateException e) {
       // The mock server waits 10 s for its connections to drain and then gives up ("Unable to close
-      // MockWebServer"), seen once after a test that restarts it on the same port: the test had passed, and the next
+      // MockWebServer"), seen once after a test that restarts it on the same port: the test had
+      // passed, and the next
       // one starts its own server on a new port, so this teardown must not turn it into an error.
       System.err.println("mock API server did not stop cleanly: " + e.getMessage());
     }
@@ -118,15 +132,18 @@ class KubernetesClusterTest {
       new io.schedext.testing.MutableClock(java.time.Instant.parse("2026-11-22T10:00:00Z"));
 
   private void startSource() {
-    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
+    source =
+        new KubernetesCluster(
+            client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
   }
 
   /**
-   * Starts the source and waits until every informer's watch is open, not only listed: a test that then takes the
-   * API server away must not catch a watch in its opening request (the mock server, restarted on the same port, then
-   * answers that informer's later watch requests with 400, and it never comes back).
+   * Starts the source and waits until every informer's watch is open, not only listed: a test that
+   * then takes the API server away must not catch a watch in its opening request (the mock server,
+   * restarted on the same port, then answers that informer's later watch requests with 400, and it
+   * never comes back).
    */
   private void startSourceWithWatchesOpen() {
     startSource();
@@ -134,8 +151,11 @@ class KubernetesClusterTest {
   }
 
   private static Node node(String name, String cpu) {
-    return MakeNode.node().name(name).label("topology.kubernetes.io/zone", "z1")
-        .capacity(Map.of("cpu", cpu, "memory", "8Gi", "pods", "110")).obj();
+    return MakeNode.node()
+        .name(name)
+        .label("topology.kubernetes.io/zone", "z1")
+        .capacity(Map.of("cpu", cpu, "memory", "8Gi", "pods", "110"))
+        .obj();
   }
 
   private static Pod pod(String name, String node, String cpu) {
@@ -160,11 +180,14 @@ class KubernetesClusterTest {
     create(pod("p1", "n1", "1"));
     CompletableFuture<Integer> podsWhenSynced = new CompletableFuture<>();
     AtomicInteger runs = new AtomicInteger();
-    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
-    source.whenSynced(() -> {
-      runs.incrementAndGet();
-      podsWhenSynced.complete(cache.podCount());
-    });
+    source =
+        new KubernetesCluster(
+            client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
+    source.whenSynced(
+        () -> {
+          runs.incrementAndGet();
+          podsWhenSynced.complete(cache.podCount());
+        });
 
     source.start();
 
@@ -180,22 +203,43 @@ class KubernetesClusterTest {
     client.nodes().resource(node("n1", "4")).create();
     create(pod("p1", "n1", "1"));
     create(pod("pending", null, "1"));
-    client.services().inNamespace("default").resource(new ServiceBuilder().withNewMetadata().withName("svc")
-        .endMetadata().withNewSpec().addToSelector("app", "x").endSpec().build()).create();
+    client
+        .services()
+        .inNamespace("default")
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withName("svc")
+                .endMetadata()
+                .withNewSpec()
+                .addToSelector("app", "x")
+                .endSpec()
+                .build())
+        .create();
     startSource();
     assertThat(cache.snapshot().get("n1")).isNotNull();
     assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
     assertThat(cache.podCount()).as("only assigned pods go to the cache").isEqualTo(1);
     assertThat(source.findPod("default", "pending", null)).isNotNull();
-    assertThat(store.services("default")).extracting(s -> s.getMetadata().getName()).containsExactly("svc");
+    assertThat(store.services("default"))
+        .extracting(s -> s.getMetadata().getName())
+        .containsExactly("svc");
     assertThat(source.compare()).isEmpty();
   }
 
   @Test
   void podEventsWaitForTheSchedulingCallsInFlight() {
     EventGate gate = new EventGate(Duration.ofMinutes(5));
-    source = new KubernetesCluster(client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5),
-        KubernetesCluster.DEFAULT_REQUEST_TIMEOUT, gate);
+    source =
+        new KubernetesCluster(
+            client,
+            cache,
+            store,
+            clock,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(5),
+            KubernetesCluster.DEFAULT_REQUEST_TIMEOUT,
+            gate);
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
     client.nodes().resource(node("n1", "4")).create();
@@ -220,11 +264,17 @@ class KubernetesClusterTest {
     await().until(() -> requestedMilliCpu("n1") == 1000);
     Pod pending = create(pod("p2", null, "500m"));
     await().until(() -> source.findPod("default", "p2", pending.getMetadata().getUid()) != null);
-    client.pods().inNamespace("default").resource(new PodBuilder(pending).editSpec().withNodeName("n1").endSpec()
-        .build()).update();
+    client
+        .pods()
+        .inNamespace("default")
+        .resource(new PodBuilder(pending).editSpec().withNodeName("n1").endSpec().build())
+        .update();
     await().until(() -> requestedMilliCpu("n1") == 1500);
     Node bigger = client.nodes().withName("n1").get();
-    bigger.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("8"));
+    bigger
+        .getStatus()
+        .getAllocatable()
+        .put("cpu", new io.fabric8.kubernetes.api.model.Quantity("8"));
     client.nodes().resource(bigger).updateStatus();
     await().until(() -> cache.snapshot().get("n1").allocatable().milliCpu() == 8000);
     client.pods().inNamespace("default").withName("p1").delete();
@@ -232,7 +282,9 @@ class KubernetesClusterTest {
     assertThat(cache.getPod(p1.getMetadata().getUid())).isNull();
     client.nodes().withName("n1").delete();
     await().until(() -> cache.snapshot().get("n1") == null);
-    assertThat(cache.ghostNodes()).as("the node's remaining pod keeps a ghost entry").containsExactly("n1");
+    assertThat(cache.ghostNodes())
+        .as("the node's remaining pod keeps a ghost entry")
+        .containsExactly("n1");
   }
 
   @Test
@@ -246,13 +298,16 @@ class KubernetesClusterTest {
     Pod created = create(nominated);
     await().until(() -> !source.nominator().nominatedPodsForNode("n1").isEmpty());
     assertThat(source.nominator().isEmpty()).isFalse();
-    assertThat(source.nominator().nominatedPodsForNode("n1")).extracting(PodInfo::uid)
+    assertThat(source.nominator().nominatedPodsForNode("n1"))
+        .extracting(PodInfo::uid)
         .containsExactly(created.getMetadata().getUid());
     assertThat(source.nominator().nominatedPodsForNode("n2")).isEmpty();
 
     client.pods().inNamespace("default").withName("waiting").delete();
     await().until(() -> source.nominator().nominatedPodsForNode("n1").isEmpty());
-    assertThat(source.nominator().isEmpty()).as("the node's entry goes with its last nominated pod").isTrue();
+    assertThat(source.nominator().isEmpty())
+        .as("the node's entry goes with its last nominated pod")
+        .isTrue();
   }
 
   @Test
@@ -261,8 +316,11 @@ class KubernetesClusterTest {
     Pod p = create(pod("job", "n1", "2"));
     startSource();
     assertThat(requestedMilliCpu("n1")).isEqualTo(2000);
-    client.pods().inNamespace("default").resource(new PodBuilder(p).editStatus().withPhase("Succeeded").endStatus()
-        .build()).updateStatus();
+    client
+        .pods()
+        .inNamespace("default")
+        .resource(new PodBuilder(p).editStatus().withPhase("Succeeded").endStatus().build())
+        .updateStatus();
     await().until(() -> requestedMilliCpu("n1") == 0);
     assertThat(cache.podCount()).isZero();
   }
@@ -274,20 +332,25 @@ class KubernetesClusterTest {
     create(pod("stays", "n1", "1"));
     create(pod("goes", "n1", "1"));
     startSourceWithWatchesOpen();
-    // Take the API server away (every watch breaks) and bring it back on the same port with the same state.
+    // Take the API server away (every watch breaks) and bring it back on the same port with the
+    // same state.
     int port = server.getPort();
     server.destroy();
     api.compact();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    server =
+        new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
     KubernetesClient other = server.createClient();
     other.pods().inNamespace("default").withName("goes").delete();
     other.pods().inNamespace("default").resource(pod("new", "n2", "2")).create();
     other.nodes().resource(node("n3", "2")).create();
     other.close();
-    await().atMost(Duration.ofSeconds(30)).until(() -> source.isReady() && source.compare().isEmpty());
-    Map<String, Long> perNode = cache.pods().stream()
-        .collect(Collectors.groupingBy(PodInfo::nodeName, Collectors.counting()));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> source.isReady() && source.compare().isEmpty());
+    Map<String, Long> perNode =
+        cache.pods().stream()
+            .collect(Collectors.groupingBy(PodInfo::nodeName, Collectors.counting()));
     assertThat(perNode).containsExactlyInAnyOrderEntriesOf(Map.of("n1", 1L, "n2", 1L));
     assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
     assertThat(requestedMilliCpu("n2")).isEqualTo(2000);
@@ -305,8 +368,10 @@ class KubernetesClusterTest {
     assertThat(source.isReady()).isTrue();
     clock.advance(Duration.ofSeconds(31));
     assertThat(source.isReady()).isFalse();
-    assertThat(source.notReadyReason()).startsWith("watches down for longer than PT30S: [Node (since ");
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    assertThat(source.notReadyReason())
+        .startsWith("watches down for longer than PT30S: [Node (since ");
+    server =
+        new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
     await().atMost(Duration.ofSeconds(30)).until(source::isReady);
   }

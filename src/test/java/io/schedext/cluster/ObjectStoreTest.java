@@ -6,16 +6,22 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
-import org.junit.jupiter.api.Test;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ObjectStoreTest {
 
   private static Service service(String namespace, String name, String app) {
-    return new ServiceBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-        .withNewSpec().addToSelector("app", app).endSpec().build();
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .addToSelector("app", app)
+        .endSpec()
+        .build();
   }
 
   private static List<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> l) {
@@ -28,7 +34,13 @@ class ObjectStoreTest {
     store.put(service("a", "web", "web"));
     store.put(service("a", "db", "db"));
     store.put(service("b", "web", "web"));
-    store.put(new ReplicaSetBuilder().withNewMetadata().withNamespace("a").withName("web-1").endMetadata().build());
+    store.put(
+        new ReplicaSetBuilder()
+            .withNewMetadata()
+            .withNamespace("a")
+            .withName("web-1")
+            .endMetadata()
+            .build());
 
     assertThat(names(store.services("a"))).containsExactly("db", "web");
     assertThat(names(store.services("b"))).containsExactly("web");
@@ -44,7 +56,8 @@ class ObjectStoreTest {
     store.put(service("a", "web", "old"));
     store.put(service("a", "web", "new"));
 
-    assertThat(store.services("a")).singleElement()
+    assertThat(store.services("a"))
+        .singleElement()
         .satisfies(s -> assertThat(s.getSpec().getSelector()).containsEntry("app", "new"));
     assertThat(store.count(Service.class)).isEqualTo(1);
   }
@@ -73,7 +86,8 @@ class ObjectStoreTest {
   @Test
   void clusterScopedObjectsAreInTheEmptyNamespace() {
     ObjectStore store = new ObjectStore();
-    Namespace ns = new NamespaceBuilder().withNewMetadata().withName("team-a").endMetadata().build();
+    Namespace ns =
+        new NamespaceBuilder().withNewMetadata().withName("team-a").endMetadata().build();
     store.put(ns);
 
     assertThat(store.list(Namespace.class, "")).containsExactly(ns);

@@ -21,9 +21,18 @@ class TrimTest {
 
   @Test
   void podsLoseWhatNoPluginReadsAndKeepWhatTheyDo() {
-    Pod p = MakePod.pod().name("p").node("n1").req(Map.of("cpu", "1")).hostPort("TCP", "", 80)
-        .toleration("k", "Exists", null, "NoSchedule").pvc("data").label("app", "x")
-        .annotation("kubectl.kubernetes.io/last-applied-configuration", "{}").annotation("keep", "me").obj();
+    Pod p =
+        MakePod.pod()
+            .name("p")
+            .node("n1")
+            .req(Map.of("cpu", "1"))
+            .hostPort("TCP", "", 80)
+            .toleration("k", "Exists", null, "NoSchedule")
+            .pvc("data")
+            .label("app", "x")
+            .annotation("kubectl.kubernetes.io/last-applied-configuration", "{}")
+            .annotation("keep", "me")
+            .obj();
     p.getMetadata().setManagedFields(List.of(new ManagedFieldsEntry()));
     p.getSpec().getContainers().get(0).setEnv(List.of(new EnvVar("A", "b", null)));
     p.getStatus().setContainerStatuses(List.of(new ContainerStatus()));
@@ -44,8 +53,13 @@ class TrimTest {
 
   @Test
   void nodesKeepImagesTaintsAndAllocatable() {
-    Node n = MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).taint("k", "v", "NoSchedule")
-        .image(100, "img:1").obj();
+    Node n =
+        MakeNode.node()
+            .name("n1")
+            .capacity(Map.of("cpu", "4"))
+            .taint("k", "v", "NoSchedule")
+            .image(100, "img:1")
+            .obj();
     n.getStatus().setConditions(List.of(new NodeCondition()));
     KubernetesCluster.trim(n);
     assertThat(n.getStatus().getConditions()).isNull();

@@ -17,9 +17,9 @@ import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import java.util.List;
 
 class WatchEventSerializationTest {
 
@@ -30,8 +30,13 @@ class WatchEventSerializationTest {
 
   @Test
   void aRecordedPodDecodesInOnePassToWhatFabric8Builds() throws Exception {
-    ObjectNode pod = (ObjectNode) JSON.readTree(Files.readString(
-        Path.of("src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json"))).get("Pod");
+    ObjectNode pod =
+        (ObjectNode)
+            JSON.readTree(
+                    Files.readString(
+                        Path.of(
+                            "src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json")))
+                .get("Pod");
     // As an API server writes objects: kind and apiVersion first.
     ObjectNode object = JSON.createObjectNode().put("kind", "Pod").put("apiVersion", "v1");
     object.setAll(pod);
@@ -50,13 +55,28 @@ class WatchEventSerializationTest {
 
   @Test
   void podsWithEverySchedulingFieldDecodeAsFabric8DecodesThem() throws Exception {
-    Pod pod = MakePod.pod().name("p").namespace("ns").uid("u").node("n1").label("app", "a").priority(100)
-        .req(Map.of("cpu", "1500m", "memory", "1Gi")).reqLim(Map.of("cpu", "1"), Map.of("cpu", "2"))
-        .overhead(Map.of("cpu", "10m")).hostPort("TCP", "", 8080).toleration("k", "Equal", "v", "NoSchedule")
-        .nodeSelector(Map.of("disk", "ssd")).nodeAffinityTerm("zone", "In", "z1", "z2")
-        .preferredNodeAffinity(5, "type", "NotIn", "spot").podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
-        .preferredPodAffinityIn(20, "zone", "tier", "web").pvc("data").owner("ReplicaSet", "rs")
-        .startTime("2026-11-01T00:00:00Z").obj();
+    Pod pod =
+        MakePod.pod()
+            .name("p")
+            .namespace("ns")
+            .uid("u")
+            .node("n1")
+            .label("app", "a")
+            .priority(100)
+            .req(Map.of("cpu", "1500m", "memory", "1Gi"))
+            .reqLim(Map.of("cpu", "1"), Map.of("cpu", "2"))
+            .overhead(Map.of("cpu", "10m"))
+            .hostPort("TCP", "", 8080)
+            .toleration("k", "Equal", "v", "NoSchedule")
+            .nodeSelector(Map.of("disk", "ssd"))
+            .nodeAffinityTerm("zone", "In", "z1", "z2")
+            .preferredNodeAffinity(5, "type", "NotIn", "spot")
+            .podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
+            .preferredPodAffinityIn(20, "zone", "tier", "web")
+            .pvc("data")
+            .owner("ReplicaSet", "rs")
+            .startTime("2026-11-01T00:00:00Z")
+            .obj();
     String text = event("ADDED", JSON.valueToTree(pod));
 
     assertThat(decodedInOnePass(text)).isEqualTo(fabric8.unmarshal(text, WatchEvent.class));
@@ -65,13 +85,35 @@ class WatchEventSerializationTest {
 
   @Test
   void everyWatchedKindIsBoundToItsOwnClass() throws Exception {
-    for (HasMetadata o : new HasMetadata[] {
-        MakeNode.node().name("n1").label("zone", "z1").taint("k", "v", "NoSchedule")
-            .capacity(Map.of("cpu", "4", "pods", "110")).obj(),
-        new ServiceBuilder().withNewMetadata().withName("s").withNamespace("ns").endMetadata().withNewSpec()
-            .addToSelector("app", "a").endSpec().build(),
-        new CSINodeBuilder().withNewMetadata().withName("n1").endMetadata().withNewSpec().addNewDriver()
-            .withName("d").withNodeID("n1").endDriver().endSpec().build()}) {
+    for (HasMetadata o :
+        new HasMetadata[] {
+          MakeNode.node()
+              .name("n1")
+              .label("zone", "z1")
+              .taint("k", "v", "NoSchedule")
+              .capacity(Map.of("cpu", "4", "pods", "110"))
+              .obj(),
+          new ServiceBuilder()
+              .withNewMetadata()
+              .withName("s")
+              .withNamespace("ns")
+              .endMetadata()
+              .withNewSpec()
+              .addToSelector("app", "a")
+              .endSpec()
+              .build(),
+          new CSINodeBuilder()
+              .withNewMetadata()
+              .withName("n1")
+              .endMetadata()
+              .withNewSpec()
+              .addNewDriver()
+              .withName("d")
+              .withNodeID("n1")
+              .endDriver()
+              .endSpec()
+              .build()
+        }) {
       String text = event("DELETED", JSON.valueToTree(o));
 
       WatchEvent event = decodedInOnePass(text);
@@ -83,26 +125,33 @@ class WatchEventSerializationTest {
 
   @Test
   void theOrderOfFieldsDoesNotMatter() throws Exception {
-    ObjectNode pod = JSON.valueToTree(MakePod.pod().name("p").namespace("ns").uid("u").label("app", "a").obj());
+    ObjectNode pod =
+        JSON.valueToTree(MakePod.pod().name("p").namespace("ns").uid("u").label("app", "a").obj());
     ObjectNode kindLast = JSON.createObjectNode();
-    pod.fields().forEachRemaining(e -> {
-      if (!e.getKey().equals("kind") && !e.getKey().equals("apiVersion")) {
-        kindLast.set(e.getKey(), e.getValue());
-      }
-    });
+    pod.fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getKey().equals("kind") && !e.getKey().equals("apiVersion")) {
+                kindLast.set(e.getKey(), e.getValue());
+              }
+            });
     kindLast.put("kind", "Pod").put("apiVersion", "v1");
-    String objectFirst = "{\"object\":" + JSON.writeValueAsString(kindLast) + ",\"type\":\"ADDED\"}";
+    String objectFirst =
+        "{\"object\":" + JSON.writeValueAsString(kindLast) + ",\"type\":\"ADDED\"}";
 
-    assertThat(decodedInOnePass(objectFirst)).isEqualTo(fabric8.unmarshal(objectFirst, WatchEvent.class));
+    assertThat(decodedInOnePass(objectFirst))
+        .isEqualTo(fabric8.unmarshal(objectFirst, WatchEvent.class));
   }
 
   @Test
   void errorAndBookmarkEventsDecodeAsFabric8DecodesThem() throws Exception {
-    String error = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-        + "\"status\":\"Failure\",\"message\":\"too old resource version: 1 (42)\",\"reason\":\"Expired\","
-        + "\"code\":410}}";
-    String bookmark = "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
-        + "\"metadata\":{\"resourceVersion\":\"12345\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}";
+    String error =
+        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+            + "\"status\":\"Failure\",\"message\":\"too old resource version: 1 (42)\",\"reason\":\"Expired\","
+            + "\"code\":410}}";
+    String bookmark =
+        "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+            + "\"metadata\":{\"resourceVersion\":\"12345\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}";
 
     assertThat(decodedInOnePass(error).getObject()).isInstanceOf(Status.class);
     assertThat(((Status) decodedInOnePass(error).getObject()).getCode()).isEqualTo(410);
@@ -112,23 +161,28 @@ class WatchEventSerializationTest {
 
   @Test
   void whatItDoesNotRecogniseGoesToFabric8sPathUnchanged() {
-    String custom = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Widget\",\"apiVersion\":\"example.com/v1\","
-        + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"size\":3}}}";
-    String extraField = "{\"type\":\"ADDED\",\"extra\":1,\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
-        + "\"metadata\":{\"name\":\"p\"}}}";
+    String custom =
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Widget\",\"apiVersion\":\"example.com/v1\","
+            + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"size\":3}}}";
+    String extraField =
+        "{\"type\":\"ADDED\",\"extra\":1,\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+            + "\"metadata\":{\"name\":\"p\"}}}";
     String noKind = "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"p\"}}}";
 
     for (String text : new String[] {custom, extraField, noKind}) {
       assertThat(onePass.decodeWatchEvent(text)).as(text).isNull();
-      assertThat((Object) onePass.unmarshal(text, WatchEvent.class)).as(text)
+      assertThat((Object) onePass.unmarshal(text, WatchEvent.class))
+          .as(text)
           .isEqualTo(fabric8.unmarshal(text, WatchEvent.class));
     }
-    assertThat(onePass.unmarshal(custom, WatchEvent.class).getObject()).isInstanceOf(GenericKubernetesResource.class);
+    assertThat(onePass.unmarshal(custom, WatchEvent.class).getObject())
+        .isInstanceOf(GenericKubernetesResource.class);
   }
 
   @Test
   void malformedTextFailsAsItFailsInFabric8() {
-    String truncated = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{";
+    String truncated =
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{";
 
     assertThat(onePass.decodeWatchEvent(truncated)).isNull();
     assertThatThrownBy(() -> fabric8.unmarshal(truncated, WatchEvent.class))

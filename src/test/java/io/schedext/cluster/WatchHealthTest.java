@@ -1,7 +1,6 @@
 package io.schedext.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -24,9 +23,9 @@ import org.mockito.ArgumentCaptor;
 import org.slf4j.LoggerFactory;
 
 /**
- * Readiness times an outage from when the watch dropped (sampled every second, or reported by fabric8), not from when
- * a probe first asked; each drop, recovery and readiness change is one log line without a stack trace; and every
- * outage and further failure is counted.
+ * Readiness times an outage from when the watch dropped (sampled every second, or reported by
+ * fabric8), not from when a probe first asked; each drop, recovery and readiness change is one log
+ * line without a stack trace; and every outage and further failure is counted.
  */
 class WatchHealthTest {
 
@@ -34,8 +33,10 @@ class WatchHealthTest {
 
   private final MutableClock clock = new MutableClock(T0);
   private final WatchHealth health = new WatchHealth(clock, Duration.ofSeconds(30));
+
   @SuppressWarnings("unchecked")
   private final SharedIndexInformer<Pod> informer = mock(SharedIndexInformer.class);
+
   private ExceptionHandler fabric8Handler;
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
 
@@ -99,9 +100,10 @@ class WatchHealthTest {
 
     assertThat(health.notReadyReason())
         .isEqualTo("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
-    assertThat(lines()).containsExactly(
-        "Pod watch dropped at 2026-11-22T10:00:00Z; readiness turns DOWN at 2026-11-22T10:00:30Z unless it recovers",
-        "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(lines())
+        .containsExactly(
+            "Pod watch dropped at 2026-11-22T10:00:00Z; readiness turns DOWN at 2026-11-22T10:00:30Z unless it recovers",
+            "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
   }
 
   @Test
@@ -118,16 +120,18 @@ class WatchHealthTest {
 
     assertThat(health.poll()).isEmpty();
     clock.advance(Duration.ofSeconds(13));
-    assertThat(health.poll()).isEqualTo("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:20Z)]");
+    assertThat(health.poll())
+        .isEqualTo("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:20Z)]");
     when(informer.isWatching()).thenReturn(true);
     assertThat(health.poll()).isEmpty();
-    assertThat(lines()).containsExactly(
-        "Pod watch dropped at 2026-11-22T10:00:00Z; readiness turns DOWN at 2026-11-22T10:00:30Z unless it recovers",
-        "Pod watch recovered",
-        "Pod watch dropped at 2026-11-22T10:00:20Z; readiness turns DOWN at 2026-11-22T10:00:50Z unless it recovers",
-        "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:20Z)]",
-        "Pod watch recovered",
-        "Cluster state ready");
+    assertThat(lines())
+        .containsExactly(
+            "Pod watch dropped at 2026-11-22T10:00:00Z; readiness turns DOWN at 2026-11-22T10:00:30Z unless it recovers",
+            "Pod watch recovered",
+            "Pod watch dropped at 2026-11-22T10:00:20Z; readiness turns DOWN at 2026-11-22T10:00:50Z unless it recovers",
+            "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:20Z)]",
+            "Pod watch recovered",
+            "Cluster state ready");
   }
 
   @Test
@@ -141,12 +145,14 @@ class WatchHealthTest {
 
     assertThat(health.down()).containsExactly("Pod");
     clock.advance(Duration.ofSeconds(28));
-    assertThat(health.poll()).isEqualTo("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(health.poll())
+        .isEqualTo("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
     assertThat(health.errors()).isEqualTo(3);
-    assertThat(lines()).containsExactly(
-        "Pod watch failed: java.net.ConnectException: Connection refused (retrying; further failures of this outage "
-            + "are logged at debug)",
-        "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(lines())
+        .containsExactly(
+            "Pod watch failed: java.net.ConnectException: Connection refused (retrying; further failures of this outage "
+                + "are logged at debug)",
+            "Cluster state not ready: watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
   }
 
   @Test

@@ -7,10 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 
-/** docs/configuration.md lists every property {@link ExtenderProperties} declares, and nothing it does not. */
+/**
+ * docs/configuration.md lists every property {@link ExtenderProperties} declares, and nothing it
+ * does not.
+ */
 class DocsConfigurationTest {
 
   @Test
@@ -22,8 +25,13 @@ class DocsConfigurationTest {
     for (String p : declared) {
       assertThat(doc).as("docs/configuration.md documents " + p).contains("`" + p + "`");
     }
-    var documented = Pattern.compile("`(extender\\.[a-z.-]+)`").matcher(doc).results()
-        .map(m -> m.group(1)).distinct().toList();
+    var documented =
+        Pattern.compile("`(extender\\.[a-z.-]+)`")
+            .matcher(doc)
+            .results()
+            .map(m -> m.group(1))
+            .distinct()
+            .toList();
     assertThat(declared).as("every documented property exists").containsAll(documented);
   }
 

@@ -8,7 +8,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-/** The documented switch to JSON logs: {@code logging.structured.format.console=ecs} writes one JSON object a line. */
+/**
+ * The documented switch to JSON logs: {@code logging.structured.format.console=ecs} writes one JSON
+ * object a line.
+ */
 @SpringBootTest(properties = "logging.structured.format.console=ecs")
 @ExtendWith(OutputCaptureExtension.class)
 class StructuredLoggingTest {
@@ -17,7 +20,13 @@ class StructuredLoggingTest {
   void aLogLineIsOneEcsJsonObject(CapturedOutput output) {
     org.slf4j.LoggerFactory.getLogger(StructuredLoggingTest.class).info("structured logging check");
     assertThat(output.getOut().lines().filter(l -> l.contains("structured logging check")))
-        .singleElement().satisfies(l -> assertThat(l).startsWith("{").contains("\"@timestamp\"")
-            .contains("\"log\":{\"level\":\"INFO\"").contains("\"message\":\"structured logging check\""));
+        .singleElement()
+        .satisfies(
+            l ->
+                assertThat(l)
+                    .startsWith("{")
+                    .contains("\"@timestamp\"")
+                    .contains("\"log\":{\"level\":\"INFO\"")
+                    .contains("\"message\":\"structured logging check\""));
   }
 }

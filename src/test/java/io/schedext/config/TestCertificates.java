@@ -22,10 +22,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A throw-away PKI for TLS tests, made with the JDK's own keytool (no BouncyCastle): a CA, a server certificate for
- * localhost/127.0.0.1 and a client certificate, both signed by the CA, written as PEM files the way a Kubernetes TLS
- * Secret holds them ({@code ca.crt}, {@code tls.crt}, {@code tls.key}, {@code client.crt}, {@code client.key}).
- * Private keys are read back from keytool's PKCS#12 stores and written as PKCS#8 PEM.
+ * A throw-away PKI for TLS tests, made with the JDK's own keytool (no BouncyCastle): a CA, a server
+ * certificate for localhost/127.0.0.1 and a client certificate, both signed by the CA, written as
+ * PEM files the way a Kubernetes TLS Secret holds them ({@code ca.crt}, {@code tls.crt}, {@code
+ * tls.key}, {@code client.crt}, {@code client.key}). Private keys are read back from keytool's
+ * PKCS#12 stores and written as PKCS#8 PEM.
  */
 final class TestCertificates {
 
@@ -37,13 +38,30 @@ final class TestCertificates {
     this.dir = dir;
   }
 
-  /** Generates the CA, server and client certificates into a new temporary directory (a few keytool runs). */
+  /**
+   * Generates the CA, server and client certificates into a new temporary directory (a few keytool
+   * runs).
+   */
   static TestCertificates generate() {
     try {
       Path dir = Files.createTempDirectory("schedext-tls");
       TestCertificates c = new TestCertificates(dir);
-      c.keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
-          "-dname", "CN=schedext-test-ca", "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12");
+      c.keytool(
+          "-genkeypair",
+          "-alias",
+          "ca",
+          "-keyalg",
+          "EC",
+          "-groupname",
+          "secp256r1",
+          "-dname",
+          "CN=schedext-test-ca",
+          "-ext",
+          "bc:c",
+          "-validity",
+          "2",
+          "-keystore",
+          "ca.p12");
       c.keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.crt");
       c.issue("server", "CN=localhost", "SAN=dns:localhost,ip:127.0.0.1", "EKU=serverAuth", "tls");
       c.issue("client", "CN=kube-scheduler", null, "EKU=clientAuth", "client");
@@ -53,12 +71,40 @@ final class TestCertificates {
     }
   }
 
-  private void issue(String alias, String dname, String san, String eku, String prefix) throws IOException {
-    keytool("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", dname,
-        "-validity", "2", "-keystore", alias + ".p12");
+  private void issue(String alias, String dname, String san, String eku, String prefix)
+      throws IOException {
+    keytool(
+        "-genkeypair",
+        "-alias",
+        alias,
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        dname,
+        "-validity",
+        "2",
+        "-keystore",
+        alias + ".p12");
     keytool("-certreq", "-alias", alias, "-keystore", alias + ".p12", "-file", alias + ".csr");
-    List<String> gencert = new ArrayList<>(List.of("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-rfc",
-        "-validity", "2", "-infile", alias + ".csr", "-outfile", prefix + ".crt", "-ext", eku));
+    List<String> gencert =
+        new ArrayList<>(
+            List.of(
+                "-gencert",
+                "-alias",
+                "ca",
+                "-keystore",
+                "ca.p12",
+                "-rfc",
+                "-validity",
+                "2",
+                "-infile",
+                alias + ".csr",
+                "-outfile",
+                prefix + ".crt",
+                "-ext",
+                eku));
     if (san != null) {
       gencert.addAll(List.of("-ext", san));
     }
@@ -67,9 +113,11 @@ final class TestCertificates {
       KeyStore ks = KeyStore.getInstance("PKCS12");
       ks.load(in, PASSWORD.toCharArray());
       PrivateKey key = (PrivateKey) ks.getKey(alias, PASSWORD.toCharArray());
-      String pem = "-----BEGIN PRIVATE KEY-----\n"
-          + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
-          + "\n-----END PRIVATE KEY-----\n";
+      String pem =
+          "-----BEGIN PRIVATE KEY-----\n"
+              + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                  .encodeToString(key.getEncoded())
+              + "\n-----END PRIVATE KEY-----\n";
       Files.writeString(dir.resolve(prefix + ".key"), pem);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
@@ -98,13 +146,17 @@ final class TestCertificates {
     return "file:" + dir.resolve(file);
   }
 
-  /** A client context trusting the test CA, presenting the client certificate when {@code withClientCert}. */
+  /**
+   * A client context trusting the test CA, presenting the client certificate when {@code
+   * withClientCert}.
+   */
   SSLContext clientContext(boolean withClientCert) {
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
       trust.setCertificateEntry("ca", certificate("ca.crt"));
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       KeyManagerFactory kmf = null;
       if (withClientCert) {
@@ -113,7 +165,10 @@ final class TestCertificates {
         try (InputStream in = Files.newInputStream(dir.resolve("client.p12"))) {
           KeyStore generated = KeyStore.getInstance("PKCS12");
           generated.load(in, PASSWORD.toCharArray());
-          keys.setKeyEntry("client", generated.getKey("client", PASSWORD.toCharArray()), PASSWORD.toCharArray(),
+          keys.setKeyEntry(
+              "client",
+              generated.getKey("client", PASSWORD.toCharArray()),
+              PASSWORD.toCharArray(),
               new Certificate[] {certificate("client.crt"), certificate("ca.crt")});
         }
         kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -131,7 +186,7 @@ final class TestCertificates {
 
   private X509Certificate certificate(String file) throws IOException, GeneralSecurityException {
     byte[] pem = Files.readAllBytes(dir.resolve(file));
-    return (X509Certificate) CertificateFactory.getInstance("X.509")
-        .generateCertificate(new ByteArrayInputStream(pem));
+    return (X509Certificate)
+        CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
   }
 }

@@ -21,15 +21,20 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Reads the YAML under deployment/: every document as a typed fabric8 object (unknown kinds and unknown fields are
- * errors), kustomizations resolved the way kustomize resolves plain {@code resources} lists, and the
- * KubeSchedulerConfiguration documents kept apart (they are kube-scheduler's files, not cluster objects).
+ * Reads the YAML under deployment/: every document as a typed fabric8 object (unknown kinds and
+ * unknown fields are errors), kustomizations resolved the way kustomize resolves plain {@code
+ * resources} lists, and the KubeSchedulerConfiguration documents kept apart (they are
+ * kube-scheduler's files, not cluster objects).
  */
 final class Manifests {
 
   static final Path ROOT = Path.of("deployment");
   static final String KUSTOMIZATION = "kustomization.yaml";
-  /** The only kustomization keys the loader understands; anything else (patches, generators) would make it lie. */
+
+  /**
+   * The only kustomization keys the loader understands; anything else (patches, generators) would
+   * make it lie.
+   */
   static final Set<String> KUSTOMIZATION_KEYS = Set.of("apiVersion", "kind", "resources", "images");
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -64,7 +69,9 @@ final class Manifests {
   /** Every .yaml/.yml file under deployment/, sorted. */
   static List<Path> yamlFiles() {
     try (Stream<Path> s = Files.walk(ROOT)) {
-      return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+      return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -86,7 +93,10 @@ final class Manifests {
     }
   }
 
-  /** A Kubernetes object as its fabric8 type; fails on a kind fabric8 does not know and on any unknown field. */
+  /**
+   * A Kubernetes object as its fabric8 type; fails on a kind fabric8 does not know and on any
+   * unknown field.
+   */
   static HasMetadata typed(Document d) {
     Class<?> type = KUBE.getRegisteredKubernetesResource(d.apiVersion(), d.kind());
     if (type == null) {
@@ -104,7 +114,10 @@ final class Manifests {
     return obj;
   }
 
-  /** Collects every non-empty {@code additionalProperties} in the object graph: fields fabric8's model lacks. */
+  /**
+   * Collects every non-empty {@code additionalProperties} in the object graph: fields fabric8's
+   * model lacks.
+   */
   private static void unknownFields(Object o, String path, List<String> out) {
     if (o == null || !o.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
       if (o instanceof Collection<?> c) {
@@ -118,7 +131,9 @@ final class Manifests {
       return;
     }
     for (Method m : o.getClass().getMethods()) {
-      if (m.getParameterCount() != 0 || Modifier.isStatic(m.getModifiers()) || !m.getName().startsWith("get")
+      if (m.getParameterCount() != 0
+          || Modifier.isStatic(m.getModifiers())
+          || !m.getName().startsWith("get")
           || m.getDeclaringClass() == Object.class) {
         continue;
       }
@@ -139,8 +154,9 @@ final class Manifests {
   }
 
   /**
-   * The documents a kustomization directory renders to, following {@code resources} (files and directories with
-   * their own kustomization) as kustomize does; fails on kustomization features the loader does not apply.
+   * The documents a kustomization directory renders to, following {@code resources} (files and
+   * directories with their own kustomization) as kustomize does; fails on kustomization features
+   * the loader does not apply.
    */
   static List<Document> render(Path dir) {
     List<Document> out = new ArrayList<>();
@@ -158,11 +174,17 @@ final class Manifests {
       throw new AssertionError(k + ": expected one Kustomization");
     }
     JsonNode tree = docs.get(0).tree();
-    tree.fieldNames().forEachRemaining(f -> {
-      if (!KUSTOMIZATION_KEYS.contains(f)) {
-        throw new AssertionError(k + ": '" + f + "' is not applied by this test's loader; extend Manifests first");
-      }
-    });
+    tree.fieldNames()
+        .forEachRemaining(
+            f -> {
+              if (!KUSTOMIZATION_KEYS.contains(f)) {
+                throw new AssertionError(
+                    k
+                        + ": '"
+                        + f
+                        + "' is not applied by this test's loader; extend Manifests first");
+              }
+            });
     for (JsonNode r : tree.path("resources")) {
       Path p = dir.resolve(r.asText()).normalize();
       if (Files.isDirectory(p)) {

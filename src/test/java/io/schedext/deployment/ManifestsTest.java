@@ -60,11 +60,14 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.web.bind.annotation.PostMapping;
 
 /**
- * The manifests under deployment/ are valid Kubernetes objects, grant exactly what the code needs, and point
- * kube-scheduler and kubelet at paths and ports this service really serves. The service runs here with a separate
- * management port, as both layouts configure it, so probe paths and verb URLs are checked against real answers.
+ * The manifests under deployment/ are valid Kubernetes objects, grant exactly what the code needs,
+ * and point kube-scheduler and kubelet at paths and ports this service really serves. The service
+ * runs here with a separate management port, as both layouts configure it, so probe paths and verb
+ * URLs are checked against real answers.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "management.server.port=0")
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "management.server.port=0")
 class ManifestsTest {
 
   static final Path BASE = Manifests.ROOT.resolve("base");
@@ -72,15 +75,15 @@ class ManifestsTest {
   static final String NAMESPACE = "scheduler-extender";
   static final String SERVICE_ACCOUNT = "scheduler-extender";
   static final String EXTENDER_CLUSTER_ROLE = "scheduler-extender";
-  static final Set<String> VERBS_KUBE_SCHEDULER_SENDS = Set.of("filter", "prioritize", "preempt", "bind");
+  static final Set<String> VERBS_KUBE_SCHEDULER_SENDS =
+      Set.of("filter", "prioritize", "preempt", "bind");
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   @Value("${local.server.port}")
   int port;
 
-  @LocalManagementPort
-  int managementPort;
+  @LocalManagementPort int managementPort;
 
   // ------------------------------------------------------------------------------------------------ the layouts
 
@@ -89,7 +92,8 @@ class ManifestsTest {
    *
    * @param name base or standalone
    * @param objects its cluster objects
-   * @param schedulerConfigs the KubeSchedulerConfiguration it gives kube-scheduler (in a ConfigMap or a snippet)
+   * @param schedulerConfigs the KubeSchedulerConfiguration it gives kube-scheduler (in a ConfigMap
+   *     or a snippet)
    */
   record Layout(String name, List<HasMetadata> objects, List<JsonNode> schedulerConfigs) {
     @Override
@@ -141,10 +145,15 @@ class ManifestsTest {
   }
 
   static Layout standalone() {
-    List<HasMetadata> objects = Manifests.render(STANDALONE).stream().map(Manifests::typed).toList();
-    List<JsonNode> snippets = Manifests.yamlFiles().stream().filter(f -> f.startsWith(STANDALONE))
-        .flatMap(f -> Manifests.documents(f).stream()).filter(Manifests.Document::isSchedulerConfiguration)
-        .map(Manifests.Document::tree).toList();
+    List<HasMetadata> objects =
+        Manifests.render(STANDALONE).stream().map(Manifests::typed).toList();
+    List<JsonNode> snippets =
+        Manifests.yamlFiles().stream()
+            .filter(f -> f.startsWith(STANDALONE))
+            .flatMap(f -> Manifests.documents(f).stream())
+            .filter(Manifests.Document::isSchedulerConfiguration)
+            .map(Manifests.Document::tree)
+            .toList();
     return new Layout("overlays/standalone", objects, snippets);
   }
 
@@ -152,7 +161,8 @@ class ManifestsTest {
     return Stream.of(base(), standalone());
   }
 
-  // ------------------------------------------------------------------------------------- every file, typed
+  // ------------------------------------------------------------------------------------- every
+  // file, typed
 
   @Test
   void everyYamlDocumentIsAKnownKubernetesKindWithoutUnknownFieldsOrKubeSchedulerConfiguration() {
@@ -163,13 +173,16 @@ class ManifestsTest {
         assertThat(d.apiVersion()).as(f + ": apiVersion").isNotBlank();
         assertThat(d.kind()).as(f + ": kind").isNotBlank();
         if (d.isKustomization()) {
-          assertThat(f.getFileName()).as(f + ": a Kustomization lives in kustomization.yaml")
+          assertThat(f.getFileName())
+              .as(f + ": a Kustomization lives in kustomization.yaml")
               .hasToString(Manifests.KUSTOMIZATION);
         } else if (d.isSchedulerConfiguration()) {
           assertThat(d.apiVersion()).isEqualTo("kubescheduler.config.k8s.io/v1");
           assertThat(d.kind()).isEqualTo("KubeSchedulerConfiguration");
         } else {
-          assertThat(Manifests.typed(d).getMetadata().getName()).as(f + ": metadata.name").isNotBlank();
+          assertThat(Manifests.typed(d).getMetadata().getName())
+              .as(f + ": metadata.name")
+              .isNotBlank();
         }
       }
     }
@@ -179,9 +192,13 @@ class ManifestsTest {
   void everyManifestIsUsedByAKustomizationExceptKubeSchedulersOwnFiles() {
     Set<Path> used = Manifests.filesUsedByKustomizations();
     for (Path f : Manifests.yamlFiles()) {
-      boolean schedulerOnly = Manifests.documents(f).stream().allMatch(Manifests.Document::isSchedulerConfiguration);
+      boolean schedulerOnly =
+          Manifests.documents(f).stream().allMatch(Manifests.Document::isSchedulerConfiguration);
       assertThat(used.contains(f.normalize()) || schedulerOnly)
-          .as(f + " is listed by a kustomization (or is a KubeSchedulerConfiguration for kube-scheduler)").isTrue();
+          .as(
+              f
+                  + " is listed by a kustomization (or is a KubeSchedulerConfiguration for kube-scheduler)")
+          .isTrue();
     }
   }
 
@@ -203,20 +220,36 @@ class ManifestsTest {
     try (var parser = YAML.getFactory().createParser(rendered)) {
       for (var it = YAML.readValues(parser, JsonNode.class); it.hasNext(); ) {
         JsonNode n = it.next();
-        theirs.add(n.path("kind").asText() + " " + n.path("metadata").path("namespace").asText() + "/"
-            + n.path("metadata").path("name").asText());
+        theirs.add(
+            n.path("kind").asText()
+                + " "
+                + n.path("metadata").path("namespace").asText()
+                + "/"
+                + n.path("metadata").path("name").asText());
       }
     }
     Set<String> ours = new TreeSet<>();
-    layout.objects().forEach(o -> ours.add(o.getKind() + " "
-        + (o.getMetadata().getNamespace() == null ? "" : o.getMetadata().getNamespace()) + "/"
-        + o.getMetadata().getName()));
+    layout
+        .objects()
+        .forEach(
+            o ->
+                ours.add(
+                    o.getKind()
+                        + " "
+                        + (o.getMetadata().getNamespace() == null
+                            ? ""
+                            : o.getMetadata().getNamespace())
+                        + "/"
+                        + o.getMetadata().getName()));
     assertThat(ours).isEqualTo(theirs);
   }
 
   private static String kubectlKustomize(Path dir) {
     try {
-      Process p = new ProcessBuilder("kubectl", "kustomize", dir.toString()).redirectErrorStream(false).start();
+      Process p =
+          new ProcessBuilder("kubectl", "kustomize", dir.toString())
+              .redirectErrorStream(false)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -239,10 +272,14 @@ class ManifestsTest {
   @MethodSource("layouts")
   void theExtendersClusterRoleGrantsExactlyWhatTheCodeWatchesAndWrites(Layout layout) {
     List<ClusterRole> roles = layout.all(ClusterRole.class);
-    assertThat(roles).extracting(r -> r.getMetadata().getName()).containsExactly(EXTENDER_CLUSTER_ROLE);
+    assertThat(roles)
+        .extracting(r -> r.getMetadata().getName())
+        .containsExactly(EXTENDER_CLUSTER_ROLE);
     Set<String> granted = new TreeSet<>();
     for (PolicyRule rule : roles.get(0).getRules()) {
-      assertThat(rule.getResourceNames()).as("no resourceNames: the informers list whole collections").isEmpty();
+      assertThat(rule.getResourceNames())
+          .as("no resourceNames: the informers list whole collections")
+          .isEmpty();
       assertThat(rule.getNonResourceURLs()).isEmpty();
       for (String group : rule.getApiGroups()) {
         for (String resource : rule.getResources()) {
@@ -271,10 +308,14 @@ class ManifestsTest {
     assertThat(layout.deployment().getSpec().getTemplate().getSpec().getServiceAccountName())
         .isEqualTo(SERVICE_ACCOUNT);
     for (ClusterRoleBinding b : layout.all(ClusterRoleBinding.class)) {
-      assertThat(b.getSubjects()).as(b.getMetadata().getName()).allSatisfy(ManifestsTest::isOurServiceAccount);
+      assertThat(b.getSubjects())
+          .as(b.getMetadata().getName())
+          .allSatisfy(ManifestsTest::isOurServiceAccount);
     }
     for (RoleBinding b : layout.all(RoleBinding.class)) {
-      assertThat(b.getSubjects()).as(b.getMetadata().getName()).allSatisfy(ManifestsTest::isOurServiceAccount);
+      assertThat(b.getSubjects())
+          .as(b.getMetadata().getName())
+          .allSatisfy(ManifestsTest::isOurServiceAccount);
     }
     assertThat(bound(layout)).contains("ClusterRole " + EXTENDER_CLUSTER_ROLE);
   }
@@ -312,18 +353,22 @@ class ManifestsTest {
     assertThat(leaseNamespace).isEqualTo(NAMESPACE);
     Role leaseRole = base.one(Role.class);
     assertThat(leaseRole.getMetadata().getNamespace()).isEqualTo(leaseNamespace);
-    assertThat(leaseRole.getRules()).singleElement().satisfies(r -> {
-      assertThat(r.getApiGroups()).containsExactly("coordination.k8s.io");
-      assertThat(r.getResources()).containsExactly("leases");
-      assertThat(r.getResourceNames()).containsExactly(lease);
-      assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "update");
-    });
-    assertThat(bound(base)).containsExactlyInAnyOrder(
-        "ClusterRole " + EXTENDER_CLUSTER_ROLE,
-        "ClusterRole system:kube-scheduler",
-        "ClusterRole system:volume-scheduler",
-        "Role extension-apiserver-authentication-reader in kube-system",
-        "Role " + leaseRole.getMetadata().getName() + " in " + NAMESPACE);
+    assertThat(leaseRole.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getApiGroups()).containsExactly("coordination.k8s.io");
+              assertThat(r.getResources()).containsExactly("leases");
+              assertThat(r.getResourceNames()).containsExactly(lease);
+              assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "update");
+            });
+    assertThat(bound(base))
+        .containsExactlyInAnyOrder(
+            "ClusterRole " + EXTENDER_CLUSTER_ROLE,
+            "ClusterRole system:kube-scheduler",
+            "ClusterRole system:volume-scheduler",
+            "Role extension-apiserver-authentication-reader in kube-system",
+            "Role " + leaseRole.getMetadata().getName() + " in " + NAMESPACE);
   }
 
   @Test
@@ -333,7 +378,8 @@ class ManifestsTest {
     assertThat(standalone.all(Role.class)).isEmpty();
   }
 
-  // ---------------------------------------------------------------------------------------- the Deployment
+  // ---------------------------------------------------------------------------------------- the
+  // Deployment
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("layouts")
@@ -345,7 +391,8 @@ class ManifestsTest {
     PodDisruptionBudget pdb = layout.one(PodDisruptionBudget.class);
     assertThat(pdb.getMetadata().getNamespace()).isEqualTo(d.getMetadata().getNamespace());
     assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
-    assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isBetween(1, d.getSpec().getReplicas() - 1);
+    assertThat(pdb.getSpec().getMinAvailable().getIntVal())
+        .isBetween(1, d.getSpec().getReplicas() - 1);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -357,7 +404,14 @@ class ManifestsTest {
     assertThat(c.getResources().getLimits()).containsKey("memory");
     assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(layout.deployment().getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot())
+    assertThat(
+            layout
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getSecurityContext()
+                .getRunAsNonRoot())
         .isTrue();
   }
 
@@ -368,7 +422,9 @@ class ManifestsTest {
     Map<String, String> env = env(c);
     int management = Integer.parseInt(env.get("MANAGEMENT_SERVER_PORT"));
     assertThat(management).isNotEqualTo(Integer.parseInt(env.get("SERVER_PORT")));
-    assertThat(env.get("MANAGEMENT_SERVER_ADDRESS")).as("kubelet probes the pod IP").isEqualTo("0.0.0.0");
+    assertThat(env.get("MANAGEMENT_SERVER_ADDRESS"))
+        .as("kubelet probes the pod IP")
+        .isEqualTo("0.0.0.0");
     assertProbe(c, c.getLivenessProbe(), "/actuator/health/liveness", management);
     assertProbe(c, c.getReadinessProbe(), "/actuator/health/readiness", management);
     if (c.getStartupProbe() != null) {
@@ -383,7 +439,9 @@ class ManifestsTest {
     assertThat(get.getScheme()).as("plain HTTP on the management port").isIn(null, "HTTP");
     assertThat(portNumber(c, get.getPort())).isEqualTo(containerPort);
     Http.Reply r = new Http(managementPort).get(path);
-    assertThat(r.status()).as("GET " + path + " on the running service's management port").isEqualTo(200);
+    assertThat(r.status())
+        .as("GET " + path + " on the running service's management port")
+        .isEqualTo(200);
     assertThat(r.json().get("status").asText()).isEqualTo("UP");
   }
 
@@ -394,26 +452,37 @@ class ManifestsTest {
     HTTPGetAction get = ks.getLivenessProbe().getHttpGet();
     assertThat(get.getPath()).isEqualTo("/healthz");
     assertThat(get.getScheme()).isEqualTo("HTTPS");
-    assertThat(portNumber(ks, get.getPort())).as("kube-scheduler's default secure port").isEqualTo(10259);
-    String config = ks.getCommand().stream().filter(a -> a.startsWith("--config=")).findFirst()
-        .orElseThrow(() -> new AssertionError("kube-scheduler without --config")).substring("--config=".length());
+    assertThat(portNumber(ks, get.getPort()))
+        .as("kube-scheduler's default secure port")
+        .isEqualTo(10259);
+    String config =
+        ks.getCommand().stream()
+            .filter(a -> a.startsWith("--config="))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("kube-scheduler without --config"))
+            .substring("--config=".length());
     String dir = config.substring(0, config.lastIndexOf('/'));
-    VolumeMount mount = ks.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(dir)).findFirst()
-        .orElseThrow(() -> new AssertionError("no volume mounted at " + dir));
+    VolumeMount mount =
+        ks.getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals(dir))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no volume mounted at " + dir));
     ConfigMap cm = base.one(ConfigMap.class);
     assertThat(volume(base.deployment(), mount.getName()).getConfigMap().getName())
         .isEqualTo(cm.getMetadata().getName());
     assertThat(cm.getData()).containsKey(config.substring(config.lastIndexOf('/') + 1));
   }
 
-  // ------------------------------------------------------------------------ kube-scheduler -> extender
+  // ------------------------------------------------------------------------ kube-scheduler ->
+  // extender
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("layouts")
   void kubeSchedulerCallsTheControllersPathsForEveryVerb(Layout layout) {
     JsonNode e = layout.extenderEntry();
     URI url = URI.create(e.path("urlPrefix").asText());
-    assertThat(url.getPath()).as("urlPrefix path = the controller's default-profile prefix")
+    assertThat(url.getPath())
+        .as("urlPrefix path = the controller's default-profile prefix")
         .isEqualTo(controllerPrefix());
     Set<String> verbs = new TreeSet<>();
     for (String field : List.of("filterVerb", "prioritizeVerb", "preemptVerb", "bindVerb")) {
@@ -423,15 +492,18 @@ class ManifestsTest {
     assertThat(verbs).isEqualTo(new TreeSet<>(VERBS_KUBE_SCHEDULER_SENDS));
     for (String verb : verbs) {
       Http.Reply r = new Http(port).post(url.getPath() + "/" + verb, "{}");
-      assertThat(r.status()).as("POST " + url.getPath() + "/" + verb + " is served (an empty body is a 400)")
+      assertThat(r.status())
+          .as("POST " + url.getPath() + "/" + verb + " is served (an empty body is a 400)")
           .isEqualTo(400);
     }
     assertThat(e.path("nodeCacheCapable").asBoolean()).isTrue();
     assertThat(e.path("weight").asInt()).isPositive();
     assertThat(e.path("ignorable").asBoolean(false)).isFalse();
     assertThat(e.path("httpTimeout").asText()).matches("\\d+(ms|s)");
-    Duration bindTimeout = DurationStyle.detectAndParse(env(layout.extender()).get("EXTENDER_BIND_TIMEOUT"));
-    assertThat(bindTimeout).as("the extender's Binding call gives up before kube-scheduler gives up on bind")
+    Duration bindTimeout =
+        DurationStyle.detectAndParse(env(layout.extender()).get("EXTENDER_BIND_TIMEOUT"));
+    assertThat(bindTimeout)
+        .as("the extender's Binding call gives up before kube-scheduler gives up on bind")
         .isLessThan(DurationStyle.detectAndParse(e.path("httpTimeout").asText()));
   }
 
@@ -446,8 +518,11 @@ class ManifestsTest {
           mappings.addAll(List.of(pm.value()));
         }
       }
-      String mapping = mappings.stream().filter(v -> v.endsWith("/{verb}") && !v.contains("{profile}")).findFirst()
-          .orElseThrow(() -> new AssertionError("no default-profile mapping in " + mappings));
+      String mapping =
+          mappings.stream()
+              .filter(v -> v.endsWith("/{verb}") && !v.contains("{profile}"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no default-profile mapping in " + mappings));
       return mapping.substring(0, mapping.length() - "/{verb}".length());
     } catch (ClassNotFoundException e) {
       throw new AssertionError(e);
@@ -476,24 +551,44 @@ class ManifestsTest {
     Layout standalone = standalone();
     Container c = standalone.extender();
     Map<String, String> env = env(c);
-    Binder binder = new Binder(ConfigurationPropertySources.from(new SystemEnvironmentPropertySource(
-        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new HashMap<>(env))));
+    Binder binder =
+        new Binder(
+            ConfigurationPropertySources.from(
+                new SystemEnvironmentPropertySource(
+                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                    new HashMap<>(env))));
     Ssl ssl = binder.bind("server.ssl", Ssl.class).get();
     assertThat(ssl.getBundle()).isNotBlank();
-    assertThat(ssl.getClientAuth()).as("client certificates required").isEqualTo(Ssl.ClientAuth.NEED);
-    assertThat(env).as("no address: client-auth=need opens every interface").doesNotContainKey("SERVER_ADDRESS");
-    PemSslBundleProperties bundle = binder.bind("spring.ssl", SslProperties.class).get().getBundle().getPem()
-        .get(ssl.getBundle());
+    assertThat(ssl.getClientAuth())
+        .as("client certificates required")
+        .isEqualTo(Ssl.ClientAuth.NEED);
+    assertThat(env)
+        .as("no address: client-auth=need opens every interface")
+        .doesNotContainKey("SERVER_ADDRESS");
+    PemSslBundleProperties bundle =
+        binder
+            .bind("spring.ssl", SslProperties.class)
+            .get()
+            .getBundle()
+            .getPem()
+            .get(ssl.getBundle());
     assertThat(bundle).as("the PEM bundle named by server.ssl.bundle").isNotNull();
-    VolumeMount tls = c.getVolumeMounts().stream().filter(m -> m.getMountPath().contains("tls")).findFirst()
-        .orElseThrow();
+    VolumeMount tls =
+        c.getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().contains("tls"))
+            .findFirst()
+            .orElseThrow();
     assertThat(volume(standalone.deployment(), tls.getName()).getSecret().getSecretName())
         .isEqualTo("scheduler-extender-tls");
-    assertThat(bundle.getKeystore().getCertificate()).isEqualTo("file:" + tls.getMountPath() + "/tls.crt");
-    assertThat(bundle.getKeystore().getPrivateKey()).isEqualTo("file:" + tls.getMountPath() + "/tls.key");
-    assertThat(bundle.getTruststore().getCertificate()).isEqualTo("file:" + tls.getMountPath() + "/ca.crt");
+    assertThat(bundle.getKeystore().getCertificate())
+        .isEqualTo("file:" + tls.getMountPath() + "/tls.crt");
+    assertThat(bundle.getKeystore().getPrivateKey())
+        .isEqualTo("file:" + tls.getMountPath() + "/tls.key");
+    assertThat(bundle.getTruststore().getCertificate())
+        .isEqualTo("file:" + tls.getMountPath() + "/ca.crt");
     assertThat(binder.bind("management.server.ssl.enabled", Boolean.class).get())
-        .as("probes and Prometheus hold no client certificate").isFalse();
+        .as("probes and Prometheus hold no client certificate")
+        .isFalse();
   }
 
   @Test
@@ -502,14 +597,19 @@ class ManifestsTest {
     JsonNode e = standalone.extenderEntry();
     Service svc = standalone.one(Service.class);
     Deployment d = standalone.deployment();
-    assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(svc.getSpec().getSelector());
+    assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(svc.getSpec().getSelector());
     URI url = URI.create(e.path("urlPrefix").asText());
     assertThat(url.getScheme()).isEqualTo("https");
     assertThat(e.path("enableHTTPS").asBoolean()).isTrue();
-    var servicePort = svc.getSpec().getPorts().stream().filter(p -> p.getPort() == url.getPort()).findFirst()
-        .orElseThrow(() -> new AssertionError("the Service has no port " + url.getPort()));
+    var servicePort =
+        svc.getSpec().getPorts().stream()
+            .filter(p -> p.getPort() == url.getPort())
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the Service has no port " + url.getPort()));
     Container c = standalone.extender();
-    assertThat(portNumber(c, servicePort.getTargetPort())).isEqualTo(Integer.parseInt(env(c).get("SERVER_PORT")));
+    assertThat(portNumber(c, servicePort.getTargetPort()))
+        .isEqualTo(Integer.parseInt(env(c).get("SERVER_PORT")));
     JsonNode tls = e.path("tlsConfig");
     assertThat(tls.path("insecure").asBoolean(false)).isFalse();
     assertThat(tls.path("serverName").asText())
@@ -519,7 +619,8 @@ class ManifestsTest {
     }
   }
 
-  // --------------------------------------------------------------------------------------------- helpers
+  // ---------------------------------------------------------------------------------------------
+  // helpers
 
   private static JsonNode readYaml(String text) {
     try {
@@ -530,13 +631,17 @@ class ManifestsTest {
   }
 
   private static Container container(Deployment d, String name) {
-    return d.getSpec().getTemplate().getSpec().getContainers().stream().filter(c -> c.getName().equals(name))
-        .findFirst().orElseThrow(() -> new AssertionError("no container " + name));
+    return d.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> c.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no container " + name));
   }
 
   private static Volume volume(Deployment d, String name) {
-    return d.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(name))
-        .findFirst().orElseThrow(() -> new AssertionError("no volume " + name));
+    return d.getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no volume " + name));
   }
 
   private static Map<String, String> env(Container c) {
@@ -552,7 +657,11 @@ class ManifestsTest {
     if (port.getIntVal() != null) {
       return port.getIntVal();
     }
-    return c.getPorts().stream().filter(p -> port.getStrVal().equals(p.getName())).map(ContainerPort::getContainerPort)
-        .findFirst().orElseThrow(() -> new AssertionError(c.getName() + " has no port named " + port.getStrVal()));
+    return c.getPorts().stream()
+        .filter(p -> port.getStrVal().equals(p.getName()))
+        .map(ContainerPort::getContainerPort)
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError(c.getName() + " has no port named " + port.getStrVal()));
   }
 }

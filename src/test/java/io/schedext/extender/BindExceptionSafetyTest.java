@@ -10,9 +10,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.framework.BindPlugin;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
-import io.schedext.framework.runtime.Frameworks;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PermitPlugin;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PostBindPlugin;
@@ -20,6 +17,9 @@ import io.schedext.framework.PreBindPlugin;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ReservePlugin;
 import io.schedext.framework.Status;
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -35,9 +35,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A plugin that throws an unexpected exception (a NullPointerException, as a user's SPI plugin might) at any point of
- * the binding cycle never leaves the pod assumed: the bind answers the error, Unreserve runs as upstream runs it, the
- * cache forgets the pod, and a retry binds for real.
+ * A plugin that throws an unexpected exception (a NullPointerException, as a user's SPI plugin
+ * might) at any point of the binding cycle never leaves the pod assumed: the bind answers the
+ * error, Unreserve runs as upstream runs it, the cache forgets the pod, and a retry binds for real.
  */
 class BindExceptionSafetyTest {
 
@@ -47,7 +47,8 @@ class BindExceptionSafetyTest {
   private final List<String> calls = new ArrayList<>();
 
   /** Reserve, Permit, PreBind, Bind and PostBind in one plugin that throws at {@link #throwAt}. */
-  final class Thrower implements ReservePlugin, PermitPlugin, PreBindPlugin, BindPlugin, PostBindPlugin {
+  final class Thrower
+      implements ReservePlugin, PermitPlugin, PreBindPlugin, BindPlugin, PostBindPlugin {
     volatile String throwAt = "";
 
     private void call(String point) {
@@ -135,18 +136,30 @@ class BindExceptionSafetyTest {
 
     assertThat(calls).containsExactly("Reserve", "Permit", "PreBind", "Bind", "PostBind");
     assertThat(cache.isAssumedPod("web-uid")).isTrue();
-    assertThat(cache.assumedPods().values()).containsExactly(clock.instant().plus(Duration.ofSeconds(30)));
+    assertThat(cache.assumedPods().values())
+        .containsExactly(clock.instant().plus(Duration.ofSeconds(30)));
   }
 
   private VerbHarness service(Thrower thrower) {
-    cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110")).obj());
+    cache.addNode(
+        MakeNode.node()
+            .name("n1")
+            .capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110"))
+            .obj());
     Registry registry = new Registry().register("Thrower", (args, handle) -> thrower);
-    Framework fw = TestFrameworks.framework(registry, new ObjectStore(), List.of("Thrower"), Map.of());
+    Framework fw =
+        TestFrameworks.framework(registry, new ObjectStore(), List.of("Thrower"), Map.of());
     SeenPods seen = new SeenPods(100, Duration.ofMinutes(10), Ticker.systemTicker());
-    Pod pod = MakePod.pod().name("web").namespace("default").uid("web-uid").req(Map.of("cpu", "1")).obj();
+    Pod pod =
+        MakePod.pod().name("web").namespace("default").uid("web-uid").req(Map.of("cpu", "1")).obj();
     seen.remember(pod);
-    return new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of("test", fw), "test"),
-        parallelizer, seen, new ExtenderMetrics(new SimpleMeterRegistry()));
+    return new VerbHarness(
+        cache,
+        FixedSource.ready(),
+        new Frameworks(Map.of("test", fw), "test"),
+        parallelizer,
+        seen,
+        new ExtenderMetrics(new SimpleMeterRegistry()));
   }
 
   private static ExtenderBindingArgs args() {

@@ -30,9 +30,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * A Binding whose answer never comes (the extender's API connection stalled or cut, through a proxy in front of
- * fabric8's mock API server) is not reported as failed: the pod stays assumed on its node, so the next pod cannot be
- * filtered onto or bound to the room it may take, whether the Binding lands late, is lost and expires, or is retried.
+ * A Binding whose answer never comes (the extender's API connection stalled or cut, through a proxy
+ * in front of fabric8's mock API server) is not reported as failed: the pod stays assumed on its
+ * node, so the next pod cannot be filtered onto or bound to the room it may take, whether the
+ * Binding lands late, is lost and expires, or is retried.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class BindOutcomeUnknownTest {
@@ -53,11 +54,9 @@ class BindOutcomeUnknownTest {
   @Value("${local.server.port}")
   int port;
 
-  @Autowired
-  SchedulerCache cache;
+  @Autowired SchedulerCache cache;
 
-  @Autowired
-  ClusterSource source;
+  @Autowired ClusterSource source;
 
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
@@ -83,14 +82,24 @@ class BindOutcomeUnknownTest {
 
   /** A 1-CPU node and two pending 1-CPU pods, as the watch sees them. */
   private Pod[] oneCpuNodeAndTwoPods(String node, String a, String b) {
-    API.client().nodes().resource(MakeNode.node().name(node)
-        .capacity(Map.of("cpu", "1", "memory", "8Gi", "pods", "110")).obj()).create();
+    API.client()
+        .nodes()
+        .resource(
+            MakeNode.node()
+                .name(node)
+                .capacity(Map.of("cpu", "1", "memory", "8Gi", "pods", "110"))
+                .obj())
+        .create();
     Pod[] pods = {pending(a), pending(b)};
     Http http = new Http(port);
-    await().atMost(Duration.ofSeconds(20)).until(() -> http.get("/actuator/health/readiness").status() == 200
-        && cache.snapshot().get(node) != null
-        && source.findPod("default", a, pods[0].getMetadata().getUid()) != null
-        && source.findPod("default", b, pods[1].getMetadata().getUid()) != null);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                http.get("/actuator/health/readiness").status() == 200
+                    && cache.snapshot().get(node) != null
+                    && source.findPod("default", a, pods[0].getMetadata().getUid()) != null
+                    && source.findPod("default", b, pods[1].getMetadata().getUid()) != null);
     return pods;
   }
 
@@ -102,14 +111,27 @@ class BindOutcomeUnknownTest {
   }
 
   private String bind(Pod pod, String node) {
-    return new Http(port).post("/scheduler/bind", "{\"PodName\":\"" + pod.getMetadata().getName()
-        + "\",\"PodNamespace\":\"default\",\"PodUID\":\"" + pod.getMetadata().getUid() + "\",\"Node\":\"" + node
-        + "\"}").json().get("Error").asText();
+    return new Http(port)
+        .post(
+            "/scheduler/bind",
+            "{\"PodName\":\""
+                + pod.getMetadata().getName()
+                + "\",\"PodNamespace\":\"default\",\"PodUID\":\""
+                + pod.getMetadata().getUid()
+                + "\",\"Node\":\""
+                + node
+                + "\"}")
+        .json()
+        .get("Error")
+        .asText();
   }
 
   private JsonNode filter(Pod pod, String node) {
-    return new Http(port).post("/scheduler/filter", "{\"Pod\":" + new Http.Json(pod) + ",\"NodeNames\":[\"" + node
-        + "\"]}").json();
+    return new Http(port)
+        .post(
+            "/scheduler/filter",
+            "{\"Pod\":" + new Http.Json(pod) + ",\"NodeNames\":[\"" + node + "\"]}")
+        .json();
   }
 
   @Test
@@ -121,16 +143,41 @@ class BindOutcomeUnknownTest {
 
     assertThat(first).contains("the outcome is unknown").contains("stays assumed on node late");
     assertThat(cache.isAssumedPod(p[0].getMetadata().getUid())).isTrue();
-    assertThat(filter(p[1], "late").get("FailedNodes").get("late").asText()).isEqualTo("Insufficient cpu");
+    assertThat(filter(p[1], "late").get("FailedNodes").get("late").asText())
+        .isEqualTo("Insufficient cpu");
     assertThat(bind(p[1], "late")).contains("does not fit node late any more: Insufficient cpu");
 
     PROXY.resume();
-    await().atMost(Duration.ofSeconds(20)).until(() -> "late".equals(
-        API.client().pods().inNamespace("default").withName("late-a").get().getSpec().getNodeName()));
-    await().atMost(Duration.ofSeconds(20)).until(() -> !cache.isAssumedPod(p[0].getMetadata().getUid())
-        && cache.getPod(p[0].getMetadata().getUid()) != null);
-    assertThat(filter(p[1], "late").get("FailedNodes").get("late").asText()).isEqualTo("Insufficient cpu");
-    assertThat(API.client().pods().inNamespace("default").withName("late-b").get().getSpec().getNodeName()).isNull();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                "late"
+                    .equals(
+                        API.client()
+                            .pods()
+                            .inNamespace("default")
+                            .withName("late-a")
+                            .get()
+                            .getSpec()
+                            .getNodeName()));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                !cache.isAssumedPod(p[0].getMetadata().getUid())
+                    && cache.getPod(p[0].getMetadata().getUid()) != null);
+    assertThat(filter(p[1], "late").get("FailedNodes").get("late").asText())
+        .isEqualTo("Insufficient cpu");
+    assertThat(
+            API.client()
+                .pods()
+                .inNamespace("default")
+                .withName("late-b")
+                .get()
+                .getSpec()
+                .getNodeName())
+        .isNull();
   }
 
   @Test
@@ -141,13 +188,25 @@ class BindOutcomeUnknownTest {
     PROXY.cut();
     PROXY.heal();
 
-    assertThat(filter(p[1], "retry").get("FailedNodes").get("retry").asText()).isEqualTo("Insufficient cpu");
+    assertThat(filter(p[1], "retry").get("FailedNodes").get("retry").asText())
+        .isEqualTo("Insufficient cpu");
     assertThat(bind(p[0], "other")).contains("stays assumed on node retry");
     int calls = API.bindingCalls();
     assertThat(bind(p[0], "retry")).isEmpty();
     assertThat(API.bindingCalls()).isEqualTo(calls + 1);
-    await().atMost(Duration.ofSeconds(20)).until(() -> "retry".equals(
-        API.client().pods().inNamespace("default").withName("retry-a").get().getSpec().getNodeName()));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                "retry"
+                    .equals(
+                        API.client()
+                            .pods()
+                            .inNamespace("default")
+                            .withName("retry-a")
+                            .get()
+                            .getSpec()
+                            .getNodeName()));
     assertThat(bind(p[1], "retry")).contains("Insufficient cpu");
   }
 
@@ -158,13 +217,26 @@ class BindOutcomeUnknownTest {
     assertThat(bind(p[0], "lost")).contains("the outcome is unknown");
     PROXY.cut();
     PROXY.heal();
-    assertThat(filter(p[1], "lost").get("FailedNodes").get("lost").asText()).isEqualTo("Insufficient cpu");
+    assertThat(filter(p[1], "lost").get("FailedNodes").get("lost").asText())
+        .isEqualTo("Insufficient cpu");
 
     CLOCK.advance(Duration.ofSeconds(31));
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> cache.getPod(p[0].getMetadata().getUid()) == null);
-    assertThat(filter(p[1], "lost").get("NodeNames")).extracting(JsonNode::asText).containsExactly("lost");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> cache.getPod(p[0].getMetadata().getUid()) == null);
+    assertThat(filter(p[1], "lost").get("NodeNames"))
+        .extracting(JsonNode::asText)
+        .containsExactly("lost");
     assertThat(bind(p[1], "lost")).isEmpty();
-    assertThat(API.client().pods().inNamespace("default").withName("lost-a").get().getSpec().getNodeName()).isNull();
+    assertThat(
+            API.client()
+                .pods()
+                .inNamespace("default")
+                .withName("lost-a")
+                .get()
+                .getSpec()
+                .getNodeName())
+        .isNull();
   }
 }

@@ -50,7 +50,8 @@ class ClusterViewTest {
   void theOverviewFiltersByNodeName() {
     JsonNode j = new Http(port).get("/debug/overview?name=-c").json();
     assertThat(j.get("matchingNodes").asInt()).isEqualTo(4);
-    assertThat(j.get("nodeList")).extracting(n -> n.get("node").asText())
+    assertThat(j.get("nodeList"))
+        .extracting(n -> n.get("node").asText())
         .containsExactly("node-c1", "node-c2", "node-c3", "node-c4");
   }
 
@@ -76,11 +77,17 @@ class ClusterViewTest {
 
   static Stream<Mistake> mistakes() {
     return Stream.of(
-        new Mistake("a limit of zero is refused", "/debug/overview?limit=0",
+        new Mistake(
+            "a limit of zero is refused",
+            "/debug/overview?limit=0",
             "query parameter \"limit\": must be a whole number from 1 to 500, not \"0\""),
-        new Mistake("a limit over the maximum is refused", "/debug/pending-pods?limit=501",
+        new Mistake(
+            "a limit over the maximum is refused",
+            "/debug/pending-pods?limit=501",
             "query parameter \"limit\": must be a whole number from 1 to 500, not \"501\""),
-        new Mistake("an offset that is not a number is refused", "/debug/overview?offset=x",
+        new Mistake(
+            "an offset that is not a number is refused",
+            "/debug/overview?offset=x",
             "query parameter \"offset\": must be a whole number from 0 to 2147483647, not \"x\""));
   }
 
@@ -97,6 +104,8 @@ class ClusterViewTest {
     Http.Reply r = new Http(port).get("/");
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.header("Content-Type")).startsWith("text/html");
-    assertThat(r.body()).contains("<script src=\"app.js\"></script>").doesNotContain("http://", "https://");
+    assertThat(r.body())
+        .contains("<script src=\"app.js\"></script>")
+        .doesNotContain("http://", "https://");
   }
 }

@@ -9,6 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.schedext.testing.Http;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -17,9 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import java.util.LinkedHashMap;
 
-/** At debug level, every filter, prioritize and preempt decision writes one line with its pod, counts and reasons. */
+/**
+ * At debug level, every filter, prioritize and preempt decision writes one line with its pod,
+ * counts and reasons.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DecisionLogTest {
 
@@ -46,7 +49,9 @@ class DecisionLogTest {
 
   private List<String> linesAfter(String verb, String file) throws Exception {
     new Http(port).post("/scheduler/" + verb, Files.readString(Path.of("docs/examples/" + file)));
-    return appender.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.startsWith(verb + " "))
+    return appender.list.stream()
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.startsWith(verb + " "))
         .toList();
   }
 
@@ -54,7 +59,9 @@ class DecisionLogTest {
   void filterNamesTheCountsAndTheMostFrequentReasons() throws Exception {
     List<String> lines = linesAfter("filter", "filter.json");
     assertThat(lines).hasSize(1);
-    assertThat(lines.get(0)).startsWith("filter pod=").contains(" feasible=", " failed=", " unresolvable=")
+    assertThat(lines.get(0))
+        .startsWith("filter pod=")
+        .contains(" feasible=", " failed=", " unresolvable=")
         .contains("topReasons=[\"node(s) were unschedulable\"=1");
   }
 
@@ -62,16 +69,19 @@ class DecisionLogTest {
   void prioritizeNamesTheCountsAndTheBestNodes() throws Exception {
     List<String> lines = linesAfter("prioritize", "prioritize.json");
     assertThat(lines).hasSize(1);
-    assertThat(lines.get(0)).matches("prioritize pod=\\S+ profile=default-scheduler nodes=10 scored=\\d+ unknown=\\d+ "
-        + "top=\\[\\S+=\\d+, \\S+=\\d+, \\S+=\\d+]");
+    assertThat(lines.get(0))
+        .matches(
+            "prioritize pod=\\S+ profile=default-scheduler nodes=10 scored=\\d+ unknown=\\d+ "
+                + "top=\\[\\S+=\\d+, \\S+=\\d+, \\S+=\\d+]");
   }
 
   @Test
   void preemptNamesTheProposedAndKeptNodesAndWhyOthersWereDropped() throws Exception {
     List<String> lines = linesAfter("preempt", "preempt.json");
     assertThat(lines).hasSize(1);
-    assertThat(lines.get(0)).startsWith("preempt pod=").contains(" proposedNodes=", " keptNodes=", " victims=",
-        " dropped=", " topReasons=");
+    assertThat(lines.get(0))
+        .startsWith("preempt pod=")
+        .contains(" proposedNodes=", " keptNodes=", " victims=", " dropped=", " topReasons=");
   }
 
   @Test

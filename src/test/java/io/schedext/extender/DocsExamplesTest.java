@@ -18,7 +18,8 @@ class DocsExamplesTest {
   int port;
 
   private Http.Reply post(String verb, String file) throws Exception {
-    return new Http(port).post("/scheduler/" + verb, Files.readString(Path.of("docs/examples/" + file)));
+    return new Http(port)
+        .post("/scheduler/" + verb, Files.readString(Path.of("docs/examples/" + file)));
   }
 
   @Test
@@ -28,7 +29,8 @@ class DocsExamplesTest {
     JsonNode j = r.json();
     assertThat(j.get("Error").asText()).isEmpty();
     assertThat(j.get("NodeNames").size()).isPositive();
-    assertThat(j.get("FailedAndUnresolvableNodes").get("node-b4").asText()).isEqualTo("node(s) were unschedulable");
+    assertThat(j.get("FailedAndUnresolvableNodes").get("node-b4").asText())
+        .isEqualTo("node(s) were unschedulable");
     assertThat(j.get("FailedAndUnresolvableNodes").get("node-c4").asText())
         .isEqualTo("node(s) had untolerated taint {nvidia.com/gpu: present}");
   }
@@ -68,7 +70,9 @@ class DocsExamplesTest {
     JsonNode p = j.get("preemption");
     assertThat(p.get("code").asText()).isEqualTo("Success");
     assertThat(p.get("nominatedNode").asText()).isEqualTo("node-b3");
-    assertThat(p.get("victims")).extracting(v -> v.get("pod").asText()).containsExactly("batch/etl-1");
+    assertThat(p.get("victims"))
+        .extracting(v -> v.get("pod").asText())
+        .containsExactly("batch/etl-1");
   }
 
   @Test

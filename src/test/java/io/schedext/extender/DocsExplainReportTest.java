@@ -11,7 +11,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
-/** The text reports the docs show are what the service answers on the demo cluster, character for character. */
+/**
+ * The text reports the docs show are what the service answers on the demo cluster, character for
+ * character.
+ */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = ExplainByNameTest.UNTOUCHED_DEMO)
@@ -39,10 +42,14 @@ class DocsExplainReportTest {
   @MethodSource("shown")
   void theDocShowsTheLiveReport(Shown s) throws Exception {
     Http http = new Http(port);
-    Http.Reply r = s.example().endsWith(".yaml")
-        ? http.post("/scheduler/explain?format=text", Files.readString(Path.of(s.example())), "application/yaml",
-            "*/*")
-        : http.get("/scheduler/explain/" + s.example() + "?format=text");
+    Http.Reply r =
+        s.example().endsWith(".yaml")
+            ? http.post(
+                "/scheduler/explain?format=text",
+                Files.readString(Path.of(s.example())),
+                "application/yaml",
+                "*/*")
+            : http.get("/scheduler/explain/" + s.example() + "?format=text");
     assertThat(r.status()).isEqualTo(200);
     assertThat(Files.readString(Path.of(s.doc()))).contains("\n" + r.body() + "```\n");
   }

@@ -23,8 +23,9 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
- * The calls kube-scheduler waits on for each pod (filter, prioritize, preempt) hold watch events back while they are
- * answered; bind does not, and nothing stays in flight after a call, whatever its outcome.
+ * The calls kube-scheduler waits on for each pod (filter, prioritize, preempt) hold watch events
+ * back while they are answered; bind does not, and nothing stays in flight after a call, whatever
+ * its outcome.
  */
 class EventGateVerbsTest {
 
@@ -41,29 +42,44 @@ class EventGateVerbsTest {
   @Test
   void filterPrioritizeAndPreemptAreInFlightWhileAnsweredAndBindIsNot() throws Exception {
     FilterService filter = mock(FilterService.class);
-    when(filter.filter(any(), any())).then(recording("filter",
-        new ExtenderFilterResult(null, List.of("n1"), Map.of(), Map.of(), "")));
+    when(filter.filter(any(), any()))
+        .then(
+            recording(
+                "filter", new ExtenderFilterResult(null, List.of("n1"), Map.of(), Map.of(), "")));
     PrioritizeService prioritize = mock(PrioritizeService.class);
     when(prioritize.prioritize(any(), any())).then(recording("prioritize", List.of()));
     PreemptionService preemption = mock(PreemptionService.class);
-    when(preemption.preempt(any(), any())).then(recording("preempt", new ExtenderPreemptionResult(Map.of())));
+    when(preemption.preempt(any(), any()))
+        .then(recording("preempt", new ExtenderPreemptionResult(Map.of())));
     BindService bind = mock(BindService.class);
     when(bind.bind(any(), any())).then(recording("bind", new ExtenderBindingResult("")));
     ClusterSource source = mock(ClusterSource.class);
     when(source.isReady()).thenReturn(true);
-    Verbs verbs = Verbs.of(new WireCodec(1 << 20), filter, prioritize, preemption, bind, mock(ExplainService.class));
-    ExtenderController controller = VerbHarness.controller(verbs, source,
-        new ExtenderMetrics(new SimpleMeterRegistry()), gate);
+    Verbs verbs =
+        Verbs.of(
+            new WireCodec(1 << 20),
+            filter,
+            prioritize,
+            preemption,
+            bind,
+            mock(ExplainService.class));
+    ExtenderController controller =
+        VerbHarness.controller(verbs, source, new ExtenderMetrics(new SimpleMeterRegistry()), gate);
 
     for (String verb : List.of("filter", "prioritize", "preempt", "bind")) {
       MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/" + verb);
-      request.setContent(Http.resource("fixtures/kube-scheduler-v1.26/" + fixture(verb))
-          .getBytes(StandardCharsets.UTF_8));
+      request.setContent(
+          Http.resource("fixtures/kube-scheduler-v1.26/" + fixture(verb))
+              .getBytes(StandardCharsets.UTF_8));
       if (verb.equals("bind")) {
         var reply = controller.bindDefaultProfile(request);
         org.awaitility.Awaitility.await().until(reply::hasResult);
-        assertThat(((org.springframework.http.ResponseEntity<?>) reply.getResult()).getStatusCode().value())
-            .as(verb).isEqualTo(200);
+        assertThat(
+                ((org.springframework.http.ResponseEntity<?>) reply.getResult())
+                    .getStatusCode()
+                    .value())
+            .as(verb)
+            .isEqualTo(200);
       } else {
         MockHttpServletResponse response = new MockHttpServletResponse();
         controller.defaultProfile(verb, request, response);

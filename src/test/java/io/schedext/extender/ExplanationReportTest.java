@@ -29,19 +29,41 @@ class ExplanationReportTest {
   }
 
   static Explanation.NodeVerdict feasible(String node, long fit, long taints) {
-    return new Explanation.NodeVerdict(node, true, List.of(ok(TAINTS), ok(FIT)),
-        List.of(new Explanation.PluginScore(TAINTS, 100, taints / 3, 3, taints),
+    return new Explanation.NodeVerdict(
+        node,
+        true,
+        List.of(ok(TAINTS), ok(FIT)),
+        List.of(
+            new Explanation.PluginScore(TAINTS, 100, taints / 3, 3, taints),
             new Explanation.PluginScore(FIT, fit, fit, 1, fit)),
-        fit + taints, (fit + taints) / 40);
+        fit + taints,
+        (fit + taints) / 40);
   }
 
-  static Explanation explanation(String boundNode, String summary, List<Explanation.NodeVerdict> nodes,
+  static Explanation explanation(
+      String boundNode,
+      String summary,
+      List<Explanation.NodeVerdict> nodes,
       Explanation.Preemption preemption) {
-    List<String> feasible = nodes.stream().filter(Explanation.NodeVerdict::feasible)
-        .map(Explanation.NodeVerdict::node).toList();
-    return new Explanation("shop/redis-2", "default-scheduler", boundNode, summary, List.of(TAINTS, FIT),
-        List.of(new Explanation.ScorePlugin(TAINTS, 3), new Explanation.ScorePlugin(FIT, 1)), List.of(),
-        List.of(), nodes, feasible, feasible.isEmpty() ? List.of() : List.of(feasible.get(0)), preemption, null);
+    List<String> feasible =
+        nodes.stream()
+            .filter(Explanation.NodeVerdict::feasible)
+            .map(Explanation.NodeVerdict::node)
+            .toList();
+    return new Explanation(
+        "shop/redis-2",
+        "default-scheduler",
+        boundNode,
+        summary,
+        List.of(TAINTS, FIT),
+        List.of(new Explanation.ScorePlugin(TAINTS, 3), new Explanation.ScorePlugin(FIT, 1)),
+        List.of(),
+        List.of(),
+        nodes,
+        feasible,
+        feasible.isEmpty() ? List.of() : List.of(feasible.get(0)),
+        preemption,
+        null);
   }
 
   record Case(String name, Explanation explanation, String want) {
@@ -52,7 +74,8 @@ class ExplanationReportTest {
   }
 
   /** The report of the three nodes none of which fits, up to the preemption outcome. */
-  private static final String NONE_FIT_REPORT = """
+  private static final String NONE_FIT_REPORT =
+      """
       pod shop/redis-2 (profile default-scheduler)
       0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.
 
@@ -66,17 +89,28 @@ class ExplanationReportTest {
       """;
 
   static Stream<Case> cases() {
-    String fitSummary = "0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.";
-    List<Explanation.NodeVerdict> noneFit = List.of(
-        rejected("node-a", ok(TAINTS), no(FIT, "Insufficient cpu")),
-        rejected("node-b", ok(TAINTS), no(FIT, "Insufficient cpu")),
-        rejected("node-c", no(TAINTS, "node(s) had untolerated taint {gpu: }"), no(FIT, "Insufficient cpu")));
+    String fitSummary =
+        "0/3 nodes are available: 1 node(s) had untolerated taint {gpu: }, 2 Insufficient cpu.";
+    List<Explanation.NodeVerdict> noneFit =
+        List.of(
+            rejected("node-a", ok(TAINTS), no(FIT, "Insufficient cpu")),
+            rejected("node-b", ok(TAINTS), no(FIT, "Insufficient cpu")),
+            rejected(
+                "node-c",
+                no(TAINTS, "node(s) had untolerated taint {gpu: }"),
+                no(FIT, "Insufficient cpu")));
     return Stream.of(
-        new Case("feasible nodes come best first with the scores that differ, then the rejected ones",
-            explanation(null, "2/3 nodes are available; the highest total score is 370, on node-b.", List.of(
-                feasible("node-a", 50, 300),
-                feasible("node-b", 70, 300),
-                rejected("node-c", no(TAINTS, "node(s) had untolerated taint {gpu: }"), ok(FIT))), null),
+        new Case(
+            "feasible nodes come best first with the scores that differ, then the rejected ones",
+            explanation(
+                null,
+                "2/3 nodes are available; the highest total score is 370, on node-b.",
+                List.of(
+                    feasible("node-a", 50, 300),
+                    feasible("node-b", 70, 300),
+                    rejected(
+                        "node-c", no(TAINTS, "node(s) had untolerated taint {gpu: }"), ok(FIT))),
+                null),
             """
             pod shop/redis-2 (profile default-scheduler)
             2/3 nodes are available; the highest total score is 370, on node-b.
@@ -89,23 +123,46 @@ class ExplanationReportTest {
               1  TaintToleration: node(s) had untolerated taint {gpu: }
                  node-c
             """),
-        new Case("rejected nodes are grouped by every filter that rejected them, largest group first",
-            explanation(null, fitSummary, noneFit,
-                new Explanation.Preemption("Unschedulable", List.of("preemption: 0/3 nodes are available: 3 No "
-                    + "preemption victims found for incoming pod."), null, List.of())),
-            NONE_FIT_REPORT + """
+        new Case(
+            "rejected nodes are grouped by every filter that rejected them, largest group first",
+            explanation(
+                null,
+                fitSummary,
+                noneFit,
+                new Explanation.Preemption(
+                    "Unschedulable",
+                    List.of(
+                        "preemption: 0/3 nodes are available: 3 No "
+                            + "preemption victims found for incoming pod."),
+                    null,
+                    List.of())),
+            NONE_FIT_REPORT
+                + """
               cannot help: preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.
             """),
-        new Case("a nomination lists the victims",
-            explanation(null, fitSummary, noneFit, new Explanation.Preemption("Success", List.of(), "node-b",
-                List.of(new Explanation.Victim("batch/etl-1", "u1", 0)))),
-            NONE_FIT_REPORT + """
+        new Case(
+            "a nomination lists the victims",
+            explanation(
+                null,
+                fitSummary,
+                noneFit,
+                new Explanation.Preemption(
+                    "Success",
+                    List.of(),
+                    "node-b",
+                    List.of(new Explanation.Victim("batch/etl-1", "u1", 0)))),
+            NONE_FIT_REPORT
+                + """
               would nominate node-b and evict 1 pod
                 batch/etl-1 (priority 0)
             """),
-        new Case("a bound pod says whether it still fits its node",
-            explanation("node-a", "1/1 nodes are available; the highest total score is 350, on node-a.",
-                List.of(feasible("node-a", 50, 300)), null),
+        new Case(
+            "a bound pod says whether it still fits its node",
+            explanation(
+                "node-a",
+                "1/1 nodes are available; the highest total score is 350, on node-a.",
+                List.of(feasible("node-a", 50, 300)),
+                null),
             """
             pod shop/redis-2 (profile default-scheduler)
             bound to node-a; explained as if it were not (it would still fit there)
@@ -125,18 +182,31 @@ class ExplanationReportTest {
   @Test
   void fiveThousandNodesStayAScreenful() {
     List<Explanation.NodeVerdict> nodes = new ArrayList<>();
-    IntStream.range(0, 1000).forEach(i -> nodes.add(feasible(String.format("node-%04d", i), i % 100, 300)));
-    IntStream.range(1000, 4000).forEach(i -> nodes.add(
-        rejected(String.format("node-%04d", i), ok(TAINTS), no(FIT, "Insufficient cpu"))));
-    IntStream.range(4000, 5000).forEach(i -> nodes.add(
-        rejected(String.format("node-%04d", i), no(TAINTS, "node(s) had untolerated taint {gpu: }"), ok(FIT))));
+    IntStream.range(0, 1000)
+        .forEach(i -> nodes.add(feasible(String.format("node-%04d", i), i % 100, 300)));
+    IntStream.range(1000, 4000)
+        .forEach(
+            i ->
+                nodes.add(
+                    rejected(
+                        String.format("node-%04d", i), ok(TAINTS), no(FIT, "Insufficient cpu"))));
+    IntStream.range(4000, 5000)
+        .forEach(
+            i ->
+                nodes.add(
+                    rejected(
+                        String.format("node-%04d", i),
+                        no(TAINTS, "node(s) had untolerated taint {gpu: }"),
+                        ok(FIT))));
 
     String text = ExplanationReport.render(explanation(null, "summary", nodes, null));
 
     assertThat(text.lines().count()).isLessThan(40);
-    assertThat(text).contains("  ... and 980 more feasible nodes\n")
-        .contains("  3000  NodeResourcesFit: Insufficient cpu\n"
-            + "        node-1000, node-1001, node-1002, node-1003, node-1004 ... and 2995 more\n")
+    assertThat(text)
+        .contains("  ... and 980 more feasible nodes\n")
+        .contains(
+            "  3000  NodeResourcesFit: Insufficient cpu\n"
+                + "        node-1000, node-1001, node-1002, node-1003, node-1004 ... and 2995 more\n")
         .contains("  1000  TaintToleration: node(s) had untolerated taint {gpu: }\n");
   }
 }

@@ -23,9 +23,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The whole service with {@code extender.cluster.source=kubernetes} against fabric8's mock API server: readiness
- * follows the informers, nodeCacheCapable requests are answered from the watch-synced cache, and bind goes through
- * the API.
+ * The whole service with {@code extender.cluster.source=kubernetes} against fabric8's mock API
+ * server: readiness follows the informers, nodeCacheCapable requests are answered from the
+ * watch-synced cache, and bind goes through the API.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class KubernetesSourceServiceTest {
@@ -44,8 +44,15 @@ class KubernetesSourceServiceTest {
 
   static void seed(KubernetesClient client) {
     for (String n : List.of("n1", "n2")) {
-      client.nodes().resource(MakeNode.node().name(n).label("topology.kubernetes.io/zone", "z1")
-          .capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110")).obj()).create();
+      client
+          .nodes()
+          .resource(
+              MakeNode.node()
+                  .name(n)
+                  .label("topology.kubernetes.io/zone", "z1")
+                  .capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110"))
+                  .obj())
+          .create();
     }
     client.pods().inNamespace("default").resource(pod("big", "n2", "3500m")).create();
     client.pods().inNamespace("default").resource(pod("pending", null, "1")).create();
@@ -70,7 +77,8 @@ class KubernetesSourceServiceTest {
 
   private Http.Reply awaitReady() {
     Http http = new Http(port);
-    await().atMost(Duration.ofSeconds(20))
+    await()
+        .atMost(Duration.ofSeconds(20))
         .until(() -> http.get("/actuator/health/readiness").status() == 200);
     return http.get("/actuator/health/readiness");
   }
@@ -79,7 +87,10 @@ class KubernetesSourceServiceTest {
   void filterWithNodeNamesUsesTheWatchSyncedCache() {
     awaitReady();
     Pod pending = API.client().pods().inNamespace("default").withName("pending").get();
-    String body = "{\"Pod\":" + new Http.Json(pending) + ",\"Nodes\":null,\"NodeNames\":[\"n1\",\"n2\",\"n9\"]}";
+    String body =
+        "{\"Pod\":"
+            + new Http.Json(pending)
+            + ",\"Nodes\":null,\"NodeNames\":[\"n1\",\"n2\",\"n9\"]}";
     JsonNode j = new Http(port).post("/scheduler/filter", body).json();
     assertThat(j.get("NodeNames")).extracting(JsonNode::asText).containsExactly("n1");
     assertThat(j.get("FailedNodes").get("n2").asText()).isEqualTo("Insufficient cpu");
@@ -92,13 +103,28 @@ class KubernetesSourceServiceTest {
     awaitReady();
     Http http = new Http(port);
     API.client().pods().inNamespace("default").resource(pod("web", null, "3")).create();
-    Pod web = await().until(() -> API.client().pods().inNamespace("default").withName("web").get(),
-        p -> p != null);
-    String bind = "{\"PodName\":\"web\",\"PodNamespace\":\"default\",\"PodUID\":\"" + web.getMetadata().getUid()
-        + "\",\"Node\":\"n1\"}";
+    Pod web =
+        await()
+            .until(
+                () -> API.client().pods().inNamespace("default").withName("web").get(),
+                p -> p != null);
+    String bind =
+        "{\"PodName\":\"web\",\"PodNamespace\":\"default\",\"PodUID\":\""
+            + web.getMetadata().getUid()
+            + "\",\"Node\":\"n1\"}";
     assertThat(http.post("/scheduler/bind", bind).json().get("Error").asText()).isEmpty();
-    await().until(() -> "n1".equals(
-        API.client().pods().inNamespace("default").withName("web").get().getSpec().getNodeName()));
+    await()
+        .until(
+            () ->
+                "n1"
+                    .equals(
+                        API.client()
+                            .pods()
+                            .inNamespace("default")
+                            .withName("web")
+                            .get()
+                            .getSpec()
+                            .getNodeName()));
     Pod another = pod("another", null, "2");
     another.getMetadata().setUid("another-uid");
     String body = "{\"Pod\":" + new Http.Json(another) + ",\"NodeNames\":[\"n1\"]}";

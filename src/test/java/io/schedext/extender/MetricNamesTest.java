@@ -11,7 +11,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /** {@code /actuator/prometheus} exposes kube-scheduler's metric names plus the extender's own. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "extender.scheduling.plugin-metrics-sample-percent=100")
 class MetricNamesTest {
 
@@ -26,22 +27,23 @@ class MetricNamesTest {
       assertThat(http.post("/scheduler/" + verb, body).status()).as(verb).isEqualTo(200);
     }
     String text = http.get("/actuator/prometheus").body();
-    for (String series : List.of(
-        "scheduler_framework_extension_point_duration_seconds_bucket{application=\"scheduler-extender\","
-            + "extension_point=\"Filter\",profile=\"default-scheduler\",status=\"Success\"",
-        "scheduler_framework_extension_point_duration_seconds_bucket{application=\"scheduler-extender\","
-            + "extension_point=\"Bind\",profile=\"default-scheduler\",status=\"Success\"",
-        "scheduler_plugin_execution_duration_seconds_bucket{application=\"scheduler-extender\","
-            + "extension_point=\"Filter\",plugin=\"NodeResourcesFit\",status=\"Success\"",
-        "scheduler_cache_size{application=\"scheduler-extender\",type=\"nodes\"} 12.0",
-        "scheduler_cache_size{application=\"scheduler-extender\",type=\"assumed_pods\"}",
-        "scheduler_preemption_attempts_total{application=\"scheduler-extender\"} 1.0",
-        "scheduler_preemption_victims_bucket",
-        "extender_request_duration_seconds_bucket{application=\"scheduler-extender\",outcome=\"ok\",verb=\"filter\"",
-        "extender_request_nodes_bucket{application=\"scheduler-extender\",verb=\"filter\"",
-        "extender_bind_total{application=\"scheduler-extender\",result=\"bound\"} 1.0",
-        "extender_cache_inconsistencies",
-        "extender_cluster_ready{application=\"scheduler-extender\"} 1.0")) {
+    for (String series :
+        List.of(
+            "scheduler_framework_extension_point_duration_seconds_bucket{application=\"scheduler-extender\","
+                + "extension_point=\"Filter\",profile=\"default-scheduler\",status=\"Success\"",
+            "scheduler_framework_extension_point_duration_seconds_bucket{application=\"scheduler-extender\","
+                + "extension_point=\"Bind\",profile=\"default-scheduler\",status=\"Success\"",
+            "scheduler_plugin_execution_duration_seconds_bucket{application=\"scheduler-extender\","
+                + "extension_point=\"Filter\",plugin=\"NodeResourcesFit\",status=\"Success\"",
+            "scheduler_cache_size{application=\"scheduler-extender\",type=\"nodes\"} 12.0",
+            "scheduler_cache_size{application=\"scheduler-extender\",type=\"assumed_pods\"}",
+            "scheduler_preemption_attempts_total{application=\"scheduler-extender\"} 1.0",
+            "scheduler_preemption_victims_bucket",
+            "extender_request_duration_seconds_bucket{application=\"scheduler-extender\",outcome=\"ok\",verb=\"filter\"",
+            "extender_request_nodes_bucket{application=\"scheduler-extender\",verb=\"filter\"",
+            "extender_bind_total{application=\"scheduler-extender\",result=\"bound\"} 1.0",
+            "extender_cache_inconsistencies",
+            "extender_cluster_ready{application=\"scheduler-extender\"} 1.0")) {
       assertThat(text).as(series).contains(series);
     }
   }
@@ -52,7 +54,9 @@ class MetricNamesTest {
     http.post("/scheduler/filter", Files.readString(Path.of("docs/examples/filter.json")));
     http.get("/actuator/health");
     String text = http.get("/actuator/prometheus").body();
-    assertThat(text).contains("http_server_requests_seconds_count{").contains("uri=\"/actuator/health\"")
+    assertThat(text)
+        .contains("http_server_requests_seconds_count{")
+        .contains("uri=\"/actuator/health\"")
         .doesNotContain("uri=\"/scheduler/{verb}\"");
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
@@ -13,9 +12,6 @@ import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
-import io.schedext.framework.PodBinder;
-import io.schedext.framework.PodNominator;
-import io.schedext.framework.VolumeWriter;
 import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
@@ -29,8 +25,8 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
- * While the cluster state is not in sync, filter answers an Error (never a silently empty list), bind refuses, and
- * explain by name answers 503 rather than "no such pod".
+ * While the cluster state is not in sync, filter answers an Error (never a silently empty list),
+ * bind refuses, and explain by name answers 503 rather than "no such pod".
  */
 class NotReadyTest {
 
@@ -41,13 +37,23 @@ class NotReadyTest {
     cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj());
     ObjectStore store = new ObjectStore();
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry,
-        TestFrameworks.services(store));
-    ClusterSource lost = FixedSource.notReady("watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    Framework fw =
+        Framework.create(
+            ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()),
+            registry,
+            TestFrameworks.services(store));
+    ClusterSource lost =
+        FixedSource.notReady(
+            "watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
     ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());
-    VerbHarness service = new VerbHarness(cache, lost, new Frameworks(Map.of(fw.profileName(), fw),
-        fw.profileName()), TestFrameworks.services(store).parallelizer(),
-        new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()), metrics);
+    VerbHarness service =
+        new VerbHarness(
+            cache,
+            lost,
+            new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
+            TestFrameworks.services(store).parallelizer(),
+            new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
+            metrics);
     return service.controller(EventGate.off(), new BindWorkers(1));
   }
 
@@ -57,7 +63,9 @@ class NotReadyTest {
     MockHttpServletResponse r = new MockHttpServletResponse();
     if (verb.equals("bind")) {
       // Refused before any bind work starts, so the deferred reply is already there.
-      var reply = (org.springframework.http.ResponseEntity<?>) controller().bindDefaultProfile(req).getResult();
+      var reply =
+          (org.springframework.http.ResponseEntity<?>)
+              controller().bindDefaultProfile(req).getResult();
       r.setStatus(reply.getStatusCode().value());
       r.setContentType(String.valueOf(reply.getHeaders().getContentType()));
       r.getOutputStream().write((byte[]) reply.getBody());
@@ -71,17 +79,29 @@ class NotReadyTest {
 
   @Test
   void filterAnswersAnErrorNamingWhyInsteadOfAnEmptyList() throws Exception {
-    JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}", 200);
-    assertThat(j.get("Error").asText()).isEqualTo("extender cluster state is not ready: watches down for longer than "
-        + "PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
-    assertThat(j.get("NodeNames").isArray()).as("NodeNames, the field the request used, is a list").isTrue();
+    JsonNode j =
+        post(
+            "filter",
+            "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}",
+            200);
+    assertThat(j.get("Error").asText())
+        .isEqualTo(
+            "extender cluster state is not ready: watches down for longer than "
+                + "PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
+    assertThat(j.get("NodeNames").isArray())
+        .as("NodeNames, the field the request used, is a list")
+        .isTrue();
     assertThat(j.get("NodeNames")).isEmpty();
     assertThat(j.get("Nodes").isNull()).isTrue();
   }
 
   @Test
   void aFilterWithFullNodesAnswersTheErrorWithAnEmptyNodeList() throws Exception {
-    JsonNode j = post("filter", "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"Nodes\":{\"items\":[]}}", 200);
+    JsonNode j =
+        post(
+            "filter",
+            "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"Nodes\":{\"items\":[]}}",
+            200);
     assertThat(j.get("Error").asText()).startsWith("extender cluster state is not ready");
     assertThat(j.get("Nodes").get("items").isArray()).isTrue();
     assertThat(j.get("NodeNames").isNull()).isTrue();
@@ -90,11 +110,24 @@ class NotReadyTest {
   @Test
   void prioritizeAndPreemptAnswer503AndBindRefuses() throws Exception {
     String args = "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}";
-    assertThat(post("prioritize", args, 503).get("Error").asText()).startsWith("extender cluster state is not ready");
-    assertThat(post("preempt", "{\"Pod\":{\"metadata\":{\"name\":\"p\"}},\"NodeNameToMetaVictims\":{}}", 503)
-        .get("Error").asText()).startsWith("extender cluster state is not ready");
-    assertThat(post("bind", "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}", 200)
-        .get("Error").asText()).startsWith("extender cluster state is not ready");
+    assertThat(post("prioritize", args, 503).get("Error").asText())
+        .startsWith("extender cluster state is not ready");
+    assertThat(
+            post(
+                    "preempt",
+                    "{\"Pod\":{\"metadata\":{\"name\":\"p\"}},\"NodeNameToMetaVictims\":{}}",
+                    503)
+                .get("Error")
+                .asText())
+        .startsWith("extender cluster state is not ready");
+    assertThat(
+            post(
+                    "bind",
+                    "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}",
+                    200)
+                .get("Error")
+                .asText())
+        .startsWith("extender cluster state is not ready");
   }
 
   @Test

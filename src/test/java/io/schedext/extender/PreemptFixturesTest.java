@@ -12,9 +12,10 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * Replays the preempt calls recorded from kube-scheduler v1.26.5 over real HTTP against the cluster they were recorded
- * on, and checks the exact reply. On n1 and n2 the 2-cpu preemptor needs the 2.5-cpu low-priority pod gone (4 cpu
- * nodes); on n3 the three 500m pods leave room for it already, so n3 is left out whatever victims were proposed.
+ * Replays the preempt calls recorded from kube-scheduler v1.26.5 over real HTTP against the cluster
+ * they were recorded on, and checks the exact reply. On n1 and n2 the 2-cpu preemptor needs the
+ * 2.5-cpu low-priority pod gone (4 cpu nodes); on n3 the three 500m pods leave room for it already,
+ * so n3 is left out whatever victims were proposed.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -22,7 +23,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 class PreemptFixturesTest {
 
   private static final String DIR = "fixtures/kube-scheduler-v1.26/";
-  private static final String WANT = """
+  private static final String WANT =
+      """
       {"NodeNameToMetaVictims": {
         "n1": {"Pods": [{"UID": "e23121c2-45fb-4586-9569-f6c82b54a4b8"}], "NumPDBViolations": 0},
         "n2": {"Pods": [{"UID": "6b0d6d91-d363-4e3d-bea0-8c299a8884e2"}], "NumPDBViolations": 0}}}
@@ -40,9 +42,11 @@ class PreemptFixturesTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("victims named by UID (nodeCacheCapable: true): low1 on n1, low2 on n2, n3 left out",
+        new Case(
+            "victims named by UID (nodeCacheCapable: true): low1 on n1, low2 on n2, n3 left out",
             "preempt.ncc-true.json"),
-        new Case("victims sent as full pods (nodeCacheCapable: false): the same answer, by UID, p3 and p4 spared",
+        new Case(
+            "victims sent as full pods (nodeCacheCapable: false): the same answer, by UID, p3 and p4 spared",
             "preempt.ncc-false.json"));
   }
 

@@ -15,14 +15,12 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
-import io.schedext.framework.runtime.Frameworks;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
-import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.Frameworks;
 import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
@@ -40,9 +38,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * For generated clusters and pods: every plugin's verdict agrees across filter, prioritize and explain, and the
- * PreFilter extensions (AddPod/RemovePod) followed by Filter agree with recomputing PreFilter on a snapshot that
- * really holds, or lacks, that pod.
+ * For generated clusters and pods: every plugin's verdict agrees across filter, prioritize and
+ * explain, and the PreFilter extensions (AddPod/RemovePod) followed by Filter agree with
+ * recomputing PreFilter on a snapshot that really holds, or lacks, that pod.
  */
 class RandomizedConsistencyTest {
 
@@ -50,8 +48,13 @@ class RandomizedConsistencyTest {
     return IntStream.range(0, 6).mapToObj(i -> 1000L + i);
   }
 
-  private record World(SchedulerCache cache, ObjectStore store, Framework framework, VerbHarness service,
-      List<String> nodeNames, SyntheticCluster cluster) {}
+  private record World(
+      SchedulerCache cache,
+      ObjectStore store,
+      Framework framework,
+      VerbHarness service,
+      List<String> nodeNames,
+      SyntheticCluster cluster) {}
 
   private static World world(long seed) {
     SyntheticCluster cluster = SyntheticCluster.build(24, 6, seed);
@@ -69,12 +72,20 @@ class RandomizedConsistencyTest {
       }
     }
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry,
-        TestFrameworks.services(store));
+    Framework fw =
+        Framework.create(
+            ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()),
+            registry,
+            TestFrameworks.services(store));
     ClusterSource source = FixedSource.ready();
-    VerbHarness service = new VerbHarness(cache, source, new Frameworks(Map.of(fw.profileName(), fw),
-        fw.profileName()), TestFrameworks.services(store).parallelizer(), new SeenPods(100, Duration.ofMinutes(1),
-        Ticker.systemTicker()), new ExtenderMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+    VerbHarness service =
+        new VerbHarness(
+            cache,
+            source,
+            new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
+            TestFrameworks.services(store).parallelizer(),
+            new SeenPods(100, Duration.ofMinutes(1), Ticker.systemTicker()),
+            new ExtenderMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
     return new World(cache, store, fw, service, names, cluster);
   }
 
@@ -96,29 +107,35 @@ class RandomizedConsistencyTest {
       ExtenderFilterResult f = w.service().filter(null, args);
       Explanation e = w.service().explain(null, args);
       assertThat(f.error()).isEmpty();
-      assertThat(e.feasibleNodes()).as("feasible nodes of " + pod.getMetadata().getName())
+      assertThat(e.feasibleNodes())
+          .as("feasible nodes of " + pod.getMetadata().getName())
           .containsExactlyElementsOf(f.nodeNames());
       for (Explanation.NodeVerdict v : e.nodes()) {
         if (v.feasible()) {
           continue;
         }
         // filter stops at a node's first rejection; explain lists them all in the same order.
-        Explanation.PluginStatus first = v.filters().stream().filter(s -> !s.code().equals("Success")).findFirst()
-            .orElseThrow();
+        Explanation.PluginStatus first =
+            v.filters().stream().filter(s -> !s.code().equals("Success")).findFirst().orElseThrow();
         String message = String.join(", ", first.reasons());
-        String got = first.code().equals("Unschedulable") ? f.failedNodes().get(v.node())
-            : f.failedAndUnresolvableNodes().get(v.node());
+        String got =
+            first.code().equals("Unschedulable")
+                ? f.failedNodes().get(v.node())
+                : f.failedAndUnresolvableNodes().get(v.node());
         assertThat(got).as(pod.getMetadata().getName() + " on " + v.node()).isEqualTo(message);
       }
       if (f.nodeNames().isEmpty()) {
         continue;
       }
-      List<HostPriority> p = w.service().prioritize(null, new ExtenderArgs(pod, null, f.nodeNames()));
+      List<HostPriority> p =
+          w.service().prioritize(null, new ExtenderArgs(pod, null, f.nodeNames()));
       Map<String, Long> byNode = new HashMap<>();
-      e.nodes().stream().filter(Explanation.NodeVerdict::feasible).forEach(v -> byNode.put(v.node(),
-          v.extenderScore()));
+      e.nodes().stream()
+          .filter(Explanation.NodeVerdict::feasible)
+          .forEach(v -> byNode.put(v.node(), v.extenderScore()));
       for (HostPriority h : p) {
-        assertThat(h.score()).as("score of " + h.host() + " for " + pod.getMetadata().getName())
+        assertThat(h.score())
+            .as("score of " + h.host() + " for " + pod.getMetadata().getName())
             .isEqualTo(byNode.get(h.host()));
       }
     }
@@ -144,8 +161,12 @@ class RandomizedConsistencyTest {
           if (node.name().equals(victim.nodeName())) {
             node.removePod(victim.uid());
           }
-          assertThat(w.framework().runPreFilterExtensionRemovePod(copy, pod, victim,
-              with.get(victim.nodeName())).isSuccess()).isTrue();
+          assertThat(
+                  w.framework()
+                      .runPreFilterExtensionRemovePod(
+                          copy, pod, victim, with.get(victim.nodeName()))
+                      .isSuccess())
+              .isTrue();
           simulated.put(n.name(), w.framework().runFilterPlugins(copy, pod, node));
         }
       }
@@ -166,7 +187,9 @@ class RandomizedConsistencyTest {
     for (Pod incoming : pods(seed)) {
       PodInfo pod = PodInfo.of(incoming);
       String target = w.nodeNames().get(r.nextInt(w.nodeNames().size()));
-      Pod extra = SyntheticCluster.pending(SyntheticCluster.Kind.values()[r.nextInt(4)], 5000 + r.nextInt(1000));
+      Pod extra =
+          SyntheticCluster.pending(
+              SyntheticCluster.Kind.values()[r.nextInt(4)], 5000 + r.nextInt(1000));
       extra.getSpec().setNodeName(target);
       PodInfo added = PodInfo.of(extra);
       Snapshot without = w.cache().snapshot();
@@ -182,7 +205,11 @@ class RandomizedConsistencyTest {
           }
           NodeInfo targetInfo = without.get(target).snapshotCopy();
           targetInfo.addPod(added);
-          assertThat(w.framework().runPreFilterExtensionAddPod(copy, pod, added, targetInfo).isSuccess()).isTrue();
+          assertThat(
+                  w.framework()
+                      .runPreFilterExtensionAddPod(copy, pod, added, targetInfo)
+                      .isSuccess())
+              .isTrue();
           simulated.put(n.name(), w.framework().runFilterPlugins(copy, pod, node));
         }
       }
@@ -196,10 +223,23 @@ class RandomizedConsistencyTest {
           if (want.equals(sim)) {
             continue;
           }
-          // Upstream's rule: a plugin whose PreFilter said Skip gets no AddPod either, so a nominated pod cannot make
-          // it reject (e.g. InterPodAffinity skipped because no existing pod's anti-affinity mattered yet).
-          assertThat(state.skipFilterPlugins()).as("adding " + added + " before filtering " + pod + " on " + node
-              + ": " + sim + " vs " + want).contains(want.plugin());
+          // Upstream's rule: a plugin whose PreFilter said Skip gets no AddPod either, so a
+          // nominated pod cannot make
+          // it reject (e.g. InterPodAffinity skipped because no existing pod's anti-affinity
+          // mattered yet).
+          assertThat(state.skipFilterPlugins())
+              .as(
+                  "adding "
+                      + added
+                      + " before filtering "
+                      + pod
+                      + " on "
+                      + node
+                      + ": "
+                      + sim
+                      + " vs "
+                      + want)
+              .contains(want.plugin());
           assertThat(sim.isSuccess()).isTrue();
         }
       }
@@ -212,7 +252,9 @@ class RandomizedConsistencyTest {
     PreFilterResult pre = w.framework().runPreFilterPlugins(state, pod);
     Map<String, Status> out = new HashMap<>();
     for (NodeInfo n : s.list()) {
-      out.put(n.name(), pre.status().isSuccess() ? w.framework().runFilterPlugins(state, pod, n) : pre.status());
+      out.put(
+          n.name(),
+          pre.status().isSuccess() ? w.framework().runFilterPlugins(state, pod, n) : pre.status());
     }
     return out;
   }

@@ -14,8 +14,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * Replays every request body recorded from a real kube-scheduler v1.26.5 over real HTTP against the cluster they
- * were recorded on, and checks the replies are what kube-scheduler needs.
+ * Replays every request body recorded from a real kube-scheduler v1.26.5 over real HTTP against the
+ * cluster they were recorded on, and checks the replies are what kube-scheduler needs.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -33,7 +33,8 @@ class RecordedFixturesTest {
 
   private static List<String> names(JsonNode array) {
     List<String> out = new ArrayList<>();
-    array.forEach(n -> out.add(n.isTextual() ? n.asText() : n.path("metadata").path("name").asText()));
+    array.forEach(
+        n -> out.add(n.isTextual() ? n.asText() : n.path("metadata").path("name").asText()));
     return out;
   }
 
@@ -51,8 +52,10 @@ class RecordedFixturesTest {
 
   @Test
   void repliesGoOutWithTheirLengthRatherThanChunked() throws Exception {
-    // A reply far larger than the connector's buffer: the recorded filter call with 5,000 more (unknown) names.
-    ObjectNode body = (ObjectNode) new ObjectMapper().readTree(Http.resource(DIR + "filter.ncc-true.json"));
+    // A reply far larger than the connector's buffer: the recorded filter call with 5,000 more
+    // (unknown) names.
+    ObjectNode body =
+        (ObjectNode) new ObjectMapper().readTree(Http.resource(DIR + "filter.ncc-true.json"));
     ArrayNode names = (ArrayNode) body.get("NodeNames");
     for (int i = 0; i < 5000; i++) {
       names.add("unknown-node-" + i);
@@ -61,12 +64,16 @@ class RecordedFixturesTest {
     assertThat(large.json().get("FailedAndUnresolvableNodes").size()).isEqualTo(5000);
     assertThat(large.body().length()).isGreaterThan(100_000);
 
-    for (Http.Reply r : List.of(large, http().post("/scheduler/prioritize",
-        Http.resource(DIR + "prioritize.ncc-true.json")))) {
+    for (Http.Reply r :
+        List.of(
+            large,
+            http()
+                .post("/scheduler/prioritize", Http.resource(DIR + "prioritize.ncc-true.json")))) {
       assertThat(r.status()).isEqualTo(200);
       assertThat(r.header("Transfer-Encoding")).isNull();
       assertThat(r.header("Content-Length"))
-          .isEqualTo(Integer.toString(r.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+          .isEqualTo(
+              Integer.toString(r.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
     }
   }
 
@@ -77,7 +84,14 @@ class RecordedFixturesTest {
     JsonNode j = r.json();
     assertThat(j.get("NodeNames").isNull()).isTrue();
     assertThat(names(j.get("Nodes").get("items"))).containsExactly("n1", "n3", "n2");
-    assertThat(j.get("Nodes").get("items").get(0).path("status").path("allocatable").path("cpu").asText())
+    assertThat(
+            j.get("Nodes")
+                .get("items")
+                .get(0)
+                .path("status")
+                .path("allocatable")
+                .path("cpu")
+                .asText())
         .isEqualTo("4");
     assertThat(j.get("Error").asText()).isEmpty();
   }
@@ -90,10 +104,11 @@ class RecordedFixturesTest {
       JsonNode j = r.json();
       assertThat(j.isArray()).as(f).isTrue();
       List<String> hosts = new ArrayList<>();
-      j.forEach(h -> {
-        hosts.add(h.get("Host").asText());
-        assertThat(h.get("Score").asLong()).as(f).isBetween(0L, 10L);
-      });
+      j.forEach(
+          h -> {
+            hosts.add(h.get("Host").asText());
+            assertThat(h.get("Score").asLong()).as(f).isBetween(0L, 10L);
+          });
       assertThat(hosts).as(f).containsExactlyInAnyOrder("n1", "n2", "n3");
     }
   }
@@ -106,17 +121,23 @@ class RecordedFixturesTest {
       JsonNode victims = r.json().get("NodeNameToMetaVictims");
       assertThat(victims.isObject()).as(f).isTrue();
       assertThat(victims.size()).as(f).isPositive();
-      victims.fields().forEachRemaining(e -> {
-        assertThat(e.getValue().get("Pods").size()).as(f + " " + e.getKey()).isPositive();
-        e.getValue().get("Pods").forEach(p -> assertThat(p.get("UID").asText()).isNotEmpty());
-      });
+      victims
+          .fields()
+          .forEachRemaining(
+              e -> {
+                assertThat(e.getValue().get("Pods").size()).as(f + " " + e.getKey()).isPositive();
+                e.getValue()
+                    .get("Pods")
+                    .forEach(p -> assertThat(p.get("UID").asText()).isNotEmpty());
+              });
     }
   }
 
   @Test
   void bindOfAPodSeenInFilterBindsItAndTheCacheShowsItOnThatNode() {
     Http http = http();
-    assertThat(http.post("/scheduler/filter", Http.resource(DIR + "filter.ncc-true.json")).status()).isEqualTo(200);
+    assertThat(http.post("/scheduler/filter", Http.resource(DIR + "filter.ncc-true.json")).status())
+        .isEqualTo(200);
     Http.Reply r = http.post("/scheduler/bind", Http.resource(DIR + "bind.json"));
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.json().get("Error").asText()).isEmpty();
@@ -126,7 +147,9 @@ class RecordedFixturesTest {
     assertThat(pods).contains("default/p1");
     Http.Reply again = http.post("/scheduler/bind", Http.resource(DIR + "bind.json"));
     assertThat(again.json().get("Error").asText()).as("a retried bind is idempotent").isEmpty();
-    Http.Reply elsewhere = http.post("/scheduler/bind", Http.resource(DIR + "bind.json").replace("\"n2\"", "\"n1\""));
-    assertThat(elsewhere.json().get("Error").asText()).isEqualTo("pod default/p1 is already bound to node n2");
+    Http.Reply elsewhere =
+        http.post("/scheduler/bind", Http.resource(DIR + "bind.json").replace("\"n2\"", "\"n1\""));
+    assertThat(elsewhere.json().get("Error").asText())
+        .isEqualTo("pod default/p1 is already bound to node n2");
   }
 }

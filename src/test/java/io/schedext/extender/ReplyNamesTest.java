@@ -32,10 +32,11 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
- * The node names a filter or prioritize reply writes are those of the nodes it decided on: names are copied from the
- * encodings of the call's name index by position, so a position mixed up anywhere between decoding and the reply would
- * write another node's name. Checked on the bytes sent, for requests in any order, with repeats, unknown names and
- * names that need escaping, and with a PreFilter that narrows the nodes.
+ * The node names a filter or prioritize reply writes are those of the nodes it decided on: names
+ * are copied from the encodings of the call's name index by position, so a position mixed up
+ * anywhere between decoding and the reply would write another node's name. Checked on the bytes
+ * sent, for requests in any order, with repeats, unknown names and names that need escaping, and
+ * with a PreFilter that narrows the nodes.
  */
 class ReplyNamesTest {
 
@@ -64,7 +65,10 @@ class ReplyNamesTest {
     return names;
   }
 
-  /** The request's NodeNames: every node shuffled, a few twice, and two names the cache does not know. */
+  /**
+   * The request's NodeNames: every node shuffled, a few twice, and two names the cache does not
+   * know.
+   */
   private static List<String> requested() {
     List<String> names = new ArrayList<>(nodeNames());
     Collections.shuffle(names, new Random(7));
@@ -80,12 +84,17 @@ class ReplyNamesTest {
   }
 
   static Stream<Case> cases() {
-    List<String> even = firstOccurrences(requested()).stream()
-        .filter(n -> !n.startsWith("missing")).filter(n -> number(n) % 2 == 0).toList();
+    List<String> even =
+        firstOccurrences(requested()).stream()
+            .filter(n -> !n.startsWith("missing"))
+            .filter(n -> number(n) % 2 == 0)
+            .toList();
     List<String> narrowed = List.of("node-4", "quote\"d-38", "node-12");
     return Stream.of(
         new Case("a pod that fits the even nodes gets their names", pod(null), even),
-        new Case("a PreFilter that narrows to three nodes leaves exactly those that fit", pod(narrowed),
+        new Case(
+            "a PreFilter that narrows to three nodes leaves exactly those that fit",
+            pod(narrowed),
             even.stream().filter(narrowed::contains).toList()));
   }
 
@@ -105,22 +114,32 @@ class ReplyNamesTest {
   private static ExtenderController controller() {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     for (String n : nodeNames()) {
-      cache.addNode(MakeNode.node().name(n).capacity(Map.of("cpu", number(n) % 2 == 0 ? "4" : "1", "pods", "10"))
-          .obj());
+      cache.addNode(
+          MakeNode.node()
+              .name(n)
+              .capacity(Map.of("cpu", number(n) % 2 == 0 ? "4" : "1", "pods", "10"))
+              .obj());
     }
     ObjectStore store = new ObjectStore();
     var registry = InTreeRegistry.create();
-    Framework fw = Framework.create(ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry,
-        TestFrameworks.services(store));
-    VerbHarness verbs = new VerbHarness(cache, FixedSource.ready(), new Frameworks(Map.of(fw.profileName(), fw),
-        fw.profileName()), TestFrameworks.services(store).parallelizer(),
-        new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
-        new ExtenderMetrics(new SimpleMeterRegistry()));
+    Framework fw =
+        Framework.create(
+            ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()),
+            registry,
+            TestFrameworks.services(store));
+    VerbHarness verbs =
+        new VerbHarness(
+            cache,
+            FixedSource.ready(),
+            new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
+            TestFrameworks.services(store).parallelizer(),
+            new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
+            new ExtenderMetrics(new SimpleMeterRegistry()));
     return verbs.controller(EventGate.off(), new BindWorkers(1));
   }
 
-  private static JsonNode post(ExtenderController controller, String verb, Pod pod, List<String> names)
-      throws Exception {
+  private static JsonNode post(
+      ExtenderController controller, String verb, Pod pod, List<String> names) throws Exception {
     MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
     req.setContent(JSON.writeValueAsBytes(Map.of("Pod", pod, "NodeNames", names)));
     MockHttpServletResponse r = new MockHttpServletResponse();
@@ -144,8 +163,10 @@ class ReplyNamesTest {
     assertThat(feasible).isEqualTo(c.feasible());
     List<String> hosts = new ArrayList<>();
     prioritize.forEach(h -> hosts.add(h.get("Host").asText()));
-    List<String> known = firstOccurrences(request).stream().filter(n -> !n.startsWith("missing")).toList();
-    assertThat(hosts).as("every known node once, in request order, then the unknown ones")
+    List<String> known =
+        firstOccurrences(request).stream().filter(n -> !n.startsWith("missing")).toList();
+    assertThat(hosts)
+        .as("every known node once, in request order, then the unknown ones")
         .isEqualTo(Stream.concat(known.stream(), Stream.of("missing-b", "missing-a")).toList());
   }
 }

@@ -18,15 +18,17 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * Clients that send their headers and then stall inside the body (raw sockets against the running server) get a 408
- * within the server's read timeout instead of holding a worker for a minute, and while as many of them as there are
- * workers stall, filter still answers. The time to the 408 is printed (measured, never asserted).
+ * Clients that send their headers and then stall inside the body (raw sockets against the running
+ * server) get a 408 within the server's read timeout instead of holding a worker for a minute, and
+ * while as many of them as there are workers stall, filter still answers. The time to the 408 is
+ * printed (measured, never asserted).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlowBodyTest {
 
-  private static final String FILTER = "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"u\"}},"
-      + "\"NodeNames\":[\"node-a1\"]}";
+  private static final String FILTER =
+      "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"u\"}},"
+          + "\"NodeNames\":[\"node-a1\"]}";
 
   @Value("${local.server.port}")
   int port;
@@ -40,16 +42,24 @@ class SlowBodyTest {
     s.setSoTimeout(30_000);
     byte[] body = FILTER.getBytes(StandardCharsets.UTF_8);
     OutputStream out = s.getOutputStream();
-    out.write(("POST /scheduler/filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write(
+        ("POST /scheduler/filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: "
+                + body.length
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
     out.write(body, 0, body.length / 2);
     out.flush();
     return s;
   }
 
-  /** The status line and the rest of the answer (headers and body; the server closes the connection after it). */
+  /**
+   * The status line and the rest of the answer (headers and body; the server closes the connection
+   * after it).
+   */
   private static List<String> answer(Socket s) throws IOException {
-    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
     String status = in.readLine();
     StringBuilder rest = new StringBuilder();
     String line;

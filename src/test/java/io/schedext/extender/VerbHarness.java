@@ -13,18 +13,18 @@ import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.HostPriority;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
-import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The extender's services wired as the application wires them, over a given cache, source and frameworks, and
- * called as the controller calls them (profile resolved, one call per request): for tests below the HTTP layer, and
- * for controllers over the same services.
+ * The extender's services wired as the application wires them, over a given cache, source and
+ * frameworks, and called as the controller calls them (profile resolved, one call per request): for
+ * tests below the HTTP layer, and for controllers over the same services.
  */
 final class VerbHarness {
 
@@ -40,8 +40,13 @@ final class VerbHarness {
   private final BindService bind;
   private final ExplainService explain;
 
-  VerbHarness(SchedulerCache cache, ClusterSource source, Frameworks frameworks, Parallelizer parallelizer,
-      SeenPods seen, ExtenderMetrics metrics) {
+  VerbHarness(
+      SchedulerCache cache,
+      ClusterSource source,
+      Frameworks frameworks,
+      Parallelizer parallelizer,
+      SeenPods seen,
+      ExtenderMetrics metrics) {
     this.cache = cache;
     this.source = source;
     this.frameworks = frameworks;
@@ -96,18 +101,27 @@ final class VerbHarness {
 
   /** A controller serving {@code verbs} with {@code gate} and {@code workers}. */
   ExtenderController controller(Verbs verbs, EventGate gate, BindWorkers workers) {
-    return new ExtenderController(verbs, explain, frameworks, cache, codec, source, metrics, gate, workers);
+    return new ExtenderController(
+        verbs, explain, frameworks, cache, codec, source, metrics, gate, workers);
   }
 
   /**
-   * A controller serving {@code verbs} (whose services a test stubs) over an empty cache, with one profile whose
-   * framework is a mock.
+   * A controller serving {@code verbs} (whose services a test stubs) over an empty cache, with one
+   * profile whose framework is a mock.
    */
-  static ExtenderController controller(Verbs verbs, ClusterSource source, ExtenderMetrics metrics, EventGate gate) {
+  static ExtenderController controller(
+      Verbs verbs, ClusterSource source, ExtenderMetrics metrics, EventGate gate) {
     Framework fw = mock(Framework.class);
     when(fw.profileName()).thenReturn("default-scheduler");
-    return new ExtenderController(verbs, mock(ExplainService.class), new Frameworks(Map.of("default-scheduler", fw),
-        "default-scheduler"), new SchedulerCache(Clock.systemUTC(), Duration.ZERO), new WireCodec(1 << 20), source,
-        metrics, gate, new BindWorkers(1));
+    return new ExtenderController(
+        verbs,
+        mock(ExplainService.class),
+        new Frameworks(Map.of("default-scheduler", fw), "default-scheduler"),
+        new SchedulerCache(Clock.systemUTC(), Duration.ZERO),
+        new WireCodec(1 << 20),
+        source,
+        metrics,
+        gate,
+        new BindWorkers(1));
   }
 }

@@ -13,9 +13,14 @@ import org.junit.jupiter.api.Test;
 /** The verb table: every verb once, gated and asynchronous exactly where the protocol needs it. */
 class VerbsTest {
 
-  private final Verbs verbs = Verbs.of(new WireCodec(1 << 20), mock(FilterService.class),
-      mock(PrioritizeService.class), mock(PreemptionService.class), mock(BindService.class),
-      mock(ExplainService.class));
+  private final Verbs verbs =
+      Verbs.of(
+          new WireCodec(1 << 20),
+          mock(FilterService.class),
+          mock(PrioritizeService.class),
+          mock(PreemptionService.class),
+          mock(BindService.class),
+          mock(ExplainService.class));
 
   @Test
   void listsTheProtocolsVerbsAndExplain() {
@@ -25,9 +30,13 @@ class VerbsTest {
 
   @Test
   void holdsWatchEventsBackOnlyForTheCallsKubeSchedulerWaitsOnPerPod() {
-    assertThat(Stream.of("filter", "prioritize", "preempt", "bind", "explain").filter(v -> verbs.get(v).gated()))
+    assertThat(
+            Stream.of("filter", "prioritize", "preempt", "bind", "explain")
+                .filter(v -> verbs.get(v).gated()))
         .containsExactly("filter", "prioritize", "preempt");
-    assertThat(Stream.of("filter", "prioritize", "preempt", "bind", "explain").filter(v -> verbs.get(v).async()))
+    assertThat(
+            Stream.of("filter", "prioritize", "preempt", "bind", "explain")
+                .filter(v -> verbs.get(v).async()))
         .containsExactly("bind");
   }
 
@@ -45,7 +54,8 @@ class VerbsTest {
   @Test
   void refusesAVerbDefinedTwice() {
     Verb<?> filter = verbs.get("filter");
-    assertThatThrownBy(() -> new Verbs(List.of(filter, filter))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> new Verbs(List.of(filter, filter)))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("filter");
   }
 }

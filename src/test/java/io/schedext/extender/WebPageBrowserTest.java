@@ -35,10 +35,11 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The web page at {@code /} in a real headless Chromium against the bundled demo cluster: it lists the pending pods,
- * shows a pod's filter matrix with the reasons the JSON explanation gives, and explains a pasted pod. Runs with
- * Debian's {@code chromium} and {@code chromium-driver} (paths from the system properties {@code chromium.binary} and
- * {@code webdriver.chrome.driver}); skipped where they are not installed.
+ * The web page at {@code /} in a real headless Chromium against the bundled demo cluster: it lists
+ * the pending pods, shows a pod's filter matrix with the reasons the JSON explanation gives, and
+ * explains a pasted pod. Runs with Debian's {@code chromium} and {@code chromium-driver} (paths
+ * from the system properties {@code chromium.binary} and {@code webdriver.chrome.driver}); skipped
+ * where they are not installed.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -47,8 +48,10 @@ class WebPageBrowserTest {
 
   private static final Logger log = LoggerFactory.getLogger(WebPageBrowserTest.class);
 
-  private static final Path CHROMIUM = Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
-  private static final Path DRIVER = Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
+  private static final Path CHROMIUM =
+      Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
+  private static final Path DRIVER =
+      Path.of(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver"));
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @Value("${local.server.port}")
@@ -62,10 +65,16 @@ class WebPageBrowserTest {
 
   @BeforeAll
   static void lookForChromium() {
-    List<String> absent = Stream.of(CHROMIUM, DRIVER).filter(p -> !Files.isExecutable(p)).map(Path::toString).toList();
+    List<String> absent =
+        Stream.of(CHROMIUM, DRIVER)
+            .filter(p -> !Files.isExecutable(p))
+            .map(Path::toString)
+            .toList();
     if (!absent.isEmpty()) {
-      missing = "Browser tests of the web page skipped: " + String.join(" and ", absent)
-          + " not found; install them with: apt-get install -y chromium chromium-driver";
+      missing =
+          "Browser tests of the web page skipped: "
+              + String.join(" and ", absent)
+              + " not found; install them with: apt-get install -y chromium chromium-driver";
       log.warn(missing);
     }
   }
@@ -75,12 +84,24 @@ class WebPageBrowserTest {
     Assumptions.assumeTrue(missing == null, missing);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
-    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--window-size=1300,1800", "--user-data-dir=" + profile);
-    // The driver is named explicitly, so Selenium never looks for (or downloads) one itself; quit() stops it.
+    options.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1300,1800",
+        "--user-data-dir=" + profile);
+    // The driver is named explicitly, so Selenium never looks for (or downloads) one itself; quit()
+    // stops it.
     ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(DRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
     driver = new ChromeDriver(service, options);
     wait = new WebDriverWait(driver, WAIT);
   }
@@ -100,11 +121,19 @@ class WebPageBrowserTest {
   @Test
   void listsThePendingPodsOfTheCluster() {
     openPage();
-    List<String> listed = driver.findElements(By.cssSelector("#pending tbody tr")).stream()
-        .map(r -> r.getDomAttribute("data-pod")).toList();
+    List<String> listed =
+        driver.findElements(By.cssSelector("#pending tbody tr")).stream()
+            .map(r -> r.getDomAttribute("data-pod"))
+            .toList();
     List<String> pending = new ArrayList<>();
-    new Http(port).get("/debug/pending-pods").json().get("pods").forEach(p -> pending.add(p.get("pod").asText()));
-    assertThat(listed).isEqualTo(pending).contains("shop/redis-2", "batch/big-batch", "batch/trainer-2");
+    new Http(port)
+        .get("/debug/pending-pods")
+        .json()
+        .get("pods")
+        .forEach(p -> pending.add(p.get("pod").asText()));
+    assertThat(listed)
+        .isEqualTo(pending)
+        .contains("shop/redis-2", "batch/big-batch", "batch/trainer-2");
     assertThat(driver.findElement(By.id("source")).getText()).startsWith("12 nodes,");
     assertThat(driver.findElements(By.cssSelector("#nodes tbody tr"))).hasSize(12);
   }
@@ -112,7 +141,9 @@ class WebPageBrowserTest {
   @Test
   void showsThePodsFilterMatrixWithTheReasonsOfTheExplanation() throws IOException {
     openPage();
-    driver.findElement(By.cssSelector("#pending tr[data-pod='shop/redis-2'] button.explain-pod")).click();
+    driver
+        .findElement(By.cssSelector("#pending tr[data-pod='shop/redis-2'] button.explain-pod"))
+        .click();
     wait.until(ExpectedConditions.textToBe(By.id("explain-title"), "shop/redis-2"));
 
     JsonNode e = new Http(port).get("/scheduler/explain/shop/redis-2").json();
@@ -120,7 +151,8 @@ class WebPageBrowserTest {
     assertThat(matrix()).isEqualTo(expectedMatrix(e));
     assertThat(cell("node-a1", "NodePorts"))
         .isEqualTo("node(s) didn't have free ports for the requested pod ports");
-    assertThat(cell("node-c1", "InterPodAffinity")).isEqualTo("node(s) didn't match pod anti-affinity rules");
+    assertThat(cell("node-c1", "InterPodAffinity"))
+        .isEqualTo("node(s) didn't match pod anti-affinity rules");
     assertThat(cell("node-b2", "InterPodAffinity")).isEqualTo("✓");
     assertThat(driver.findElements(By.cssSelector("#scores tbody tr"))).hasSize(3);
 
@@ -134,9 +166,11 @@ class WebPageBrowserTest {
     driver.findElement(By.id("paste-explain")).click();
     wait.until(ExpectedConditions.textToBe(By.id("explain-title"), "batch/huge"));
 
-    assertThat(driver.findElement(By.id("summary")).getText()).isEqualTo(ExplainByNameTest.HUGE_POD_SUMMARY);
+    assertThat(driver.findElement(By.id("summary")).getText())
+        .isEqualTo(ExplainByNameTest.HUGE_POD_SUMMARY);
     assertThat(driver.findElement(By.id("preemption-result")).getText())
-        .isEqualTo("Cannot help: preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.");
+        .isEqualTo(
+            "Cannot help: preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.");
     assertThat(cell("node-a1", "NodeResourcesFit")).isEqualTo("Insufficient cpu");
     screenshot("explain-pasted-pod.png");
   }
@@ -149,27 +183,34 @@ class WebPageBrowserTest {
   }
 
   private String cell(String node, String plugin) {
-    return driver.findElement(By.cssSelector("#matrix tr[data-node='" + node + "'] td[data-plugin='" + plugin + "']"))
+    return driver
+        .findElement(
+            By.cssSelector("#matrix tr[data-node='" + node + "'] td[data-plugin='" + plugin + "']"))
         .getText();
   }
 
   /** The rendered matrix, read in one script call: node → plugin → cell text. */
   @SuppressWarnings("unchecked")
   private Map<String, Map<String, String>> matrix() {
-    Object rows = ((JavascriptExecutor) driver).executeScript(
-        "const out = {};"
-            + "for (const tr of document.querySelectorAll('#matrix tbody tr')) {"
-            + "  const cells = {};"
-            + "  for (const td of tr.querySelectorAll('td[data-plugin]')) {"
-            + "    cells[td.dataset.plugin] = td.textContent;"
-            + "  }"
-            + "  out[tr.dataset.node] = cells;"
-            + "}"
-            + "return out;");
+    Object rows =
+        ((JavascriptExecutor) driver)
+            .executeScript(
+                "const out = {};"
+                    + "for (const tr of document.querySelectorAll('#matrix tbody tr')) {"
+                    + "  const cells = {};"
+                    + "  for (const td of tr.querySelectorAll('td[data-plugin]')) {"
+                    + "    cells[td.dataset.plugin] = td.textContent;"
+                    + "  }"
+                    + "  out[tr.dataset.node] = cells;"
+                    + "}"
+                    + "return out;");
     return new LinkedHashMap<>((Map<String, Map<String, String>>) rows);
   }
 
-  /** What the matrix must show for explanation {@code e}: ✓ for Success, the reasons, — for plugins not run. */
+  /**
+   * What the matrix must show for explanation {@code e}: ✓ for Success, the reasons, — for plugins
+   * not run.
+   */
   private static Map<String, Map<String, String>> expectedMatrix(JsonNode e) {
     Map<String, Map<String, String>> want = new LinkedHashMap<>();
     for (JsonNode n : e.get("nodes")) {
@@ -178,8 +219,11 @@ class WebPageBrowserTest {
       for (JsonNode f : n.get("filters")) {
         List<String> reasons = new ArrayList<>();
         f.get("reasons").forEach(r -> reasons.add(r.asText()));
-        cells.put(f.get("plugin").asText(), f.get("code").asText().equals("Success") ? "✓"
-            : reasons.isEmpty() ? f.get("code").asText() : String.join(", ", reasons));
+        cells.put(
+            f.get("plugin").asText(),
+            f.get("code").asText().equals("Success")
+                ? "✓"
+                : reasons.isEmpty() ? f.get("code").asText() : String.join(", ", reasons));
       }
       want.put(n.get("node").asText(), cells);
     }

@@ -11,11 +11,15 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** A body trickled for longer than the body-read deadline is a 408, timed by the codec's injected clock. */
+/**
+ * A body trickled for longer than the body-read deadline is a 408, timed by the codec's injected
+ * clock.
+ */
 class WireCodecDeadlineTest {
 
-  private static final byte[] BODY = "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n\"}"
-      .getBytes(StandardCharsets.UTF_8);
+  private static final byte[] BODY =
+      "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n\"}"
+          .getBytes(StandardCharsets.UTF_8);
 
   private final AtomicLong now = new AtomicLong();
   private final WireCodec codec = new WireCodec(1 << 20, Duration.ofSeconds(2), now::get);
@@ -39,16 +43,20 @@ class WireCodecDeadlineTest {
 
   @Test
   void aBodyTrickledPastTheDeadlineIsA408() {
-    BadRequestException e = catchThrowableOfType(BadRequestException.class,
-        () -> codec.decode(trickled(Duration.ofMillis(500)), ExtenderBindingArgs.class));
+    BadRequestException e =
+        catchThrowableOfType(
+            BadRequestException.class,
+            () -> codec.decode(trickled(Duration.ofMillis(500)), ExtenderBindingArgs.class));
 
     assertThat(e.httpStatus()).isEqualTo(408);
-    assertThat(e.getMessage()).startsWith("request body not received in time (extender.http.body-read-timeout PT2S");
+    assertThat(e.getMessage())
+        .startsWith("request body not received in time (extender.http.body-read-timeout PT2S");
   }
 
   @Test
   void aBodyReadWithinTheDeadlineIsDecoded() {
-    ExtenderBindingArgs args = codec.decode(trickled(Duration.ofMillis(100)), ExtenderBindingArgs.class);
+    ExtenderBindingArgs args =
+        codec.decode(trickled(Duration.ofMillis(100)), ExtenderBindingArgs.class);
 
     assertThat(args.podName()).isEqualTo("p");
   }

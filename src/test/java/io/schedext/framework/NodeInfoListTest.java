@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link NodeInfoList} behaves as any list of its node infos, with their generations beside them. */
+/**
+ * {@link NodeInfoList} behaves as any list of its node infos, with their generations beside them.
+ */
 class NodeInfoListTest {
 
   private static NodeInfo[] infos(int n) {
@@ -45,6 +47,7 @@ class NodeInfoListTest {
     NodeInfo[] nodes = infos(2);
     assertThat(new NodeInfoList(nodes).generations())
         .containsExactly(nodes[0].generation(), nodes[1].generation());
-    assertThatThrownBy(() -> new NodeInfoList(nodes, new long[1])).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new NodeInfoList(nodes, new long[1]))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

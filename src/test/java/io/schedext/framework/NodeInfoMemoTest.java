@@ -9,7 +9,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** {@link NodeInfo#memoize} and {@link NodeInfo#memoizeObject}: values remembered per node info under typed keys. */
+/**
+ * {@link NodeInfo#memoize} and {@link NodeInfo#memoizeObject}: values remembered per node info
+ * under typed keys.
+ */
 class NodeInfoMemoTest {
 
   /** A key as plugins declare them: a record of the keyed function's inputs. */
@@ -32,32 +35,49 @@ class NodeInfoMemoTest {
 
   @Test
   void aRememberedValueIsComputedOnceUntilTheNodeChanges() {
-    NodeInfo n = MakeNode.node().name("n").capacity(Map.of("cpu", "4")).info(MakePod.pod().name("a").info());
+    NodeInfo n =
+        MakeNode.node().name("n").capacity(Map.of("cpu", "4")).info(MakePod.pod().name("a").info());
     AtomicInteger calls = new AtomicInteger();
     PodsIn key = new PodsIn("default");
-    assertThat(n.memoize(key, x -> {
-      calls.incrementAndGet();
-      return x.pods().size();
-    })).isEqualTo(1);
-    assertThat(n.memoize(key, x -> {
-      calls.incrementAndGet();
-      return x.pods().size();
-    })).isEqualTo(1);
+    assertThat(
+            n.memoize(
+                key,
+                x -> {
+                  calls.incrementAndGet();
+                  return x.pods().size();
+                }))
+        .isEqualTo(1);
+    assertThat(
+            n.memoize(
+                key,
+                x -> {
+                  calls.incrementAndGet();
+                  return x.pods().size();
+                }))
+        .isEqualTo(1);
     assertThat(calls).hasValue(1);
     n.addPod(MakePod.pod().name("b").info());
-    assertThat(n.memoize(key, x -> {
-      calls.incrementAndGet();
-      return x.pods().size();
-    })).isEqualTo(2);
+    assertThat(
+            n.memoize(
+                key,
+                x -> {
+                  calls.incrementAndGet();
+                  return x.pods().size();
+                }))
+        .isEqualTo(2);
     assertThat(calls).hasValue(2);
   }
 
   @Test
   void anEqualKeyBuiltAgainFindsTheValueAndAnotherInputDoesNot() {
     NodeInfo n = MakeNode.node().name("n").info(MakePod.pod().name("a").namespace("ns1").info());
-    assertThat(n.memoize(new PodsIn("ns1"), new PodsIn("ns1"), NodeInfoMemoTest::podsIn)).isEqualTo(1);
-    assertThat(n.memoize(new PodsIn("ns1"), new PodsIn("ns1"), (x, k) -> -1)).as("an equal key").isEqualTo(1);
-    assertThat(n.memoize(new PodsIn("ns2"), new PodsIn("ns2"), NodeInfoMemoTest::podsIn)).as("another namespace")
+    assertThat(n.memoize(new PodsIn("ns1"), new PodsIn("ns1"), NodeInfoMemoTest::podsIn))
+        .isEqualTo(1);
+    assertThat(n.memoize(new PodsIn("ns1"), new PodsIn("ns1"), (x, k) -> -1))
+        .as("an equal key")
+        .isEqualTo(1);
+    assertThat(n.memoize(new PodsIn("ns2"), new PodsIn("ns2"), NodeInfoMemoTest::podsIn))
+        .as("another namespace")
         .isZero();
   }
 
@@ -65,7 +85,8 @@ class NodeInfoMemoTest {
   void keysOfAnotherTypeWithEqualComponentsAreAnotherKey() {
     NodeInfo n = MakeNode.node().name("n").info();
     List<String> inside = n.memoizeObject(new PodsIn("ns"), null, (x, a) -> List.of("inside"));
-    List<String> outside = n.memoizeObject(new PodsOutside("ns"), null, (x, a) -> List.of("outside"));
+    List<String> outside =
+        n.memoizeObject(new PodsOutside("ns"), null, (x, a) -> List.of("outside"));
     assertThat(inside).containsExactly("inside");
     assertThat(outside).containsExactly("outside");
   }
@@ -96,7 +117,9 @@ class NodeInfoMemoTest {
     NodeInfo n = MakeNode.node().name("n").info();
     n.memoize(new Colliding(1), x -> 1);
     assertThat(n.memoize(new Colliding(2), x -> 2)).as("same hash, another key").isEqualTo(2);
-    assertThat(n.memoize(new Colliding(1), x -> -1)).as("an equal key of another instance").isEqualTo(1);
+    assertThat(n.memoize(new Colliding(1), x -> -1))
+        .as("an equal key of another instance")
+        .isEqualTo(1);
     assertThat(n.memoize(new Colliding(2), x -> -1)).isEqualTo(2);
   }
 }

@@ -13,7 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Per-node aggregation of {@link NodeInfo}, as upstream's TestNewNodeInfo, TestNodeInfoAddPod and RemovePod. */
+/**
+ * Per-node aggregation of {@link NodeInfo}, as upstream's TestNewNodeInfo, TestNodeInfoAddPod and
+ * RemovePod.
+ */
 class NodeInfoTest {
 
   private static final Map<String, String> OVERHEAD = Map.of("cpu", "500m", "memory", "500");
@@ -22,11 +25,26 @@ class NodeInfoTest {
     return MakePod.pod().name(name).namespace("node_info_cache_test").uid(name).node("test-node");
   }
 
-  private static final PodInfo P1 = pod("pod1").req(Map.of("cpu", "100m", "memory", "500"))
-      .hostPort("TCP", "127.0.0.1", 80).overhead(OVERHEAD).pvc("pvc-1").info();
-  private static final PodInfo P2 = pod("pod2").req(Map.of("cpu", "200m", "memory", "1Ki"))
-      .hostPort("TCP", "127.0.0.1", 8080).overhead(OVERHEAD).pvc("pvc-1").pvc("pvc-2").info();
-  /** A container without requests: 100m and 200Mi in the non-zero requests, plus the overhead in both. */
+  private static final PodInfo P1 =
+      pod("pod1")
+          .req(Map.of("cpu", "100m", "memory", "500"))
+          .hostPort("TCP", "127.0.0.1", 80)
+          .overhead(OVERHEAD)
+          .pvc("pvc-1")
+          .info();
+  private static final PodInfo P2 =
+      pod("pod2")
+          .req(Map.of("cpu", "200m", "memory", "1Ki"))
+          .hostPort("TCP", "127.0.0.1", 8080)
+          .overhead(OVERHEAD)
+          .pvc("pvc-1")
+          .pvc("pvc-2")
+          .info();
+
+  /**
+   * A container without requests: 100m and 200Mi in the non-zero requests, plus the overhead in
+   * both.
+   */
   private static final PodInfo P3 = pod("pod3").req(Map.of()).overhead(OVERHEAD).info();
 
   private static Resource res(long milliCpu, long memory) {
@@ -39,10 +57,12 @@ class NodeInfoTest {
 
     assertThat(n.pods()).containsExactly(P1, P2, P3);
     assertThat(n.requested()).isEqualTo(res(600 + 700 + 500, 1000 + 1524 + 500));
-    assertThat(n.nonZeroRequested()).isEqualTo(res(600 + 700 + 600,
-        1000 + 1524 + PodRequests.DEFAULT_MEMORY_REQUEST + 500));
+    assertThat(n.nonZeroRequested())
+        .isEqualTo(res(600 + 700 + 600, 1000 + 1524 + PodRequests.DEFAULT_MEMORY_REQUEST + 500));
     assertThat(n.usedPorts().entries())
-        .isEqualTo(Map.of("127.0.0.1", Set.of(new ProtocolPort("TCP", 80), new ProtocolPort("TCP", 8080))));
+        .isEqualTo(
+            Map.of(
+                "127.0.0.1", Set.of(new ProtocolPort("TCP", 80), new ProtocolPort("TCP", 8080))));
     assertThat(n.pvcRefCounts())
         .isEqualTo(Map.of("node_info_cache_test/pvc-1", 2, "node_info_cache_test/pvc-2", 1));
     assertThat(n.podsWithAffinity()).isEmpty();
@@ -58,9 +78,12 @@ class NodeInfoTest {
 
     assertThat(n.pods()).containsExactly(P3, P2);
     assertThat(n.requested()).isEqualTo(res(700 + 500, 1524 + 500));
-    assertThat(n.nonZeroRequested()).isEqualTo(res(700 + 600, 1524 + PodRequests.DEFAULT_MEMORY_REQUEST + 500));
-    assertThat(n.usedPorts().entries()).isEqualTo(Map.of("127.0.0.1", Set.of(new ProtocolPort("TCP", 8080))));
-    assertThat(n.pvcRefCounts()).isEqualTo(Map.of("node_info_cache_test/pvc-1", 1, "node_info_cache_test/pvc-2", 1));
+    assertThat(n.nonZeroRequested())
+        .isEqualTo(res(700 + 600, 1524 + PodRequests.DEFAULT_MEMORY_REQUEST + 500));
+    assertThat(n.usedPorts().entries())
+        .isEqualTo(Map.of("127.0.0.1", Set.of(new ProtocolPort("TCP", 8080))));
+    assertThat(n.pvcRefCounts())
+        .isEqualTo(Map.of("node_info_cache_test/pvc-1", 1, "node_info_cache_test/pvc-2", 1));
     assertThat(n.generation()).isGreaterThan(generation);
 
     n.removePod("pod2");
@@ -88,13 +111,20 @@ class NodeInfoTest {
   void podsWithAffinityAndRequiredAntiAffinityAreTrackedAndRemoved() {
     PodInfo preferred = pod("preferred").preferredPodAffinityIn(10, "zone", "app", "web").info();
     PodInfo requiredAnti = pod("required-anti").podAntiAffinityIn("zone", "app", "web").info();
-    PodInfo preferredAnti = pod("preferred-anti").preferredPodAntiAffinityIn(5, "zone", "app", "web").info();
-    PodInfo brokenAnti = pod("broken-anti").podAntiAffinityTerm(PodWrapper.affinityTerm("zone", "Bad", "app", "x"))
-        .info();
+    PodInfo preferredAnti =
+        pod("preferred-anti").preferredPodAntiAffinityIn(5, "zone", "app", "web").info();
+    PodInfo brokenAnti =
+        pod("broken-anti")
+            .podAntiAffinityTerm(PodWrapper.affinityTerm("zone", "Bad", "app", "x"))
+            .info();
     PodInfo plain = pod("plain").info();
-    NodeInfo n = MakeNode.node().name("test-node").info(preferred, requiredAnti, preferredAnti, brokenAnti, plain);
+    NodeInfo n =
+        MakeNode.node()
+            .name("test-node")
+            .info(preferred, requiredAnti, preferredAnti, brokenAnti, plain);
 
-    assertThat(n.podsWithAffinity()).containsExactly(preferred, requiredAnti, preferredAnti, brokenAnti);
+    assertThat(n.podsWithAffinity())
+        .containsExactly(preferred, requiredAnti, preferredAnti, brokenAnti);
     assertThat(n.podsWithRequiredAntiAffinity())
         .as("a pod whose required term fails to compile still counts, by its spec")
         .containsExactly(requiredAnti, brokenAnti);
@@ -124,7 +154,8 @@ class NodeInfoTest {
       for (NodeInfo n : List.of(byInstance, byOtherInstance)) {
         assertThat(n.pods()).as(victim.uid()).containsExactlyElementsOf(byUid.pods());
         assertThat(n.podsWithAffinity()).containsExactlyElementsOf(byUid.podsWithAffinity());
-        assertThat(n.podsWithRequiredAntiAffinity()).containsExactlyElementsOf(byUid.podsWithRequiredAntiAffinity());
+        assertThat(n.podsWithRequiredAntiAffinity())
+            .containsExactlyElementsOf(byUid.podsWithRequiredAntiAffinity());
         assertThat(n.requested()).isEqualTo(byUid.requested());
         assertThat(n.nonZeroRequested()).isEqualTo(byUid.nonZeroRequested());
         assertThat(n.usedPorts().entries()).isEqualTo(byUid.usedPorts().entries());
@@ -156,10 +187,29 @@ class NodeInfoTest {
 
   @Test
   void setNodeReadsNameLabelsTaintsUnschedulableAndAllocatable() {
-    Node node = MakeNode.node().name("n").label("k", "v").taint("key", "value", "NoSchedule").unschedulable(true)
-        .allocatable(Map.of("cpu", "1500m", "memory", "1Gi", "ephemeral-storage", "10Gi", "pods", "110",
-            "example.com/gpu", "2", "hugepages-2Mi", "4Mi", "storage", "1Ti"))
-        .obj();
+    Node node =
+        MakeNode.node()
+            .name("n")
+            .label("k", "v")
+            .taint("key", "value", "NoSchedule")
+            .unschedulable(true)
+            .allocatable(
+                Map.of(
+                    "cpu",
+                    "1500m",
+                    "memory",
+                    "1Gi",
+                    "ephemeral-storage",
+                    "10Gi",
+                    "pods",
+                    "110",
+                    "example.com/gpu",
+                    "2",
+                    "hugepages-2Mi",
+                    "4Mi",
+                    "storage",
+                    "1Ti"))
+            .obj();
 
     NodeInfo n = NodeInfo.of(node);
 
@@ -212,7 +262,8 @@ class NodeInfoTest {
     assertThat(original.pods()).containsExactly(P1);
     assertThat(original.requested()).isEqualTo(res(600, 1000));
     assertThat(original.nonZeroRequested()).isEqualTo(res(600, 1000));
-    assertThat(original.usedPorts().entries()).isEqualTo(Map.of("127.0.0.1", Set.of(new ProtocolPort("TCP", 80))));
+    assertThat(original.usedPorts().entries())
+        .isEqualTo(Map.of("127.0.0.1", Set.of(new ProtocolPort("TCP", 80))));
     assertThat(original.pvcRefCounts()).isEqualTo(Map.of("node_info_cache_test/pvc-1", 1));
     assertThat(original.podsWithAffinity()).isEmpty();
     assertThat(original.podsWithRequiredAntiAffinity()).isEmpty();
@@ -228,37 +279,55 @@ class NodeInfoTest {
 
   @Test
   void labelReadsTheSameValuesAsTheLabelMap() {
-    NodeInfo n = MakeNode.node().name("n1").label(NodeInfo.LABEL_ZONE, new String("zone-a"))
-        .label(NodeInfo.LABEL_HOSTNAME, "host-1").label("disktype", "ssd").info();
-    NodeInfo other = MakeNode.node().name("n2").label(NodeInfo.LABEL_ZONE, new String("zone-a")).info();
+    NodeInfo n =
+        MakeNode.node()
+            .name("n1")
+            .label(NodeInfo.LABEL_ZONE, new String("zone-a"))
+            .label(NodeInfo.LABEL_HOSTNAME, "host-1")
+            .label("disktype", "ssd")
+            .info();
+    NodeInfo other =
+        MakeNode.node().name("n2").label(NodeInfo.LABEL_ZONE, new String("zone-a")).info();
 
-    for (String key : List.of(NodeInfo.LABEL_ZONE, NodeInfo.LABEL_HOSTNAME, "disktype", "missing",
-        new String(NodeInfo.LABEL_ZONE))) {
+    for (String key :
+        List.of(
+            NodeInfo.LABEL_ZONE,
+            NodeInfo.LABEL_HOSTNAME,
+            "disktype",
+            "missing",
+            new String(NodeInfo.LABEL_ZONE))) {
       assertThat(n.label(key)).as(key).isEqualTo(n.labels().get(key));
       assertThat(n.snapshotCopy().label(key)).as("copy, " + key).isEqualTo(n.labels().get(key));
     }
-    assertThat(n.label(NodeInfo.LABEL_ZONE)).as("zone values are shared instances")
+    assertThat(n.label(NodeInfo.LABEL_ZONE))
+        .as("zone values are shared instances")
         .isSameAs(other.label(NodeInfo.LABEL_ZONE));
     assertThat(other.label(NodeInfo.LABEL_HOSTNAME)).isNull();
 
     n.setNode(MakeNode.node().name("n1").label(NodeInfo.LABEL_ZONE, "zone-b").obj());
-    assertThat(n.label(NodeInfo.LABEL_ZONE)).as("a new node object replaces them").isEqualTo("zone-b");
+    assertThat(n.label(NodeInfo.LABEL_ZONE))
+        .as("a new node object replaces them")
+        .isEqualTo("zone-b");
     assertThat(n.label(NodeInfo.LABEL_HOSTNAME)).isNull();
   }
 
   @Test
   void taintsAreKeptByEffectInTheNodesOrder() {
-    NodeInfo n = MakeNode.node().name("n1")
-        .taint("a", "1", "NoSchedule")
-        .taint("b", "2", "PreferNoSchedule")
-        .taint("c", "3", new String("NoExecute"))
-        .taint("d", "4", new String("PreferNoSchedule"))
-        .taint("e", "5", "SomethingElse")
-        .info();
+    NodeInfo n =
+        MakeNode.node()
+            .name("n1")
+            .taint("a", "1", "NoSchedule")
+            .taint("b", "2", "PreferNoSchedule")
+            .taint("c", "3", new String("NoExecute"))
+            .taint("d", "4", new String("PreferNoSchedule"))
+            .taint("e", "5", "SomethingElse")
+            .info();
 
-    assertThat(n.noScheduleTaints()).extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
+    assertThat(n.noScheduleTaints())
+        .extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
         .containsExactly("a", "c");
-    assertThat(n.preferNoScheduleTaints()).extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
+    assertThat(n.preferNoScheduleTaints())
+        .extracting(io.fabric8.kubernetes.api.model.Taint::getKey)
         .containsExactly("b", "d");
     assertThat(n.taints()).hasSize(5);
     assertThat(n.snapshotCopy().noScheduleTaints()).isEqualTo(n.noScheduleTaints());

@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Pre-computed pod facts of {@link PodInfo}: requests, non-zero requests, host ports, PVCs and affinity terms. */
+/**
+ * Pre-computed pod facts of {@link PodInfo}: requests, non-zero requests, host ports, PVCs and
+ * affinity terms.
+ */
 class PodInfoTest {
 
   private static final long DEFAULT_MEM = PodRequests.DEFAULT_MEMORY_REQUEST;
@@ -45,7 +48,12 @@ class PodInfoTest {
    * @param nonZeroMilliCpu expected non-zero cpu
    * @param nonZeroMemory expected non-zero memory
    */
-  record RequestCase(String name, PodWrapper pod, long milliCpu, long memory, long nonZeroMilliCpu,
+  record RequestCase(
+      String name,
+      PodWrapper pod,
+      long milliCpu,
+      long memory,
+      long nonZeroMilliCpu,
       long nonZeroMemory) {
     @Override
     public String toString() {
@@ -55,47 +63,137 @@ class PodInfoTest {
 
   static Stream<RequestCase> requestCases() {
     return Stream.of(
-        new RequestCase("a pod without containers requests nothing, even non-zero", pod(), 0, 0, 0, 0),
-        new RequestCase("a container without requests counts 100m and 200Mi only as non-zero", pod().req(Map.of()),
-            0, 0, 100, DEFAULT_MEM),
-        new RequestCase("containers add up", pod().req(Map.of("cpu", "100m", "memory", "1Gi"))
-            .req(Map.of("cpu", "200m", "memory", "1Gi")), 300, 2L << 30, 300, 2L << 30),
-        new RequestCase("an explicit zero stays zero in the non-zero requests",
-            pod().req(Map.of("cpu", "0", "memory", "0")), 0, 0, 0, 0),
-        new RequestCase("the non-zero default applies per container and per resource",
-            pod().req(Map.of("cpu", "50m")).req(Map.of("memory", "1Mi")), 50, 1L << 20, 150, DEFAULT_MEM + (1L << 20)),
-        new RequestCase("a larger init container raises the request, resource by resource",
-            pod().req(Map.of("cpu", "1", "memory", "1Gi")).initReq(Map.of("cpu", "2", "memory", "512Mi")), 2000,
-            1L << 30, 2000, 1L << 30),
-        new RequestCase("the largest init container wins",
-            pod().req(Map.of("cpu", "1")).initReq(Map.of("cpu", "3")).initReq(Map.of("cpu", "2")), 3000, 0, 3000,
+        new RequestCase(
+            "a pod without containers requests nothing, even non-zero", pod(), 0, 0, 0, 0),
+        new RequestCase(
+            "a container without requests counts 100m and 200Mi only as non-zero",
+            pod().req(Map.of()),
+            0,
+            0,
+            100,
             DEFAULT_MEM),
-        new RequestCase("an init container without requests counts the non-zero defaults in the non-zero max",
-            pod().req(Map.of("cpu", "50m", "memory", "1Mi")).initReq(Map.of()), 50, 1L << 20, 100, DEFAULT_MEM),
-        new RequestCase("overhead is added after the init container max",
-            pod().req(Map.of("cpu", "1")).initReq(Map.of("cpu", "2")).overhead(Map.of("cpu", "250m", "memory", "1Ki")),
-            2250, 1024, 2250, DEFAULT_MEM + 1024),
-        new RequestCase("overhead alone is requested by a pod without containers",
-            pod().overhead(Map.of("cpu", "250m", "memory", "1Ki")), 250, 1024, 250, 1024),
-        new RequestCase("a sidecar adds to the running containers",
-            pod().req(Map.of("cpu", "1")).sidecarReq(Map.of("cpu", "1")), 2000, 0, 2000, 2 * DEFAULT_MEM),
-        new RequestCase("a regular init container started before a sidecar does not run beside it",
-            pod().req(Map.of("cpu", "1")).initReq(Map.of("cpu", "3")).sidecarReq(Map.of("cpu", "1")), 3000, 0, 3000,
+        new RequestCase(
+            "containers add up",
+            pod()
+                .req(Map.of("cpu", "100m", "memory", "1Gi"))
+                .req(Map.of("cpu", "200m", "memory", "1Gi")),
+            300,
+            2L << 30,
+            300,
+            2L << 30),
+        new RequestCase(
+            "an explicit zero stays zero in the non-zero requests",
+            pod().req(Map.of("cpu", "0", "memory", "0")),
+            0,
+            0,
+            0,
+            0),
+        new RequestCase(
+            "the non-zero default applies per container and per resource",
+            pod().req(Map.of("cpu", "50m")).req(Map.of("memory", "1Mi")),
+            50,
+            1L << 20,
+            150,
+            DEFAULT_MEM + (1L << 20)),
+        new RequestCase(
+            "a larger init container raises the request, resource by resource",
+            pod()
+                .req(Map.of("cpu", "1", "memory", "1Gi"))
+                .initReq(Map.of("cpu", "2", "memory", "512Mi")),
+            2000,
+            1L << 30,
+            2000,
+            1L << 30),
+        new RequestCase(
+            "the largest init container wins",
+            pod().req(Map.of("cpu", "1")).initReq(Map.of("cpu", "3")).initReq(Map.of("cpu", "2")),
+            3000,
+            0,
+            3000,
+            DEFAULT_MEM),
+        new RequestCase(
+            "an init container without requests counts the non-zero defaults in the non-zero max",
+            pod().req(Map.of("cpu", "50m", "memory", "1Mi")).initReq(Map.of()),
+            50,
+            1L << 20,
+            100,
+            DEFAULT_MEM),
+        new RequestCase(
+            "overhead is added after the init container max",
+            pod()
+                .req(Map.of("cpu", "1"))
+                .initReq(Map.of("cpu", "2"))
+                .overhead(Map.of("cpu", "250m", "memory", "1Ki")),
+            2250,
+            1024,
+            2250,
+            DEFAULT_MEM + 1024),
+        new RequestCase(
+            "overhead alone is requested by a pod without containers",
+            pod().overhead(Map.of("cpu", "250m", "memory", "1Ki")),
+            250,
+            1024,
+            250,
+            1024),
+        new RequestCase(
+            "a sidecar adds to the running containers",
+            pod().req(Map.of("cpu", "1")).sidecarReq(Map.of("cpu", "1")),
+            2000,
+            0,
+            2000,
             2 * DEFAULT_MEM),
-        new RequestCase("a regular init container started after a sidecar runs beside it",
-            pod().req(Map.of("cpu", "1")).sidecarReq(Map.of("cpu", "1")).initReq(Map.of("cpu", "3")), 4000, 0, 4000,
+        new RequestCase(
+            "a regular init container started before a sidecar does not run beside it",
+            pod()
+                .req(Map.of("cpu", "1"))
+                .initReq(Map.of("cpu", "3"))
+                .sidecarReq(Map.of("cpu", "1")),
+            3000,
+            0,
+            3000,
             2 * DEFAULT_MEM),
-        new RequestCase("sidecars accumulate for the init containers after them",
-            pod().req(Map.of("cpu", "1")).sidecarReq(Map.of("cpu", "1")).sidecarReq(Map.of("cpu", "2"))
+        new RequestCase(
+            "a regular init container started after a sidecar runs beside it",
+            pod()
+                .req(Map.of("cpu", "1"))
+                .sidecarReq(Map.of("cpu", "1"))
+                .initReq(Map.of("cpu", "3")),
+            4000,
+            0,
+            4000,
+            2 * DEFAULT_MEM),
+        new RequestCase(
+            "sidecars accumulate for the init containers after them",
+            pod()
+                .req(Map.of("cpu", "1"))
+                .sidecarReq(Map.of("cpu", "1"))
+                .sidecarReq(Map.of("cpu", "2"))
                 .initReq(Map.of("cpu", "2")),
-            5000, 0, 5000, 3 * DEFAULT_MEM),
-        new RequestCase("a sidecar without requests adds the non-zero defaults",
-            pod().req(Map.of("cpu", "1", "memory", "1Gi")).sidecarReq(Map.of()), 1000, 1L << 30, 1100,
+            5000,
+            0,
+            5000,
+            3 * DEFAULT_MEM),
+        new RequestCase(
+            "a sidecar without requests adds the non-zero defaults",
+            pod().req(Map.of("cpu", "1", "memory", "1Gi")).sidecarReq(Map.of()),
+            1000,
+            1L << 30,
+            1100,
             (1L << 30) + DEFAULT_MEM),
-        new RequestCase("fractional quantities round up: 0.5m cpu is 1 millicore, 0.5 byte is 1 byte",
-            pod().req(Map.of("cpu", "0.5m", "memory", "0.5")), 1, 1, 1, 1),
-        new RequestCase("quantities are summed exactly before rounding",
-            pod().req(Map.of("cpu", "0.4m")).req(Map.of("cpu", "0.4m")), 1, 0, 1, 2 * DEFAULT_MEM));
+        new RequestCase(
+            "fractional quantities round up: 0.5m cpu is 1 millicore, 0.5 byte is 1 byte",
+            pod().req(Map.of("cpu", "0.5m", "memory", "0.5")),
+            1,
+            1,
+            1,
+            1),
+        new RequestCase(
+            "quantities are summed exactly before rounding",
+            pod().req(Map.of("cpu", "0.4m")).req(Map.of("cpu", "0.4m")),
+            1,
+            0,
+            1,
+            2 * DEFAULT_MEM));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -110,8 +208,20 @@ class PodInfoTest {
 
   @Test
   void extendedResourcesHugepagesAndEphemeralStorageAreRequested() {
-    PodInfo p = pod().req(Map.of("example.com/gpu", "1", "hugepages-2Mi", "4Mi", "ephemeral-storage", "1Gi",
-        "not-extended", "5")).initReq(Map.of("example.com/gpu", "3")).info();
+    PodInfo p =
+        pod()
+            .req(
+                Map.of(
+                    "example.com/gpu",
+                    "1",
+                    "hugepages-2Mi",
+                    "4Mi",
+                    "ephemeral-storage",
+                    "1Gi",
+                    "not-extended",
+                    "5"))
+            .initReq(Map.of("example.com/gpu", "3"))
+            .info();
 
     Resource want = new Resource(0, 0, 1L << 30, 0);
     want.setScalar("example.com/gpu", 3);
@@ -126,7 +236,9 @@ class PodInfoTest {
     bad.setAmount("abc");
     w.obj().getSpec().getContainers().get(0).getResources().setRequests(Map.of("cpu", bad));
 
-    assertThatThrownBy(w::info).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("abc");
+    assertThatThrownBy(w::info)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("abc");
   }
 
   @Test
@@ -158,15 +270,26 @@ class PodInfoTest {
   @Test
   void hostPortsComeFromSidecarsThenContainersAndSkipUnsetOnes() {
     PodWrapper w = pod();
-    w.obj().getSpec().setInitContainers(new ArrayList<>(List.of(
-        container(null, port("", "TCP", 70)),
-        container("Always", port("10.0.0.1", "UDP", 71), port(null, null, 0)))));
-    w.obj().getSpec().getContainers().addAll(List.of(
-        container(null, port(null, null, 80), port("", "", null)),
-        container(null, port("127.0.0.1", "SCTP", 81), port("", "TCP", -1))));
+    w.obj()
+        .getSpec()
+        .setInitContainers(
+            new ArrayList<>(
+                List.of(
+                    container(null, port("", "TCP", 70)),
+                    container("Always", port("10.0.0.1", "UDP", 71), port(null, null, 0)))));
+    w.obj()
+        .getSpec()
+        .getContainers()
+        .addAll(
+            List.of(
+                container(null, port(null, null, 80), port("", "", null)),
+                container(null, port("127.0.0.1", "SCTP", 81), port("", "TCP", -1))));
 
-    assertThat(w.info().hostPorts()).containsExactly(new HostPort("10.0.0.1", "UDP", 71), new HostPort("", "", 80),
-        new HostPort("127.0.0.1", "SCTP", 81));
+    assertThat(w.info().hostPorts())
+        .containsExactly(
+            new HostPort("10.0.0.1", "UDP", 71),
+            new HostPort("", "", 80),
+            new HostPort("127.0.0.1", "SCTP", 81));
   }
 
   @Test
@@ -178,9 +301,11 @@ class PodInfoTest {
 
   @Test
   void pvcKeysListPersistentVolumeClaimVolumesOnly() {
-    Volume ephemeral = new VolumeBuilder().withName("scratch").withNewEphemeral().endEphemeral().build();
+    Volume ephemeral =
+        new VolumeBuilder().withName("scratch").withNewEphemeral().endEphemeral().build();
     Volume emptyDir = new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build();
-    PodInfo p = pod().namespace("ns").pvc("data").volume(ephemeral).volume(emptyDir).pvc("logs").info();
+    PodInfo p =
+        pod().namespace("ns").pvc("data").volume(ephemeral).volume(emptyDir).pvc("logs").info();
 
     assertThat(p.pvcKeys()).containsExactly("ns/data", "ns/logs");
   }
@@ -193,9 +318,15 @@ class PodInfoTest {
     listed.setNamespaces(List.of("a", "b"));
     PodAffinityTerm allNamespaces = PodWrapper.affinityTerm("host", "Exists", "app");
     allNamespaces.setNamespaceSelector(new LabelSelector());
-    PodInfo p = pod().namespace("own").podAffinityIn("zone", "app", "web").podAntiAffinityTerm(listed)
-        .podAntiAffinityTerm(allNamespaces).preferredPodAffinityIn(7, "zone", "tier", "db")
-        .preferredPodAntiAffinityIn(3, "rack", "app", "cache").info();
+    PodInfo p =
+        pod()
+            .namespace("own")
+            .podAffinityIn("zone", "app", "web")
+            .podAntiAffinityTerm(listed)
+            .podAntiAffinityTerm(allNamespaces)
+            .preferredPodAffinityIn(7, "zone", "tier", "db")
+            .preferredPodAntiAffinityIn(3, "rack", "app", "cache")
+            .info();
 
     assertThat(p.hasPodAffinityOrAntiAffinity()).isTrue();
     assertThat(p.hasRequiredAntiAffinity()).isTrue();
@@ -229,8 +360,10 @@ class PodInfoTest {
     assertThat(term.matches(webElsewhere, Map.of())).isFalse();
     assertThat(term.matches(webElsewhere, Map.of("team", "a"))).isTrue();
     assertThat(term.matches(dbListed, Map.of("team", "a"))).isFalse();
-    assertThat(AffinityTerm.compile("own", PodWrapper.affinityTerm("zone", "Exists", "app")).matches(
-        MakePod.pod().name("x").namespace("own").label("app", "any").info(), null)).isTrue();
+    assertThat(
+            AffinityTerm.compile("own", PodWrapper.affinityTerm("zone", "Exists", "app"))
+                .matches(MakePod.pod().name("x").namespace("own").label("app", "any").info(), null))
+        .isTrue();
   }
 
   @Test
@@ -247,7 +380,8 @@ class PodInfoTest {
    * @param name the behaviour
    * @param pod the pod
    * @param error the expected aggregate text
-   * @param compiled how many terms of each kind (required, required anti, preferred, preferred anti) compiled
+   * @param compiled how many terms of each kind (required, required anti, preferred, preferred
+   *     anti) compiled
    */
   record ParseCase(String name, PodWrapper pod, String error, List<Integer> compiled) {
     @Override
@@ -260,15 +394,23 @@ class PodInfoTest {
     PodAffinityTerm badOp = PodWrapper.affinityTerm("zone", "Bad", "app", "web");
     PodAffinityTerm emptyIn = PodWrapper.affinityTerm("zone", "In", "app");
     return Stream.of(
-        new ParseCase("valid terms have no parse error", pod().podAffinityIn("zone", "app", "web"), null,
+        new ParseCase(
+            "valid terms have no parse error",
+            pod().podAffinityIn("zone", "app", "web"),
+            null,
             List.of(1, 0, 0, 0)),
-        new ParseCase("an unknown operator fails its term list only",
+        new ParseCase(
+            "an unknown operator fails its term list only",
             pod().podAffinityIn("zone", "app", "web").podAntiAffinityTerm(badOp),
-            "requiredAntiAffinityTerms: \"Bad\" is not a valid label selector operator", List.of(1, 0, 0, 0)),
-        new ParseCase("one bad term empties its whole list",
+            "requiredAntiAffinityTerms: \"Bad\" is not a valid label selector operator",
+            List.of(1, 0, 0, 0)),
+        new ParseCase(
+            "one bad term empties its whole list",
             pod().podAffinityIn("zone", "app", "web").podAffinityTerm(emptyIn),
-            "requiredAffinityTerms: for 'in', 'notin' operators, values set can't be empty", List.of(0, 0, 0, 0)),
-        new ParseCase("errors of several lists are aggregated in brackets",
+            "requiredAffinityTerms: for 'in', 'notin' operators, values set can't be empty",
+            List.of(0, 0, 0, 0)),
+        new ParseCase(
+            "errors of several lists are aggregated in brackets",
             pod().podAffinityTerm(badOp).preferredPodAntiAffinityIn(1, "zone", "bad key!", "x"),
             "[requiredAffinityTerms: \"Bad\" is not a valid label selector operator, "
                 + "preferredAntiAffinityTerms: invalid label key \"bad key!\"]",
@@ -280,11 +422,17 @@ class PodInfoTest {
   void parseErrors(ParseCase c) {
     PodInfo p = c.pod().info();
     assertThat(p.parseError()).isEqualTo(c.error());
-    assertThat(List.of(p.requiredAffinityTerms().size(), p.requiredAntiAffinityTerms().size(),
-        p.preferredAffinityTerms().size(), p.preferredAntiAffinityTerms().size())).isEqualTo(c.compiled());
+    assertThat(
+            List.of(
+                p.requiredAffinityTerms().size(),
+                p.requiredAntiAffinityTerms().size(),
+                p.preferredAffinityTerms().size(),
+                p.preferredAntiAffinityTerms().size()))
+        .isEqualTo(c.compiled());
   }
 
-  // ---------------------------------------------------------------------------------------------- identity, copy
+  // ----------------------------------------------------------------------------------------------
+  // identity, copy
 
   @Test
   void identityFieldsDefaultSensibly() {
@@ -303,7 +451,8 @@ class PodInfoTest {
     assertThat(q.priority()).isEqualTo(7);
     assertThat(q.terminating()).isTrue();
     assertThat(q.toString()).isEqualTo("default/q@n1");
-    assertThat(PodInfo.of(new PodBuilder().withNewMetadata().endMetadata().build()).labels()).isEmpty();
+    assertThat(PodInfo.of(new PodBuilder().withNewMetadata().endMetadata().build()).labels())
+        .isEmpty();
   }
 
   @Test

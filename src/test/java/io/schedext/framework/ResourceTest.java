@@ -17,10 +17,27 @@ class ResourceTest {
 
   @Test
   void everyKindOfResourceIsConverted() {
-    Resource r = Resource.fromQuantities(Map.of("cpu", new Quantity("4m"), "memory", new Quantity("2000"),
-        "pods", new Quantity("80"), "ephemeral-storage", new Quantity("5000"), "scalar.test/scalar1", new Quantity("1"),
-        "hugepages-test", new Quantity("2"), "attachable-volumes-csi-x", new Quantity("39"),
-        "kubernetes.io/batch-cpu", new Quantity("7"), "storage", new Quantity("9")));
+    Resource r =
+        Resource.fromQuantities(
+            Map.of(
+                "cpu",
+                new Quantity("4m"),
+                "memory",
+                new Quantity("2000"),
+                "pods",
+                new Quantity("80"),
+                "ephemeral-storage",
+                new Quantity("5000"),
+                "scalar.test/scalar1",
+                new Quantity("1"),
+                "hugepages-test",
+                new Quantity("2"),
+                "attachable-volumes-csi-x",
+                new Quantity("39"),
+                "kubernetes.io/batch-cpu",
+                new Quantity("7"),
+                "storage",
+                new Quantity("9")));
 
     Resource want = new Resource(4, 2000, 5000, 80);
     want.setScalar("scalar.test/scalar1", 1);
@@ -53,8 +70,9 @@ class ResourceTest {
     assertThat(c.allowedPodNumber()).isEqualTo(4);
     assertThat(c.scalarResources()).isEqualTo(Map.of("x/y", 6L, "x/z", 2L));
     c.subtract(b);
-    assertThat(c.scalarResources()).as("subtracting leaves zero entries, as upstream").isEqualTo(
-        Map.of("x/y", 5L, "x/z", 0L));
+    assertThat(c.scalarResources())
+        .as("subtracting leaves zero entries, as upstream")
+        .isEqualTo(Map.of("x/y", 5L, "x/z", 0L));
     assertThat(a.scalarResources()).isEqualTo(Map.of("x/y", 5L));
     assertThat(new Resource().scalar("none")).isZero();
   }

@@ -1,25 +1,24 @@
 package io.schedext.framework;
 
-import io.schedext.framework.parallelize.Parallelizer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.util.Collections;
 
 /**
- * Running totals carried from call to call must always equal the sum from scratch over the list given, whatever
- * changed in between (node infos replaced, labels changed, positions shifted, the list grown or shrunk), and must
- * recompute only the positions whose node info changed.
+ * Running totals carried from call to call must always equal the sum from scratch over the list
+ * given, whatever changed in between (node infos replaced, labels changed, positions shifted, the
+ * list grown or shrunk), and must recompute only the positions whose node info changed.
  */
 class RunningTotalsTest {
 
@@ -31,7 +30,8 @@ class RunningTotalsTest {
   }
 
   /** Pods per zone label value; a node contributes (its zone, its pod count). */
-  private static final class PodsPerZone implements RunningTotals.Sum<Map.Entry<String, Integer>, Map<String, Long>> {
+  private static final class PodsPerZone
+      implements RunningTotals.Sum<Map.Entry<String, Integer>, Map<String, Long>> {
     int computed;
 
     @Override
@@ -96,15 +96,19 @@ class RunningTotalsTest {
     return copy;
   }
 
-  private Map<String, Long> total(RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals,
-      List<NodeInfo> nodes, PodsPerZone sum) {
+  private Map<String, Long> total(
+      RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals,
+      List<NodeInfo> nodes,
+      PodsPerZone sum) {
     return totals.total("pods-per-zone", nodes, sum, parallelizer, Map::copyOf);
   }
 
   @Test
   void onlyChangedNodesAreRecomputed() {
-    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
-    List<NodeInfo> nodes = new ArrayList<>(List.of(node("a", "z1", 2), node("b", "z1", 1), node("c", "z2", 0)));
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals =
+        new RunningTotals<>(4);
+    List<NodeInfo> nodes =
+        new ArrayList<>(List.of(node("a", "z1", 2), node("b", "z1", 1), node("c", "z2", 0)));
     PodsPerZone sum = new PodsPerZone();
     assertThat(total(totals, nodes, sum)).isEqualTo(Map.of("z1", 3L));
     assertThat(sum.computed).isEqualTo(3);
@@ -123,7 +127,8 @@ class RunningTotalsTest {
 
   @Test
   void aCopyOfAnUnchangedNodeInfoIsNotRecomputed() {
-    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals =
+        new RunningTotals<>(4);
     List<NodeInfo> nodes = List.of(node("a", "z1", 2), node("b", "z2", 1));
     total(totals, nodes, new PodsPerZone());
     PodsPerZone sum = new PodsPerZone();
@@ -136,7 +141,8 @@ class RunningTotalsTest {
   void randomChangesKeepTheTotalEqualToTheSumFromScratch() {
     for (long seed = 1; seed <= 5; seed++) {
       Random rnd = new Random(seed);
-      RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+      RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals =
+          new RunningTotals<>(4);
       List<NodeInfo> nodes = new ArrayList<>();
       // Enough nodes that the first call and the reorderings take the parallel path.
       for (int i = 0; i < RunningTotals.PARALLEL_FROM + 100; i++) {
@@ -154,15 +160,18 @@ class RunningTotalsTest {
             nodes.set(i, inZone(nodes.get(i), "z" + rnd.nextInt(5)));
           }
           case 2 -> nodes.remove(rnd.nextInt(nodes.size()));
-          case 3 -> nodes.add(rnd.nextInt(nodes.size() + 1), node("n" + next++, "z" + rnd.nextInt(4), 1));
+          case 3 ->
+              nodes.add(rnd.nextInt(nodes.size() + 1), node("n" + next++, "z" + rnd.nextInt(4), 1));
           case 4 -> Collections.rotate(nodes, rnd.nextInt(nodes.size()));
           default -> {
             // nothing changes
           }
         }
         // Every other step as a snapshot's list, which keeps the generations in an array.
-        List<NodeInfo> given = step % 2 == 0 ? nodes : new NodeInfoList(nodes.toArray(new NodeInfo[0]));
-        assertThat(total(totals, given, new PodsPerZone())).as("seed %d step %d", seed, step)
+        List<NodeInfo> given =
+            step % 2 == 0 ? nodes : new NodeInfoList(nodes.toArray(new NodeInfo[0]));
+        assertThat(total(totals, given, new PodsPerZone()))
+            .as("seed %d step %d", seed, step)
             .isEqualTo(fromScratch(nodes));
       }
     }
@@ -170,19 +179,22 @@ class RunningTotalsTest {
 
   @Test
   void aListWithGenerationsIsComparedByThem() {
-    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(4);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals =
+        new RunningTotals<>(4);
     NodeInfo[] nodes = {node("a", "z1", 2), node("b", "z2", 1)};
     total(totals, new NodeInfoList(nodes), new PodsPerZone());
     nodes[1] = withPod(nodes[1], "new");
     PodsPerZone sum = new PodsPerZone();
     assertThat(total(totals, new NodeInfoList(nodes), sum)).isEqualTo(Map.of("z1", 2L, "z2", 2L));
     assertThat(sum.computed).isEqualTo(1);
-    assertThatThrownBy(() -> new NodeInfoList(nodes, new long[1])).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new NodeInfoList(nodes, new long[1]))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void keepsTheMostRecentlyUsedKeys() {
-    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals = new RunningTotals<>(2);
+    RunningTotals<String, Map.Entry<String, Integer>, Map<String, Long>> totals =
+        new RunningTotals<>(2);
     List<NodeInfo> nodes = List.of(node("a", "z1", 1));
     totals.total("k1", nodes, new PodsPerZone(), null, Map::copyOf);
     totals.total("k2", nodes, new PodsPerZone(), null, Map::copyOf);

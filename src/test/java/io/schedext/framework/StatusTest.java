@@ -38,8 +38,10 @@ class StatusTest {
     assertThat(u.code()).isEqualTo(Code.UNSCHEDULABLE);
     assertThat(u.cause()).isSameAs(cause);
     assertThat(u.plugin()).isEqualTo("A");
-    assertThat(Status.unschedulable("a", "b").withPrefix("p: ").reasons()).containsExactly("p: a", "p: b");
-    assertThat(Status.error(new IllegalStateException()).message()).isEqualTo("IllegalStateException");
+    assertThat(Status.unschedulable("a", "b").withPrefix("p: ").reasons())
+        .containsExactly("p: a", "p: b");
+    assertThat(Status.error(new IllegalStateException()).message())
+        .isEqualTo("IllegalStateException");
   }
 
   @Test
@@ -63,10 +65,19 @@ class StatusTest {
 
   @Test
   void codesUseUpstreamNamesAndOrder() {
-    assertThat(Code.values()).extracting(Code::upstreamName).containsExactly("Success", "Error", "Unschedulable",
-        "UnschedulableAndUnresolvable", "Wait", "Skip", "Pending");
+    assertThat(Code.values())
+        .extracting(Code::upstreamName)
+        .containsExactly(
+            "Success",
+            "Error",
+            "Unschedulable",
+            "UnschedulableAndUnresolvable",
+            "Wait",
+            "Skip",
+            "Pending");
     assertThat(Code.fromUpstreamName("Wait")).isEqualTo(Code.WAIT);
-    assertThatThrownBy(() -> Code.fromUpstreamName("wait")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> Code.fromUpstreamName("wait"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unknown status code \"wait\"");
   }
 
@@ -77,7 +88,8 @@ class StatusTest {
     assertThat(PreFilterResult.merge(Set.of("a", "b"), null)).isEqualTo(Set.of("a", "b"));
     assertThat(PreFilterResult.merge(Set.of("a", "b"), Set.of("b", "c"))).isEqualTo(Set.of("b"));
     assertThat(PreFilterResult.merge(Set.of("a"), Set.of("c"))).isEmpty();
-    assertThat(PreFilterResult.restrict(List.of("c", "a", "b"), Set.of("a", "c"))).containsExactly("c", "a");
+    assertThat(PreFilterResult.restrict(List.of("c", "a", "b"), Set.of("a", "c")))
+        .containsExactly("c", "a");
     assertThat(PreFilterResult.restrict(List.of("c", "a"), null)).containsExactly("c", "a");
     assertThat(PreFilterResult.success().allNodes()).isTrue();
     assertThat(PreFilterResult.nodes(Set.of()).allNodes()).isFalse();

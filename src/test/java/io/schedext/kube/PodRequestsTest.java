@@ -13,10 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Pod requests as exact decimals, as component-helpers' PodRequests (with and without non-missing defaults). */
+/**
+ * Pod requests as exact decimals, as component-helpers' PodRequests (with and without non-missing
+ * defaults).
+ */
 class PodRequestsTest {
 
-  record Case(String name, PodWrapper pod, Map<String, String> requests, Map<String, String> nonZero) {
+  record Case(
+      String name, PodWrapper pod, Map<String, String> requests, Map<String, String> nonZero) {
     @Override
     public String toString() {
       return name;
@@ -38,19 +42,35 @@ class PodRequestsTest {
   static Stream<Case> cases() {
     return Stream.of(
         new Case("no containers, no requests", pod(), m(), m()),
-        new Case("a container without requests gets 0.1 cpu and 200Mi only in the non-zero view", pod().req(m()), m(),
+        new Case(
+            "a container without requests gets 0.1 cpu and 200Mi only in the non-zero view",
+            pod().req(m()),
+            m(),
             m("cpu", "0.1", "memory", "209715200")),
-        new Case("every resource is summed over containers", pod().req(m("cpu", "1", "example.com/gpu", "1"))
-            .req(m("cpu", "500m", "example.com/gpu", "2")),
-            m("cpu", "1.5", "example.com/gpu", "3"), m("cpu", "1.5", "example.com/gpu", "3", "memory", "419430400")),
-        new Case("a resource asked only by an init container is requested", pod().req(m("cpu", "1"))
-            .initReq(m("example.com/fpga", "1")), m("cpu", "1", "example.com/fpga", "1"),
+        new Case(
+            "every resource is summed over containers",
+            pod()
+                .req(m("cpu", "1", "example.com/gpu", "1"))
+                .req(m("cpu", "500m", "example.com/gpu", "2")),
+            m("cpu", "1.5", "example.com/gpu", "3"),
+            m("cpu", "1.5", "example.com/gpu", "3", "memory", "419430400")),
+        new Case(
+            "a resource asked only by an init container is requested",
+            pod().req(m("cpu", "1")).initReq(m("example.com/fpga", "1")),
+            m("cpu", "1", "example.com/fpga", "1"),
             m("cpu", "1", "memory", "209715200", "example.com/fpga", "1")),
-        new Case("overhead of any resource is added", pod().req(m("cpu", "1")).overhead(m("cpu", "100m",
-            "example.com/gpu", "1")), m("cpu", "1.1", "example.com/gpu", "1"),
+        new Case(
+            "overhead of any resource is added",
+            pod().req(m("cpu", "1")).overhead(m("cpu", "100m", "example.com/gpu", "1")),
+            m("cpu", "1.1", "example.com/gpu", "1"),
             m("cpu", "1.1", "memory", "209715200", "example.com/gpu", "1")),
-        new Case("sidecars raise both the sum and later init containers", pod().req(m("memory", "1Gi"))
-            .sidecarReq(m("memory", "1Gi")).initReq(m("memory", "3Gi")), m("memory", "4294967296"),
+        new Case(
+            "sidecars raise both the sum and later init containers",
+            pod()
+                .req(m("memory", "1Gi"))
+                .sidecarReq(m("memory", "1Gi"))
+                .initReq(m("memory", "3Gi")),
+            m("memory", "4294967296"),
             m("cpu", "0.2", "memory", "4294967296")));
   }
 

@@ -5,21 +5,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
 
-/** Exact quantity values and apimachinery's rounding of {@code Value()} and {@code MilliValue()}. */
+/**
+ * Exact quantity values and apimachinery's rounding of {@code Value()} and {@code MilliValue()}.
+ */
 class QuantitiesTest {
 
   record Case(String quantity, String decimal, long value, long milliValue) {
     @Override
     public String toString() {
-      return "\"" + quantity + "\" is " + decimal + ", Value " + value + ", MilliValue " + milliValue;
+      return "\""
+          + quantity
+          + "\" is "
+          + decimal
+          + ", Value "
+          + value
+          + ", MilliValue "
+          + milliValue;
     }
   }
 
@@ -57,9 +66,13 @@ class QuantitiesTest {
   @Test
   void commonSpellingsAreValuedAsTheGeneralParserValuesThem() {
     Random rnd = new Random(3);
-    String[] suffixes = {"", "m", "u", "n", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3",
-        "E-2"};
-    String[] amounts = {"0", "1", "007", "999999999999999", "1234567890123456", "1.5", "-2", "+3", "", "x"};
+    String[] suffixes = {
+      "", "m", "u", "n", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3",
+      "E-2"
+    };
+    String[] amounts = {
+      "0", "1", "007", "999999999999999", "1234567890123456", "1.5", "-2", "+3", "", "x"
+    };
     for (String suffix : suffixes) {
       List<String> all = new ArrayList<>(List.of(amounts));
       for (int i = 0; i < 200; i++) {
@@ -71,7 +84,9 @@ class QuantitiesTest {
         try {
           general = q.getNumericalAmount();
         } catch (RuntimeException e) {
-          assertThat(Quantities.plainDecimal(q.getAmount(), q.getFormat())).as(amount + suffix).isNull();
+          assertThat(Quantities.plainDecimal(q.getAmount(), q.getFormat()))
+              .as(amount + suffix)
+              .isNull();
           continue;
         }
         BigDecimal plain = Quantities.plainDecimal(q.getAmount(), q.getFormat());
@@ -83,9 +98,12 @@ class QuantitiesTest {
     }
     Quantity parsed = new Quantity("128Mi");
     assertThat(Quantities.plainDecimal(parsed.getAmount(), parsed.getFormat()))
-        .as("a parsed quantity keeps amount and suffix apart").isEqualByComparingTo("134217728");
+        .as("a parsed quantity keeps amount and suffix apart")
+        .isEqualByComparingTo("134217728");
     assertThat(Quantities.plainDecimal("250", "m")).isEqualByComparingTo("0.25");
-    assertThat(Quantities.plainDecimal("1", "Ei")).as("larger suffixes take the general parser").isNull();
+    assertThat(Quantities.plainDecimal("1", "Ei"))
+        .as("larger suffixes take the general parser")
+        .isNull();
     assertThat(Quantities.plainDecimal("999999999999999", "Ti")).as("beyond a long").isNull();
   }
 

@@ -16,15 +16,29 @@ class UnreadFieldsTest {
   private final ObjectMapper skipping = UnreadFields.skipIn(new ObjectMapper());
 
   private static Pod pod() {
-    return new PodBuilder().withNewMetadata().withName("p").withNamespace("ns")
-        .withManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Update")
-            .withApiVersion("v1").withFieldsType("FieldsV1").build()))
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("p")
+        .withNamespace("ns")
+        .withManagedFields(
+            List.of(
+                new ManagedFieldsEntryBuilder()
+                    .withManager("kubectl")
+                    .withOperation("Update")
+                    .withApiVersion("v1")
+                    .withFieldsType("FieldsV1")
+                    .build()))
         .endMetadata()
-        .withNewSpec().withNodeName("n1").endSpec()
-        .withNewStatus().withPhase("Running")
-        .withContainerStatuses(List.of(new ContainerStatusBuilder().withName("c").withRestartCount(3).build()))
+        .withNewSpec()
+        .withNodeName("n1")
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Running")
+        .withContainerStatuses(
+            List.of(new ContainerStatusBuilder().withName("c").withRestartCount(3).build()))
         .withInitContainerStatuses(List.of(new ContainerStatusBuilder().withName("i").build()))
-        .endStatus().build();
+        .endStatus()
+        .build();
   }
 
   @Test

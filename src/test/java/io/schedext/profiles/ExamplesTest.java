@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every file under policy-examples works as its comment says: kube-scheduler configurations pass the checks
- * kube-scheduler and the extender apply to extenders, profile files load into frameworks, and every Policy becomes
- * exactly the profile of its sibling {@code .profile.yaml}.
+ * Every file under policy-examples works as its comment says: kube-scheduler configurations pass
+ * the checks kube-scheduler and the extender apply to extenders, profile files load into
+ * frameworks, and every Policy becomes exactly the profile of its sibling {@code .profile.yaml}.
  */
 class ExamplesTest {
 
@@ -45,9 +45,14 @@ class ExamplesTest {
 
   @Test
   void everyKindOfExampleIsThere() throws IOException {
-    assertThat(kubeSchedulerConfigs().map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
-        "filter-prioritize.yaml", "bind.yaml", "preempt.yaml", "node-cache-capable-false.yaml",
-        "https-client-cert.yaml", "managed-resources-ignorable.yaml");
+    assertThat(kubeSchedulerConfigs().map(p -> p.getFileName().toString()))
+        .containsExactlyInAnyOrder(
+            "filter-prioritize.yaml",
+            "bind.yaml",
+            "preempt.yaml",
+            "node-cache-capable-false.yaml",
+            "https-client-cert.yaml",
+            "managed-resources-ignorable.yaml");
     assertThat(profileFiles().map(p -> p.getFileName().toString()))
         .containsExactlyInAnyOrder("default-like.yaml", "bin-packing.yaml", "legacy-plugins.yaml");
     assertThat(policies()).hasSizeGreaterThanOrEqualTo(5);
@@ -55,7 +60,8 @@ class ExamplesTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("kubeSchedulerConfigs")
-  void kubeSchedulerConfigurationsRegisterTheExtenderAsKubeSchedulerRequires(Path file) throws IOException {
+  void kubeSchedulerConfigurationsRegisterTheExtenderAsKubeSchedulerRequires(Path file)
+      throws IOException {
     String text = Files.readString(file);
     JsonNode root = YAML.readTree(text);
     assertThat(text).as("a comment says when to use it").startsWith("# When to use:");
@@ -63,7 +69,8 @@ class ExamplesTest {
     assertThat(root.path("kind").asText()).isEqualTo("KubeSchedulerConfiguration");
     assertThat(ExtenderEntries.problems(root.get("extenders"))).isEmpty();
     // The same file is also a valid extender.config.file (its extenders are ignored there).
-    assertThat(FrameworkView.of(loader().load(file.toString()))).extracting(FrameworkView::name)
+    assertThat(FrameworkView.of(loader().load(file.toString())))
+        .extracting(FrameworkView::name)
         .containsExactly("default-scheduler");
   }
 
@@ -82,10 +89,14 @@ class ExamplesTest {
 
   @Test
   void theBinPackingProfileScoresMostAllocatedWithoutBalancingOrSpreading() {
-    List<FrameworkView> views = FrameworkView.of(loader().load("policy-examples/profiles/bin-packing.yaml"));
-    assertThat(views).extracting(FrameworkView::name).containsExactly("default-scheduler", "bin-packing");
+    List<FrameworkView> views =
+        FrameworkView.of(loader().load("policy-examples/profiles/bin-packing.yaml"));
+    assertThat(views)
+        .extracting(FrameworkView::name)
+        .containsExactly("default-scheduler", "bin-packing");
     FrameworkView binPacking = views.get(1);
-    assertThat(binPacking.plugins().get("score")).startsWith("NodeResourcesFit")
+    assertThat(binPacking.plugins().get("score"))
+        .startsWith("NodeResourcesFit")
         .doesNotContain("NodeResourcesBalancedAllocation", "PodTopologySpread");
     assertThat(binPacking.args().get("NodeResourcesFit").at("/scoringStrategy/type").asText())
         .isEqualTo("MostAllocated");
@@ -98,7 +109,8 @@ class ExamplesTest {
     Path sibling = file.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".profile.yaml");
     assertThat(sibling).exists();
     List<FrameworkView> translated =
-        FrameworkView.of(new PolicyTranslator(REGISTRY).translate(file.toString(), "default-scheduler"));
+        FrameworkView.of(
+            new PolicyTranslator(REGISTRY).translate(file.toString(), "default-scheduler"));
     assertThat(translated).isEqualTo(FrameworkView.of(loader().load(sibling.toString())));
   }
 
@@ -111,33 +123,51 @@ class ExamplesTest {
 
   static Stream<BadExtender> badExtenders() {
     return Stream.of(
-        new BadExtender("no extender at all", "[]", List.of("extenders: Required value: the file registers no extender")),
-        new BadExtender("a missing urlPrefix and no verb", "[{weight: 1}]",
-            List.of("extenders[0].urlPrefix: Required value",
+        new BadExtender(
+            "no extender at all",
+            "[]",
+            List.of("extenders: Required value: the file registers no extender")),
+        new BadExtender(
+            "a missing urlPrefix and no verb",
+            "[{weight: 1}]",
+            List.of(
+                "extenders[0].urlPrefix: Required value",
                 "extenders[0]: Required value: at least one of filterVerb, prioritizeVerb, preemptVerb, bindVerb")),
-        new BadExtender("prioritize without a weight", "[{urlPrefix: 'http://x:8888/scheduler', prioritizeVerb: prioritize}]",
-            List.of("extenders[0].weight: Invalid value: 0: must have a positive weight applied to it")),
-        new BadExtender("two binders", "[{urlPrefix: 'http://x/scheduler', bindVerb: bind}, "
-            + "{urlPrefix: 'http://y/profiles/p', bindVerb: bind}]",
-            List.of("extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can "
-                + "implement bind")),
-        new BadExtender("an https URL without enableHTTPS and TLS settings without HTTPS",
+        new BadExtender(
+            "prioritize without a weight",
+            "[{urlPrefix: 'http://x:8888/scheduler', prioritizeVerb: prioritize}]",
+            List.of(
+                "extenders[0].weight: Invalid value: 0: must have a positive weight applied to it")),
+        new BadExtender(
+            "two binders",
+            "[{urlPrefix: 'http://x/scheduler', bindVerb: bind}, "
+                + "{urlPrefix: 'http://y/profiles/p', bindVerb: bind}]",
+            List.of(
+                "extenders: Invalid value: \"found 2 extenders implementing bind\": only one extender can "
+                    + "implement bind")),
+        new BadExtender(
+            "an https URL without enableHTTPS and TLS settings without HTTPS",
             "[{urlPrefix: 'https://x/scheduler', filterVerb: filter, tlsConfig: {certFile: c}}]",
-            List.of("extenders[0].urlPrefix: Invalid value: \"https://x/scheduler\": the scheme must be https exactly "
+            List.of(
+                "extenders[0].urlPrefix: Invalid value: \"https://x/scheduler\": the scheme must be https exactly "
                     + "when enableHTTPS is true",
                 "extenders[0].tlsConfig: Invalid value: the settings are only used with enableHTTPS: true",
                 "extenders[0].tlsConfig: Invalid value: a client certificate needs both certFile and keyFile")),
-        new BadExtender("a verb the extender does not serve and a URL outside its endpoints",
+        new BadExtender(
+            "a verb the extender does not serve and a URL outside its endpoints",
             "[{urlPrefix: 'http://x/api', filterVerb: filtr, httpTimeout: 5}]",
-            List.of("extenders[0].urlPrefix: Invalid value: \"http://x/api\": must be http(s)://<host>[:<port>]/scheduler "
+            List.of(
+                "extenders[0].urlPrefix: Invalid value: \"http://x/api\": must be http(s)://<host>[:<port>]/scheduler "
                     + "or /profiles/<profile>",
                 "extenders[0].filterVerb: Unsupported value: \"filtr\": supported values: \"filter\" (the extender's "
                     + "filter endpoint)",
                 "extenders[0].httpTimeout: Invalid value: \"5\": not a duration")),
-        new BadExtender("managed resources that are not extended resources or repeat",
+        new BadExtender(
+            "managed resources that are not extended resources or repeat",
             "[{urlPrefix: 'http://x/scheduler', filterVerb: filter, managedResources: [{name: cpu}, "
                 + "{name: example.com/a}, {name: example.com/a}]}]",
-            List.of("extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an invalid extended resource name",
+            List.of(
+                "extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an invalid extended resource name",
                 "extenders[0].managedResources[2].name: Invalid value: \"example.com/a\": duplicate extender managed "
                     + "resource name")));
   }

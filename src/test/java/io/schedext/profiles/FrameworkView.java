@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a built framework runs, as comparable values: the plugins per extension point (non-empty points only, keyed
- * as in a configuration file), the score weights and the effective args.
+ * What a built framework runs, as comparable values: the plugins per extension point (non-empty
+ * points only, keyed as in a configuration file), the score weights and the effective args.
  *
  * @param name the profile name
  * @param plugins plugin names per point, in run order
@@ -21,7 +21,10 @@ import java.util.TreeMap;
  * @param args effective args by plugin
  */
 record FrameworkView(
-    String name, Map<String, List<String>> plugins, Map<String, Integer> weights, Map<String, JsonNode> args) {
+    String name,
+    Map<String, List<String>> plugins,
+    Map<String, Integer> weights,
+    Map<String, JsonNode> args) {
 
   static FrameworkView of(Framework fw) {
     Map<String, List<String>> plugins = new LinkedHashMap<>();
@@ -30,12 +33,18 @@ record FrameworkView(
         plugins.put(ProfileDefaults.setName(p), fw.pluginNames(p));
       }
     }
-    return new FrameworkView(fw.profileName(), plugins, fw.scoreWeights(), new TreeMap<>(fw.pluginArgs()));
+    return new FrameworkView(
+        fw.profileName(), plugins, fw.scoreWeights(), new TreeMap<>(fw.pluginArgs()));
   }
 
-  /** Builds the frameworks of {@code configured} with the in-tree registry over an empty cluster. */
+  /**
+   * Builds the frameworks of {@code configured} with the in-tree registry over an empty cluster.
+   */
   static Frameworks build(KubeSchedulerConfiguration configured, String defaultProfile) {
-    return FrameworkBuilder.build(configured, InTreeRegistry.create(), TestFrameworks.services(new ObjectStore()),
+    return FrameworkBuilder.build(
+        configured,
+        InTreeRegistry.create(),
+        TestFrameworks.services(new ObjectStore()),
         defaultProfile);
   }
 

@@ -15,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The in-tree registry: one registration per plugin, with the args type profiles default its args by. */
+/**
+ * The in-tree registry: one registration per plugin, with the args type profiles default its args
+ * by.
+ */
 class InTreeRegistryTest {
 
   @Test
@@ -24,21 +27,27 @@ class InTreeRegistryTest {
     Map<String, Class<?>> typed = new LinkedHashMap<>();
     r.names().stream().filter(n -> r.argsType(n) != null).forEach(n -> typed.put(n, r.argsType(n)));
     // Upstream appends defaulted args for each of these.
-    assertThat(typed).containsAllEntriesOf(Map.of(
-        "NodeAffinity", NodeAffinityArgs.class,
-        "NodeResourcesFit", NodeResourcesFitArgs.class,
-        "VolumeBinding", VolumeBindingArgs.class,
-        "PodTopologySpread", PodTopologySpreadArgs.class,
-        "InterPodAffinity", InterPodAffinityArgs.class,
-        "NodeResourcesBalancedAllocation", NodeResourcesBalancedAllocationArgs.class,
-        "DefaultPreemption", DefaultPreemptionArgs.class));
+    assertThat(typed)
+        .containsAllEntriesOf(
+            Map.of(
+                "NodeAffinity", NodeAffinityArgs.class,
+                "NodeResourcesFit", NodeResourcesFitArgs.class,
+                "VolumeBinding", VolumeBindingArgs.class,
+                "PodTopologySpread", PodTopologySpreadArgs.class,
+                "InterPodAffinity", InterPodAffinityArgs.class,
+                "NodeResourcesBalancedAllocation", NodeResourcesBalancedAllocationArgs.class,
+                "DefaultPreemption", DefaultPreemptionArgs.class));
     // v1 has no args kinds for these; their v1.22 args are kept as written.
     assertThat(typed).doesNotContainKeys("NodeLabel", "ServiceAffinity");
   }
 
   @Test
   void everyPluginOfTheDefaultProfileThatTheExtenderRunsIsRegistered() {
-    assertThat(InTreeRegistry.create().names()).containsAll(ProfileDefaults.PLUGINS.stream()
-        .map(PluginRef::name).filter(n -> !ProfileDefaults.NOT_RUN.contains(n)).toList());
+    assertThat(InTreeRegistry.create().names())
+        .containsAll(
+            ProfileDefaults.PLUGINS.stream()
+                .map(PluginRef::name)
+                .filter(n -> !ProfileDefaults.NOT_RUN.contains(n))
+                .toList());
   }
 }

@@ -22,7 +22,8 @@ class ProfilesServiceTest {
   int port;
 
   private JsonNode filter(String path) throws Exception {
-    Http.Reply r = new Http(port).post(path, Files.readString(Path.of("docs/examples/filter.json")));
+    Http.Reply r =
+        new Http(port).post(path, Files.readString(Path.of("docs/examples/filter.json")));
     assertThat(r.status()).isEqualTo(200);
     return r.json();
   }
@@ -35,7 +36,8 @@ class ProfilesServiceTest {
   void theStrictProfileRefusesCordonedAndTaintedNodes() throws Exception {
     JsonNode j = filter("/profiles/strict/filter");
     assertThat(j.get("Error").asText()).isEmpty();
-    assertThat(j.get("FailedAndUnresolvableNodes").get("node-b4").asText()).isEqualTo("node(s) were unschedulable");
+    assertThat(j.get("FailedAndUnresolvableNodes").get("node-b4").asText())
+        .isEqualTo("node(s) were unschedulable");
     assertThat(j.get("FailedAndUnresolvableNodes").get("node-c4").asText())
         .isEqualTo("node(s) had untolerated taint {nvidia.com/gpu: present}");
     assertThat(names(j.get("NodeNames"))).doesNotContain("node-b4", "node-c4");
@@ -62,16 +64,27 @@ class ProfilesServiceTest {
     assertThat(j.get("defaultProfile").asText()).isEqualTo("strict");
     JsonNode strict = j.get("profiles").get(0);
     JsonNode lenient = j.get("profiles").get(1);
-    assertThat(List.of(strict.get("schedulerName").asText(), strict.get("servesScheduler").asBoolean(),
-        lenient.get("schedulerName").asText(), lenient.get("servesScheduler").asBoolean()))
+    assertThat(
+            List.of(
+                strict.get("schedulerName").asText(),
+                strict.get("servesScheduler").asBoolean(),
+                lenient.get("schedulerName").asText(),
+                lenient.get("servesScheduler").asBoolean()))
         .isEqualTo(List.of("strict", true, "lenient", false));
-    assertThat(names(strict.at("/plugins/filter"))).startsWith("NodeUnschedulable", "NodeName", "TaintToleration");
-    assertThat(names(lenient.at("/plugins/filter"))).doesNotContain("NodeUnschedulable", "TaintToleration");
+    assertThat(names(strict.at("/plugins/filter")))
+        .startsWith("NodeUnschedulable", "NodeName", "TaintToleration");
+    assertThat(names(lenient.at("/plugins/filter")))
+        .doesNotContain("NodeUnschedulable", "TaintToleration");
     assertThat(names(lenient.at("/plugins/score"))).startsWith("ImageLocality");
     assertThat(lenient.at("/scoreWeights/ImageLocality").asInt()).isEqualTo(5);
     assertThat(names(strict.at("/plugins/bind"))).containsExactly("DefaultBinder");
-    assertThat(StreamSupport.stream(strict.get("pluginConfig").spliterator(), false)
-        .filter(c -> c.get("name").asText().equals("NodeResourcesFit")).findFirst().orElseThrow()
-        .at("/args/scoringStrategy/type").asText()).isEqualTo("LeastAllocated");
+    assertThat(
+            StreamSupport.stream(strict.get("pluginConfig").spliterator(), false)
+                .filter(c -> c.get("name").asText().equals("NodeResourcesFit"))
+                .findFirst()
+                .orElseThrow()
+                .at("/args/scoringStrategy/type")
+                .asText())
+        .isEqualTo("LeastAllocated");
   }
 }

@@ -24,9 +24,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The API server goes away and comes back, as in an upgrade of the control plane: readiness goes DOWN once the
- * watches have been down for the sync grace, comes back UP when they resume, and what changed around the outage
- * reaches the cache. A kube-scheduler running through it schedules through the extender afterwards.
+ * The API server goes away and comes back, as in an upgrade of the control plane: readiness goes
+ * DOWN once the watches have been down for the sync grace, comes back UP when they resume, and what
+ * changed around the outage reaches the cache. A kube-scheduler running through it schedules
+ * through the extender afterwards.
  */
 @RealCluster
 @ExtendWith(OutputCaptureExtension.class)
@@ -56,28 +57,49 @@ class ApiServerRestartTest {
     w.create(w.pod("doomed", "500m").editSpec().withNodeName(before).endSpec());
     await().atMost(PATIENCE).until(() -> compare(http).get("equal").asBoolean());
 
-    try (KubeScheduler ks = KubeScheduler.start(cp, Extender.filterAndPrioritize(
-        "http://127.0.0.1:" + port + "/scheduler"), OwnPlugins.EXTENDER_DECIDES)) {
+    try (KubeScheduler ks =
+        KubeScheduler.start(
+            cp,
+            Extender.filterAndPrioritize("http://127.0.0.1:" + port + "/scheduler"),
+            OwnPlugins.EXTENDER_DECIDES)) {
       // Opening the watches after the first lists at start is not an outage.
       assertThat(log.getOut()).doesNotContain("watch dropped");
       cp.stopApiServer();
       await().atMost(PATIENCE).until(() -> http.get("/actuator/health/readiness").status() == 503);
-      assertThat(http.get("/actuator/health/readiness").json().path("components").path("clusterState")
-          .path("status").asText()).isNotEqualTo("UP");
+      assertThat(
+              http.get("/actuator/health/readiness")
+                  .json()
+                  .path("components")
+                  .path("clusterState")
+                  .path("status")
+                  .asText())
+          .isNotEqualTo("UP");
 
       cp.startApiServer();
-      // Changed while the extender's watches are still reconnecting: they must arrive by resuming or relisting.
+      // Changed while the extender's watches are still reconnecting: they must arrive by resuming
+      // or relisting.
       String after = w.node("after", "2");
       api.pods().inNamespace(w.id()).withName("doomed").withGracePeriod(0).delete();
       await().atMost(PATIENCE).until(() -> http.get("/actuator/health/readiness").status() == 200);
-      await().atMost(PATIENCE).untilAsserted(() -> assertThat(compare(http).get("equal").asBoolean())
-          .as("cache vs API: %s", compare(http)).isTrue());
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(compare(http).get("equal").asBoolean())
+                      .as("cache vs API: %s", compare(http))
+                      .isTrue());
       assertThat(http.get("/debug/cache/nodes/" + after).status()).isEqualTo(200);
-      // What an operator reads: one line per watch drop and recovery and per readiness change, no stack traces.
-      assertThat(log.getOut()).contains("Node watch dropped at", "Pod watch recovered",
-          "Cluster state not ready: ", "Cluster state ready");
+      // What an operator reads: one line per watch drop and recovery and per readiness change, no
+      // stack traces.
+      assertThat(log.getOut())
+          .contains(
+              "Node watch dropped at",
+              "Pod watch recovered",
+              "Cluster state not ready: ",
+              "Cluster state ready");
 
-      // The loop works again: a pod that fits only the node created during the outage's recovery goes there.
+      // The loop works again: a pod that fits only the node created during the outage's recovery
+      // goes there.
       w.create(w.pod("heavy", "1500m").editSpec().withNodeName(before).endSpec());
       w.create(w.pod("later", "2"));
       await().atMost(PATIENCE).until(() -> after.equals(w.nodeOf("later")));

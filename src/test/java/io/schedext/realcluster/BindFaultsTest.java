@@ -21,10 +21,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The extender's connection to a real API server stalls while it binds (a proxy holds every byte, in both directions,
- * and delivers them later: a network that delivers late). The Binding's outcome is unknown, so the pod stays assumed
- * on its node and the next pod is kept off the room it may take; afterwards the node holds at most the one pod, whether
- * the held Binding landed late or was lost and the assumed pod expired.
+ * The extender's connection to a real API server stalls while it binds (a proxy holds every byte,
+ * in both directions, and delivers them later: a network that delivers late). The Binding's outcome
+ * is unknown, so the pod stays assumed on its node and the next pod is kept off the room it may
+ * take; afterwards the node holds at most the one pod, whether the held Binding landed late or was
+ * lost and the assumed pod expired.
  */
 @RealCluster
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -61,40 +62,71 @@ class BindFaultsTest {
     String node = w.node("one-cpu", "1");
     Pod a = w.create(w.pod("a", "1"));
     Pod b = w.create(w.pod("b", "1"));
-    await().atMost(PATIENCE).until(() -> http.get("/actuator/health/readiness").status() == 200
-        && http.get("/debug/cache/nodes/" + node).status() == 200
-        && http.get("/debug/cache/compare").json().get("equal").asBoolean());
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                http.get("/actuator/health/readiness").status() == 200
+                    && http.get("/debug/cache/nodes/" + node).status() == 200
+                    && http.get("/debug/cache/compare").json().get("equal").asBoolean());
 
     proxy.stall();
     try {
-      assertThat(bind(http, w, a, node)).contains("the outcome is unknown").contains("stays assumed on node " + node);
-      assertThat(filter(http, b, node).get("FailedNodes").get(node).asText()).isEqualTo("Insufficient cpu");
+      assertThat(bind(http, w, a, node))
+          .contains("the outcome is unknown")
+          .contains("stays assumed on node " + node);
+      assertThat(filter(http, b, node).get("FailedNodes").get(node).asText())
+          .isEqualTo("Insufficient cpu");
       assertThat(bind(http, w, b, node)).contains("Insufficient cpu");
     } finally {
       proxy.resume();
     }
 
-    // The held Binding either lands late, or is lost with its connection (a connection opened during the stall has
-    // its TLS handshake held too, and the client gives up on it): then the pod expires from the cache after its TTL.
-    await().atMost(PATIENCE).until(() -> node.equals(w.nodeOf("a"))
-        || filter(http, b, node).path("NodeNames").toString().contains(node));
-    await().atMost(PATIENCE).until(() -> http.get("/debug/cache/compare").json().get("equal").asBoolean());
+    // The held Binding either lands late, or is lost with its connection (a connection opened
+    // during the stall has
+    // its TLS handshake held too, and the client gives up on it): then the pod expires from the
+    // cache after its TTL.
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                node.equals(w.nodeOf("a"))
+                    || filter(http, b, node).path("NodeNames").toString().contains(node));
+    await()
+        .atMost(PATIENCE)
+        .until(() -> http.get("/debug/cache/compare").json().get("equal").asBoolean());
     assertThat(w.nodeOf("b")).as("the pod kept off the node").isNull();
     if (node.equals(w.nodeOf("a"))) {
-      assertThat(filter(http, b, node).get("FailedNodes").get(node).asText()).isEqualTo("Insufficient cpu");
+      assertThat(filter(http, b, node).get("FailedNodes").get(node).asText())
+          .isEqualTo("Insufficient cpu");
     } else {
-      assertThat(filter(http, b, node).get("NodeNames")).extracting(JsonNode::asText).containsExactly(node);
+      assertThat(filter(http, b, node).get("NodeNames"))
+          .extracting(JsonNode::asText)
+          .containsExactly(node);
     }
   }
 
   private static String bind(Http http, Workloads w, Pod pod, String node) {
-    return http.post("/scheduler/bind", "{\"PodName\":\"" + pod.getMetadata().getName() + "\",\"PodNamespace\":\""
-        + w.id() + "\",\"PodUID\":\"" + pod.getMetadata().getUid() + "\",\"Node\":\"" + node + "\"}")
-        .json().get("Error").asText();
+    return http.post(
+            "/scheduler/bind",
+            "{\"PodName\":\""
+                + pod.getMetadata().getName()
+                + "\",\"PodNamespace\":\""
+                + w.id()
+                + "\",\"PodUID\":\""
+                + pod.getMetadata().getUid()
+                + "\",\"Node\":\""
+                + node
+                + "\"}")
+        .json()
+        .get("Error")
+        .asText();
   }
 
   private static JsonNode filter(Http http, Pod pod, String node) {
-    return http.post("/scheduler/filter", "{\"Pod\":" + new Http.Json(pod) + ",\"NodeNames\":[\"" + node + "\"]}")
+    return http.post(
+            "/scheduler/filter",
+            "{\"Pod\":" + new Http.Json(pod) + ",\"NodeNames\":[\"" + node + "\"]}")
         .json();
   }
 }

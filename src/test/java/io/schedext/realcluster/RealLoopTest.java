@@ -35,12 +35,13 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The loop users run: a real kube-scheduler v1.26 calls the running service as its extender, against a real
- * kube-apiserver, and the service watches that API server with the token of the ServiceAccount that
- * {@code deployment/base} creates and binds.
+ * The loop users run: a real kube-scheduler v1.26 calls the running service as its extender,
+ * against a real kube-apiserver, and the service watches that API server with the token of the
+ * ServiceAccount that {@code deployment/base} creates and binds.
  *
- * <p>kube-scheduler's own resource filter and scorers are turned off where a test is about the extender's decision,
- * so the placement can only come from the extender: with them on, kube-scheduler would reach the same answer alone.
+ * <p>kube-scheduler's own resource filter and scorers are turned off where a test is about the
+ * extender's decision, so the placement can only come from the extender: with them on,
+ * kube-scheduler would reach the same answer alone.
  */
 @RealCluster
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -73,12 +74,17 @@ class RealLoopTest {
 
   @AfterEach
   void cacheEqualsTheApiAndNothingWasRefused() {
-    await().atMost(PATIENCE).untilAsserted(() -> {
-      JsonNode compare = http.get("/debug/cache/compare").json();
-      assertThat(compare.get("equal").asBoolean()).as("cache vs API: %s", compare).isTrue();
-    });
-    assertThat(cp.audited(EXTENDER_USER)).as("requests of the extender the API server refused")
-        .filteredOn(r -> r.code() == 401 || r.code() == 403).isEmpty();
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () -> {
+              JsonNode compare = http.get("/debug/cache/compare").json();
+              assertThat(compare.get("equal").asBoolean()).as("cache vs API: %s", compare).isTrue();
+            });
+    assertThat(cp.audited(EXTENDER_USER))
+        .as("requests of the extender the API server refused")
+        .filteredOn(r -> r.code() == 401 || r.code() == 403)
+        .isEmpty();
   }
 
   private String extenderUrl() {
@@ -89,16 +95,27 @@ class RealLoopTest {
   @ValueSource(booleans = {true, false})
   void aNodeTheExtenderRejectsNeverGetsThePod(boolean nodeCacheCapable) {
     Workloads w = Workloads.scope(api, "reject");
-    List<String> small = List.of(w.node("small-a", "1"), w.node("small-b", "1"), w.node("small-c", "1"));
+    List<String> small =
+        List.of(w.node("small-a", "1"), w.node("small-b", "1"), w.node("small-c", "1"));
     String big = w.node("big", "4");
-    try (KubeScheduler ks = KubeScheduler.start(cp,
-        Extender.filterAndPrioritize(extenderUrl()).nodeCacheCapable(nodeCacheCapable), OwnPlugins.EXTENDER_DECIDES)) {
-      // 1100m fits only the 4-CPU node, three times over; kube-scheduler alone would pick among four at random.
+    try (KubeScheduler ks =
+        KubeScheduler.start(
+            cp,
+            Extender.filterAndPrioritize(extenderUrl()).nodeCacheCapable(nodeCacheCapable),
+            OwnPlugins.EXTENDER_DECIDES)) {
+      // 1100m fits only the 4-CPU node, three times over; kube-scheduler alone would pick among
+      // four at random.
       IntStream.rangeClosed(1, 3).forEach(i -> w.create(w.pod("p" + i, "1100m")));
-      await().atMost(PATIENCE).untilAsserted(() ->
-          assertThat(w.pods()).extracting(p -> p.getSpec().getNodeName()).containsOnly(big));
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(w.pods())
+                      .extracting(p -> p.getSpec().getNodeName())
+                      .containsOnly(big));
     }
-    assertThat(small).allSatisfy(n -> assertThat(w.pods()).noneMatch(p -> n.equals(p.getSpec().getNodeName())));
+    assertThat(small)
+        .allSatisfy(n -> assertThat(w.pods()).noneMatch(p -> n.equals(p.getSpec().getNodeName())));
   }
 
   @ParameterizedTest(name = "nodeCacheCapable={0}")
@@ -110,9 +127,13 @@ class RealLoopTest {
       String node = w.node(busy, "4");
       w.create(w.pod("load-" + busy, "2").editSpec().withNodeName(node).endSpec());
     }
-    try (KubeScheduler ks = KubeScheduler.start(cp,
-        Extender.filterAndPrioritize(extenderUrl()).nodeCacheCapable(nodeCacheCapable), OwnPlugins.EXTENDER_DECIDES)) {
-      // Every node fits and kube-scheduler scores none: only the extender's scores (least allocated, balanced)
+    try (KubeScheduler ks =
+        KubeScheduler.start(
+            cp,
+            Extender.filterAndPrioritize(extenderUrl()).nodeCacheCapable(nodeCacheCapable),
+            OwnPlugins.EXTENDER_DECIDES)) {
+      // Every node fits and kube-scheduler scores none: only the extender's scores (least
+      // allocated, balanced)
       // separate the empty node from the three half-full ones.
       for (int i = 1; i <= 3; i++) {
         String name = "p" + i;
@@ -127,25 +148,45 @@ class RealLoopTest {
   void aBurstThroughTheExtendersBindFillsTheNodeExactly() {
     Workloads w = Workloads.scope(api, "burst");
     String node = w.node("one-cpu", "1");
-    try (KubeScheduler ks = KubeScheduler.start(cp, Extender.filterAndPrioritize(extenderUrl()).withBind(),
-        OwnPlugins.EXTENDER_DECIDES)) {
-      // Five pods of 300m at once: only the extender counts what it has bound and not yet seen through its watch.
+    try (KubeScheduler ks =
+        KubeScheduler.start(
+            cp,
+            Extender.filterAndPrioritize(extenderUrl()).withBind(),
+            OwnPlugins.EXTENDER_DECIDES)) {
+      // Five pods of 300m at once: only the extender counts what it has bound and not yet seen
+      // through its watch.
       IntStream.rangeClosed(1, 5).forEach(i -> w.create(w.pod("p" + i, "300m")));
-      await().atMost(PATIENCE).untilAsserted(() -> {
-        List<Pod> pods = w.pods();
-        assertThat(pods).filteredOn(p -> node.equals(p.getSpec().getNodeName())).hasSize(3);
-        assertThat(pods).filteredOn(p -> p.getSpec().getNodeName() == null).hasSize(2)
-            .allSatisfy(p -> assertThat(Workloads.scheduledCondition(p)).get()
-                .satisfies(c -> assertThat(c.getStatus()).isEqualTo("False"))
-                .extracting(PodCondition::getMessage).asString().contains("Insufficient cpu"));
-      });
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () -> {
+                List<Pod> pods = w.pods();
+                assertThat(pods).filteredOn(p -> node.equals(p.getSpec().getNodeName())).hasSize(3);
+                assertThat(pods)
+                    .filteredOn(p -> p.getSpec().getNodeName() == null)
+                    .hasSize(2)
+                    .allSatisfy(
+                        p ->
+                            assertThat(Workloads.scheduledCondition(p))
+                                .get()
+                                .satisfies(c -> assertThat(c.getStatus()).isEqualTo("False"))
+                                .extracting(PodCondition::getMessage)
+                                .asString()
+                                .contains("Insufficient cpu"));
+              });
     }
-    List<AuditedRequest> bindings = cp.audited(EXTENDER_USER).stream()
-        .filter(r -> r.verb().equals("create") && r.subresource().equals("binding")
-            && r.uri().contains("/namespaces/" + w.id() + "/"))
-        .toList();
-    assertThat(bindings).as("Bindings the extender posted").hasSize(3).allSatisfy(r -> assertThat(r.code())
-        .isEqualTo(201));
+    List<AuditedRequest> bindings =
+        cp.audited(EXTENDER_USER).stream()
+            .filter(
+                r ->
+                    r.verb().equals("create")
+                        && r.subresource().equals("binding")
+                        && r.uri().contains("/namespaces/" + w.id() + "/"))
+            .toList();
+    assertThat(bindings)
+        .as("Bindings the extender posted")
+        .hasSize(3)
+        .allSatisfy(r -> assertThat(r.code()).isEqualTo(201));
   }
 
   @Test
@@ -155,23 +196,69 @@ class RealLoopTest {
     priorityClass(w.id() + "-low", 10);
     priorityClass(w.id() + "-mid", 20);
     priorityClass(w.id() + "-high", 1000);
-    w.create(w.pod("guarded", "1").editMetadata().withLabels(Map.of("app", "guarded")).endMetadata()
-        .editSpec().withNodeName(node).withPriorityClassName(w.id() + "-low").endSpec());
-    w.create(w.pod("unguarded", "1").editSpec().withNodeName(node).withPriorityClassName(w.id() + "-mid").endSpec());
-    // No disruption controller runs: the budget's status (no disruption allowed) is written here, as it would compute.
-    api.policy().v1().podDisruptionBudget().inNamespace(w.id()).resource(new PodDisruptionBudgetBuilder()
-        .withNewMetadata().withName("guarded").endMetadata().withNewSpec().withMinAvailable(new IntOrString(1))
-        .withNewSelector().withMatchLabels(Map.of("app", "guarded")).endSelector().endSpec().build()).create();
-    api.policy().v1().podDisruptionBudget().inNamespace(w.id()).withName("guarded").editStatus(pdb ->
-        new PodDisruptionBudgetBuilder(pdb).withNewStatus().withCurrentHealthy(1).withDesiredHealthy(1)
-            .withExpectedPods(1).withDisruptionsAllowed(0).withObservedGeneration(1L).endStatus().build());
-    await().atMost(PATIENCE).untilAsserted(() -> assertThat(http.get("/debug/cache/compare").json()
-        .get("equal").asBoolean()).isTrue());
+    w.create(
+        w.pod("guarded", "1")
+            .editMetadata()
+            .withLabels(Map.of("app", "guarded"))
+            .endMetadata()
+            .editSpec()
+            .withNodeName(node)
+            .withPriorityClassName(w.id() + "-low")
+            .endSpec());
+    w.create(
+        w.pod("unguarded", "1")
+            .editSpec()
+            .withNodeName(node)
+            .withPriorityClassName(w.id() + "-mid")
+            .endSpec());
+    // No disruption controller runs: the budget's status (no disruption allowed) is written here,
+    // as it would compute.
+    api.policy()
+        .v1()
+        .podDisruptionBudget()
+        .inNamespace(w.id())
+        .resource(
+            new PodDisruptionBudgetBuilder()
+                .withNewMetadata()
+                .withName("guarded")
+                .endMetadata()
+                .withNewSpec()
+                .withMinAvailable(new IntOrString(1))
+                .withNewSelector()
+                .withMatchLabels(Map.of("app", "guarded"))
+                .endSelector()
+                .endSpec()
+                .build())
+        .create();
+    api.policy()
+        .v1()
+        .podDisruptionBudget()
+        .inNamespace(w.id())
+        .withName("guarded")
+        .editStatus(
+            pdb ->
+                new PodDisruptionBudgetBuilder(pdb)
+                    .withNewStatus()
+                    .withCurrentHealthy(1)
+                    .withDesiredHealthy(1)
+                    .withExpectedPods(1)
+                    .withDisruptionsAllowed(0)
+                    .withObservedGeneration(1L)
+                    .endStatus()
+                    .build());
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(http.get("/debug/cache/compare").json().get("equal").asBoolean())
+                    .isTrue());
 
-    try (KubeScheduler ks = KubeScheduler.start(cp, Extender.filterAndPrioritize(extenderUrl()).withPreempt(),
-        OwnPlugins.ALL)) {
+    try (KubeScheduler ks =
+        KubeScheduler.start(
+            cp, Extender.filterAndPrioritize(extenderUrl()).withPreempt(), OwnPlugins.ALL)) {
       w.create(w.pod("urgent", "1").editSpec().withPriorityClassName(w.id() + "-high").endSpec());
-      // Removing either victim makes room; the budget protects the lower-priority pod, so the other one goes.
+      // Removing either victim makes room; the budget protects the lower-priority pod, so the other
+      // one goes.
       await().atMost(PATIENCE).until(() -> node.equals(w.nodeOf("urgent")));
     }
     assertThat(w.get("unguarded")).as("the victim").isNull();
@@ -184,7 +271,8 @@ class RealLoopTest {
     String node = w.node("n", "2");
     await().atMost(PATIENCE).until(() -> http.get("/debug/cache/nodes/" + node).status() == 200);
     List<AuditedRequest> requests = cp.audited(EXTENDER_USER);
-    assertThat(requests).as("the extender's requests carry its ServiceAccount's identity")
+    assertThat(requests)
+        .as("the extender's requests carry its ServiceAccount's identity")
         .extracting(r -> r.verb() + " " + r.resource())
         .contains("list nodes", "watch nodes", "list pods", "watch pods");
     Set<Integer> codes = Set.copyOf(requests.stream().map(AuditedRequest::code).toList());
@@ -192,7 +280,16 @@ class RealLoopTest {
   }
 
   private void priorityClass(String name, int value) {
-    api.scheduling().v1().priorityClasses().resource(new PriorityClassBuilder().withNewMetadata().withName(name)
-        .endMetadata().withValue(value).build()).create();
+    api.scheduling()
+        .v1()
+        .priorityClasses()
+        .resource(
+            new PriorityClassBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withValue(value)
+                .build())
+        .create();
   }
 }

@@ -21,15 +21,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * The objects one real-cluster test works with, kept apart from every other test's: a namespace of its own, and
- * nodes carrying a label that only its pods select, so kube-scheduler never offers one test's nodes to another's pods.
+ * The objects one real-cluster test works with, kept apart from every other test's: a namespace of
+ * its own, and nodes carrying a label that only its pods select, so kube-scheduler never offers one
+ * test's nodes to another's pods.
  */
 final class Workloads {
 
   /** The label every test node carries, with the test's own value. */
   static final String SCOPE = "e2e.schedext.io/test";
+
   /** The extender's ServiceAccount, as deployment/base/common creates it. */
   static final String EXTENDER_NAMESPACE = "scheduler-extender";
+
   static final String EXTENDER_ACCOUNT = "scheduler-extender";
 
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -45,14 +48,17 @@ final class Workloads {
   /** A new scope: a namespace named after {@code what} and a sequence number. */
   static Workloads scope(KubernetesClient client, String what) {
     String id = what + "-" + SEQUENCE.incrementAndGet();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(id).endMetadata().build())
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(id).endMetadata().build())
         .create();
     return new Workloads(client, id);
   }
 
   /**
-   * Points the service under test at {@code cp} as the deployment runs it: {@code extender.cluster.source=kubernetes}
-   * with the token of the ServiceAccount {@link #installExtenderIdentity} creates.
+   * Points the service under test at {@code cp} as the deployment runs it: {@code
+   * extender.cluster.source=kubernetes} with the token of the ServiceAccount {@link
+   * #installExtenderIdentity} creates.
    */
   static void watchAsDeployed(ControlPlane cp, DynamicPropertyRegistry registry) {
     watchAsDeployed(cp, registry, cp.url());
@@ -67,11 +73,12 @@ final class Workloads {
   }
 
   /**
-   * Applies deployment/base/common (namespace, the extender's ServiceAccount and RBAC, its disruption budget) and
-   * returns a kubeconfig holding a real token of that ServiceAccount.
+   * Applies deployment/base/common (namespace, the extender's ServiceAccount and RBAC, its
+   * disruption budget) and returns a kubeconfig holding a real token of that ServiceAccount.
    */
   static Path installExtenderIdentity(ControlPlane cp) {
-    for (String file : List.of("namespace.yaml", "extender-rbac.yaml", "pod-disruption-budget.yaml")) {
+    for (String file :
+        List.of("namespace.yaml", "extender-rbac.yaml", "pod-disruption-budget.yaml")) {
       try (InputStream in = Files.newInputStream(Path.of("deployment/base/common", file))) {
         for (HasMetadata o : cp.client().load(in).items()) {
           cp.client().resource(o).serverSideApply();
@@ -97,10 +104,21 @@ final class Workloads {
 
   /** A pending pod of this scope requesting {@code cpu}; not created yet. */
   PodBuilder pod(String name, String cpu) {
-    return new PodBuilder().withNewMetadata().withName(name).withNamespace(id).endMetadata()
-        .withNewSpec().withNodeSelector(Map.of(SCOPE, id)).withTerminationGracePeriodSeconds(0L)
-        .addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.9")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu))).endResources().endContainer()
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(id)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeSelector(Map.of(SCOPE, id))
+        .withTerminationGracePeriodSeconds(0L)
+        .addNewContainer()
+        .withName("c")
+        .withImage("registry.k8s.io/pause:3.9")
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu)))
+        .endResources()
+        .endContainer()
         .endSpec();
   }
 
@@ -129,6 +147,8 @@ final class Workloads {
   static Optional<PodCondition> scheduledCondition(Pod p) {
     return p.getStatus() == null || p.getStatus().getConditions() == null
         ? Optional.empty()
-        : p.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType())).findFirst();
+        : p.getStatus().getConditions().stream()
+            .filter(c -> "PodScheduled".equals(c.getType()))
+            .findFirst();
   }
 }

@@ -6,7 +6,10 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 
-/** A cluster source for tests whose readiness is fixed: no pods to find, nothing to nominate, binds accepted. */
+/**
+ * A cluster source for tests whose readiness is fixed: no pods to find, nothing to nominate, binds
+ * accepted.
+ */
 public final class FixedSource implements ClusterSource {
 
   private final boolean ready;
@@ -47,7 +50,7 @@ public final class FixedSource implements ClusterSource {
 
   @Override
   public PodBinder binder() {
-    return (p, n) -> { };
+    return (p, n) -> {};
   }
 
   @Override

@@ -47,14 +47,20 @@ public final class Http {
 
   /** POSTs {@code body} as JSON to {@code path}. */
   public Reply post(String path, String body) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   /** POSTs raw bytes to {@code path}. */
   public Reply post(String path, byte[] body) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build());
   }
 
   /** GETs {@code path}. */
@@ -64,13 +70,21 @@ public final class Http {
 
   /** GETs {@code path} with an {@code Accept} header. */
   public Reply get(String path, String accept) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET().build());
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET().build());
   }
 
-  /** POSTs {@code body} to {@code path} with the given {@code Content-Type} and {@code Accept} headers. */
+  /**
+   * POSTs {@code body} to {@code path} with the given {@code Content-Type} and {@code Accept}
+   * headers.
+   */
   public Reply post(String path, String body, String contentType, String accept) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", contentType)
-        .header("Accept", accept).POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", contentType)
+            .header("Accept", accept)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   private Reply send(HttpRequest req) {

@@ -2,7 +2,10 @@ package io.schedext.testing;
 
 import java.util.concurrent.CountDownLatch;
 
-/** Waiting on latches from inside work that cannot throw checked exceptions (tasks, plugins, handlers). */
+/**
+ * Waiting on latches from inside work that cannot throw checked exceptions (tasks, plugins,
+ * handlers).
+ */
 public final class Latches {
 
   private Latches() {}

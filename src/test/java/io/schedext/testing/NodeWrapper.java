@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds test nodes in one line, as upstream's {@code st.MakeNode()}: {@code MakeNode.node().name("n1").capacity(
- * Map.of("cpu", "4", "pods", "110")).obj()}. Capacity sets both capacity and allocatable.
+ * Builds test nodes in one line, as upstream's {@code st.MakeNode()}: {@code
+ * MakeNode.node().name("n1").capacity( Map.of("cpu", "4", "pods", "110")).obj()}. Capacity sets
+ * both capacity and allocatable.
  */
 public final class NodeWrapper {
 

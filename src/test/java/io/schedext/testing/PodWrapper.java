@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NodeAffinity;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinity;
@@ -23,7 +24,6 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.schedext.framework.PodInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,9 +32,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds test pods in one line, as upstream's {@code st.MakePod()}: {@code MakePod.pod().name("p").req(Map.of("cpu",
- * "1")).obj()}. Every method returns this wrapper; {@link #obj()} returns the fabric8 pod and {@link #info()} the
- * PodInfo. The uid defaults to the name.
+ * Builds test pods in one line, as upstream's {@code st.MakePod()}: {@code
+ * MakePod.pod().name("p").req(Map.of("cpu", "1")).obj()}. Every method returns this wrapper; {@link
+ * #obj()} returns the fabric8 pod and {@link #info()} the PodInfo. The uid defaults to the name.
  */
 public final class PodWrapper {
 
@@ -166,13 +166,17 @@ public final class PodWrapper {
 
   /** Adds a container with these requests (e.g. {@code Map.of("cpu", "500m", "memory", "1Gi")}). */
   public PodWrapper req(Map<String, String> requests) {
-    pod.getSpec().getContainers().add(container("c" + pod.getSpec().getContainers().size(), requests, null));
+    pod.getSpec()
+        .getContainers()
+        .add(container("c" + pod.getSpec().getContainers().size(), requests, null));
     return this;
   }
 
   /** Adds a container with these requests and limits. */
   public PodWrapper reqLim(Map<String, String> requests, Map<String, String> limits) {
-    pod.getSpec().getContainers().add(container("c" + pod.getSpec().getContainers().size(), requests, limits));
+    pod.getSpec()
+        .getContainers()
+        .add(container("c" + pod.getSpec().getContainers().size(), requests, limits));
     return this;
   }
 
@@ -270,7 +274,8 @@ public final class PodWrapper {
   }
 
   /** Adds a preferred node affinity term with one expression. */
-  public PodWrapper preferredNodeAffinity(int weight, String key, String operator, String... values) {
+  public PodWrapper preferredNodeAffinity(
+      int weight, String key, String operator, String... values) {
     NodeAffinity na = nodeAffinity();
     if (na.getPreferredDuringSchedulingIgnoredDuringExecution() == null) {
       na.setPreferredDuringSchedulingIgnoredDuringExecution(new ArrayList<>());
@@ -309,7 +314,10 @@ public final class PodWrapper {
     return pod.getSpec().getAffinity();
   }
 
-  /** Adds a required pod affinity term: pods with label {@code key} having one of {@code values}, over topologyKey. */
+  /**
+   * Adds a required pod affinity term: pods with label {@code key} having one of {@code values},
+   * over topologyKey.
+   */
   public PodWrapper podAffinityIn(String topologyKey, String key, String... values) {
     return podAffinityTerm(affinityTerm(topologyKey, "In", key, values));
   }
@@ -330,7 +338,8 @@ public final class PodWrapper {
   }
 
   /** Adds a preferred pod affinity term. */
-  public PodWrapper preferredPodAffinityIn(int weight, String topologyKey, String key, String... values) {
+  public PodWrapper preferredPodAffinityIn(
+      int weight, String topologyKey, String key, String... values) {
     PodAffinity pa = podAffinity();
     if (pa.getPreferredDuringSchedulingIgnoredDuringExecution() == null) {
       pa.setPreferredDuringSchedulingIgnoredDuringExecution(new ArrayList<>());
@@ -341,7 +350,8 @@ public final class PodWrapper {
   }
 
   /** Adds a preferred pod anti-affinity term. */
-  public PodWrapper preferredPodAntiAffinityIn(int weight, String topologyKey, String key, String... values) {
+  public PodWrapper preferredPodAntiAffinityIn(
+      int weight, String topologyKey, String key, String... values) {
     PodAntiAffinity pa = podAntiAffinity();
     if (pa.getPreferredDuringSchedulingIgnoredDuringExecution() == null) {
       pa.setPreferredDuringSchedulingIgnoredDuringExecution(new ArrayList<>());
@@ -388,7 +398,8 @@ public final class PodWrapper {
   }
 
   /** A pod affinity term over {@code topologyKey} selecting pods by one expression. */
-  public static PodAffinityTerm affinityTerm(String topologyKey, String operator, String key, String... values) {
+  public static PodAffinityTerm affinityTerm(
+      String topologyKey, String operator, String key, String... values) {
     LabelSelectorRequirement r = new LabelSelectorRequirement();
     r.setKey(key);
     r.setOperator(operator);
@@ -402,7 +413,8 @@ public final class PodWrapper {
   }
 
   /** Adds a topology spread constraint selecting pods with label {@code selectorKey} existing. */
-  public PodWrapper spreadConstraint(int maxSkew, String topologyKey, String whenUnsatisfiable, LabelSelector selector) {
+  public PodWrapper spreadConstraint(
+      int maxSkew, String topologyKey, String whenUnsatisfiable, LabelSelector selector) {
     TopologySpreadConstraint c = new TopologySpreadConstraint();
     c.setMaxSkew(maxSkew);
     c.setTopologyKey(topologyKey);
@@ -434,7 +446,8 @@ public final class PodWrapper {
   public PodWrapper pvc(String claim) {
     Volume v = new Volume();
     v.setName("vol-" + claim);
-    v.setPersistentVolumeClaim(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSource(claim, false));
+    v.setPersistentVolumeClaim(
+        new io.fabric8.kubernetes.api.model.PersistentVolumeClaimVolumeSource(claim, false));
     return volume(v);
   }
 
@@ -447,7 +460,8 @@ public final class PodWrapper {
     return this;
   }
 
-  private static NodeSelectorRequirement requirement(String key, String operator, String... values) {
+  private static NodeSelectorRequirement requirement(
+      String key, String operator, String... values) {
     NodeSelectorRequirement r = new NodeSelectorRequirement();
     r.setKey(key);
     r.setOperator(operator);
@@ -455,7 +469,8 @@ public final class PodWrapper {
     return r;
   }
 
-  private static Container container(String name, Map<String, String> requests, Map<String, String> limits) {
+  private static Container container(
+      String name, Map<String, String> requests, Map<String, String> limits) {
     Container c = new Container();
     c.setName(name);
     c.setImage("pause");

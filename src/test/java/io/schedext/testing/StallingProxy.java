@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loopback TCP proxy in front of a server that a test can stall (bytes are read but held, in both directions, and
- * delivered when it resumes: a network that delivers late) or cut (every connection closed, held bytes dropped, new
- * connections closed at once: an unreachable server). Thread-safe.
+ * A loopback TCP proxy in front of a server that a test can stall (bytes are read but held, in both
+ * directions, and delivered when it resumes: a network that delivers late) or cut (every connection
+ * closed, held bytes dropped, new connections closed at once: an unreachable server). Thread-safe.
  */
 public final class StallingProxy implements AutoCloseable {
 
@@ -64,7 +64,10 @@ public final class StallingProxy implements AutoCloseable {
     }
   }
 
-  /** Closes every connection, drops what was held, and refuses new connections until {@link #heal()}. */
+  /**
+   * Closes every connection, drops what was held, and refuses new connections until {@link
+   * #heal()}.
+   */
   public void cut() {
     synchronized (lock) {
       cut = true;
@@ -104,35 +107,41 @@ public final class StallingProxy implements AutoCloseable {
   }
 
   private void pump(Socket from, Socket to) {
-    Thread t = new Thread(() -> {
-      long epoch;
-      synchronized (lock) {
-        epoch = cuts;
-      }
-      byte[] buf = new byte[16 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buf)) >= 0) {
-          if (!awaitFlowing(epoch)) {
-            break;
-          }
-          out.write(buf, 0, n);
-          out.flush();
-        }
-      } catch (IOException | InterruptedException e) {
-        // A side closed: close the other below.
-      } finally {
-        closeQuietly(from);
-        closeQuietly(to);
-        sockets.remove(from);
-        sockets.remove(to);
-      }
-    }, "proxy-pump");
+    Thread t =
+        new Thread(
+            () -> {
+              long epoch;
+              synchronized (lock) {
+                epoch = cuts;
+              }
+              byte[] buf = new byte[16 * 1024];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                  if (!awaitFlowing(epoch)) {
+                    break;
+                  }
+                  out.write(buf, 0, n);
+                  out.flush();
+                }
+              } catch (IOException | InterruptedException e) {
+                // A side closed: close the other below.
+              } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+                sockets.remove(from);
+                sockets.remove(to);
+              }
+            },
+            "proxy-pump");
     t.setDaemon(true);
     t.start();
   }
 
-  /** Waits while stalled; false when the connection was cut meanwhile (its held bytes are dropped). */
+  /**
+   * Waits while stalled; false when the connection was cut meanwhile (its held bytes are dropped).
+   */
   private boolean awaitFlowing(long epoch) throws InterruptedException {
     synchronized (lock) {
       while (stalled && cuts == epoch) {

@@ -1,30 +1,28 @@
 package io.schedext.testing;
 
-import io.schedext.framework.runtime.WaitingPodsMap;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
-import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.VolumeWriter;
-import io.schedext.framework.WaitingPods;
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.ScheduledTimers;
+import io.schedext.framework.runtime.WaitingPodsMap;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashMap;
 
 /** Builds frameworks, handles and cycle states for plugin tests. */
 public final class TestFrameworks {
@@ -40,35 +38,53 @@ public final class TestFrameworks {
     return services(store, VolumeWriter.NONE);
   }
 
-  /** Services over {@code store} writing volumes through {@code volumeWriter}, with a binder that refuses to bind. */
+  /**
+   * Services over {@code store} writing volumes through {@code volumeWriter}, with a binder that
+   * refuses to bind.
+   */
   public static FrameworkServices services(ObjectStore store, VolumeWriter volumeWriter) {
-    PodBinder refusing = (pod, node) -> {
-      throw new FrameworkException("binding is not available in this test");
-    };
-    return new FrameworkServices(store, refusing, PARALLELIZER, PodNominator.NONE, Clock.systemUTC(), TIMERS,
-        new WaitingPodsMap(), FrameworkMetrics.NONE, volumeWriter);
+    PodBinder refusing =
+        (pod, node) -> {
+          throw new FrameworkException("binding is not available in this test");
+        };
+    return new FrameworkServices(
+        store,
+        refusing,
+        PARALLELIZER,
+        PodNominator.NONE,
+        Clock.systemUTC(),
+        TIMERS,
+        new WaitingPodsMap(),
+        FrameworkMetrics.NONE,
+        volumeWriter);
   }
 
   /**
-   * A framework running exactly {@code plugins} (multiPoint, in order, weight 1) from {@code registry}, with
-   * {@code args} per plugin (JSON strings).
+   * A framework running exactly {@code plugins} (multiPoint, in order, weight 1) from {@code
+   * registry}, with {@code args} per plugin (JSON strings).
    */
-  public static Framework framework(Registry registry, ObjectStore store, List<String> plugins, Map<String, String> args) {
+  public static Framework framework(
+      Registry registry, ObjectStore store, List<String> plugins, Map<String, String> args) {
     return framework(registry, services(store), plugins, args);
   }
 
   /** Like {@link #framework(Registry, ObjectStore, List, Map)}, over the given services. */
   public static Framework framework(
-      Registry registry, FrameworkServices services, List<String> plugins, Map<String, String> args) {
+      Registry registry,
+      FrameworkServices services,
+      List<String> plugins,
+      Map<String, String> args) {
     Map<String, JsonNode> parsed = new HashMap<>();
-    args.forEach((k, v) -> {
-      try {
-        parsed.put(k, MAPPER.readTree(v));
-      } catch (Exception e) {
-        throw new IllegalArgumentException(e);
-      }
-    });
-    Profile profile = new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), parsed);
+    args.forEach(
+        (k, v) -> {
+          try {
+            parsed.put(k, MAPPER.readTree(v));
+          } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+          }
+        });
+    Profile profile =
+        new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), parsed);
     return Framework.create(profile, registry, services);
   }
 

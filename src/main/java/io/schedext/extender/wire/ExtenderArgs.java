@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 
 /**
- * The body of filter and prioritize calls ({@code k8s.io/kube-scheduler/extender/v1.ExtenderArgs}): the pod and either
- * full nodes ({@code nodeCacheCapable: false}) or node names ({@code true}).
+ * The body of filter and prioritize calls ({@code k8s.io/kube-scheduler/extender/v1.ExtenderArgs}):
+ * the pod and either full nodes ({@code nodeCacheCapable: false}) or node names ({@code true}).
  *
  * @param pod the pod being scheduled
  * @param nodes candidate nodes as objects, or null
@@ -19,4 +19,5 @@ import java.util.List;
 public record ExtenderArgs(
     @JsonProperty("Pod") Pod pod,
     @JsonProperty("Nodes") NodeList nodes,
-    @JsonProperty("NodeNames") @JsonDeserialize(using = NodeNamesDeserializer.class) List<String> nodeNames) {}
+    @JsonProperty("NodeNames") @JsonDeserialize(using = NodeNamesDeserializer.class)
+        List<String> nodeNames) {}

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * The bind reply; an empty {@code Error} means bound. Also the shape of every error reply of this service.
+ * The bind reply; an empty {@code Error} means bound. Also the shape of every error reply of this
+ * service.
  *
  * @param error what went wrong, or ""
  */

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The filter reply: the nodes that fit, in the same field the request used, and why the others do not.
+ * The filter reply: the nodes that fit, in the same field the request used, and why the others do
+ * not.
  *
  * @param nodes fitting nodes when the request sent {@code Nodes}, else null
  * @param nodeNames fitting node names when the request sent {@code NodeNames}, else null
@@ -23,7 +24,8 @@ import java.util.Map;
 public record ExtenderFilterResult(
     @JsonProperty("Nodes") NodeItems nodes,
     @JsonProperty("NodeNames") List<String> nodeNames,
-    @JsonProperty("FailedNodes") @JsonSerialize(using = ReasonMapSerializer.class) Map<String, String> failedNodes,
+    @JsonProperty("FailedNodes") @JsonSerialize(using = ReasonMapSerializer.class)
+        Map<String, String> failedNodes,
     @JsonProperty("FailedAndUnresolvableNodes") @JsonSerialize(using = ReasonMapSerializer.class)
         Map<String, String> failedAndUnresolvableNodes,
     @JsonProperty("Error") String error) {}

@@ -6,7 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 
 /**
- * The preempt call: the preemptor and the victims kube-scheduler proposes per node, as full pods or as UIDs.
+ * The preempt call: the preemptor and the victims kube-scheduler proposes per node, as full pods or
+ * as UIDs.
  *
  * @param pod the preemptor
  * @param nodeNameToVictims proposed victims as pods ({@code nodeCacheCapable: false}), or null

@@ -16,6 +16,7 @@ public record HostPriority(@JsonProperty("Host") String host, @JsonProperty("Sco
 
   /** The lowest extender score. */
   public static final long MIN_EXTENDER_PRIORITY = 0;
+
   /** The highest extender score. */
   public static final long MAX_EXTENDER_PRIORITY = 10;
 }

@@ -11,9 +11,10 @@ import java.util.AbstractList;
 import java.util.RandomAccess;
 
 /**
- * A prioritize reply held as two parallel arrays — node names and scores — instead of one object per node, and
- * written to JSON straight from them ({@code [{"Host":"n","Score":7},...]}, exactly what a list of
- * {@link HostPriority} encodes to). Reading it as a list gives {@link HostPriority} values. Not modifiable.
+ * A prioritize reply held as two parallel arrays — node names and scores — instead of one object
+ * per node, and written to JSON straight from them ({@code [{"Host":"n","Score":7},...]}, exactly
+ * what a list of {@link HostPriority} encodes to). Reading it as a list gives {@link HostPriority}
+ * values. Not modifiable.
  */
 @JsonSerialize(using = HostPriorityList.Json.class)
 public final class HostPriorityList extends AbstractList<HostPriority> implements RandomAccess {
@@ -23,17 +24,23 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
   private final long[] scores;
   private final int size;
 
-  /** The first {@code size} entries of {@code hosts} and {@code scores} (the arrays are kept, not copied). */
+  /**
+   * The first {@code size} entries of {@code hosts} and {@code scores} (the arrays are kept, not
+   * copied).
+   */
   public HostPriorityList(String[] hosts, long[] scores, int size) {
     this(hosts, null, scores, size);
   }
 
   /**
-   * As {@link #HostPriorityList(String[], long[], int)} with, per host, the bytes JSON writes between its quotes
-   * (null entries, or a null array, to encode names normally; see {@link NodeNameIndex#json}).
+   * As {@link #HostPriorityList(String[], long[], int)} with, per host, the bytes JSON writes
+   * between its quotes (null entries, or a null array, to encode names normally; see {@link
+   * NodeNameIndex#json}).
    */
   public HostPriorityList(String[] hosts, byte[][] encodedHosts, long[] scores, int size) {
-    if (size > hosts.length || size > scores.length || (encodedHosts != null && size > encodedHosts.length)) {
+    if (size > hosts.length
+        || size > scores.length
+        || (encodedHosts != null && size > encodedHosts.length)) {
       throw new IllegalArgumentException("size " + size + " exceeds the arrays");
     }
     this.hosts = hosts;
@@ -89,7 +96,8 @@ public final class HostPriorityList extends AbstractList<HostPriority> implement
       for (int i = 0; i < value.size; i++) {
         gen.writeStartObject();
         gen.writeFieldName(HOST);
-        NameArray.writeName(gen, value.hosts[i], value.encodedHosts == null ? null : value.encodedHosts[i]);
+        NameArray.writeName(
+            gen, value.hosts[i], value.encodedHosts == null ? null : value.encodedHosts[i]);
         gen.writeFieldName(SCORE);
         gen.writeNumber(value.scores[i]);
         gen.writeEndObject();

@@ -14,4 +14,5 @@ import java.util.List;
 @JsonPropertyOrder({"Pods", "NumPDBViolations"})
 @JsonFormat(with = JsonFormat.Feature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
 public record MetaVictims(
-    @JsonProperty("Pods") List<MetaPod> pods, @JsonProperty("NumPDBViolations") long numPdbViolations) {}
+    @JsonProperty("Pods") List<MetaPod> pods,
+    @JsonProperty("NumPDBViolations") long numPdbViolations) {}

@@ -9,9 +9,10 @@ import java.util.AbstractList;
 import java.util.RandomAccess;
 
 /**
- * The node names of a reply, written straight into the {@link ReplyBuffer} rather than token by token through the
- * JSON generator (a filter reply can name thousands of nodes), each from its encoding when known (see
- * {@link NodeNameIndex#json}). Encodes exactly as a list of strings does. Not modifiable.
+ * The node names of a reply, written straight into the {@link ReplyBuffer} rather than token by
+ * token through the JSON generator (a filter reply can name thousands of nodes), each from its
+ * encoding when known (see {@link NodeNameIndex#json}). Encodes exactly as a list of strings does.
+ * Not modifiable.
  */
 @JsonSerialize(using = NameArray.Json.class)
 public final class NameArray extends AbstractList<String> implements RandomAccess {
@@ -25,12 +26,14 @@ public final class NameArray extends AbstractList<String> implements RandomAcces
   }
 
   /**
-   * A list of {@code names} with, per name, the bytes JSON writes between its quotes, or null to encode the name
-   * normally; {@code encoded} may be null for none, else it has one slot per name. The arrays are kept, not copied.
+   * A list of {@code names} with, per name, the bytes JSON writes between its quotes, or null to
+   * encode the name normally; {@code encoded} may be null for none, else it has one slot per name.
+   * The arrays are kept, not copied.
    */
   public NameArray(String[] names, byte[][] encoded) {
     if (encoded != null && encoded.length != names.length) {
-      throw new IllegalArgumentException(names.length + " names but " + encoded.length + " encodings");
+      throw new IllegalArgumentException(
+          names.length + " names but " + encoded.length + " encodings");
     }
     this.names = names;
     this.encoded = encoded;
@@ -52,7 +55,8 @@ public final class NameArray extends AbstractList<String> implements RandomAcces
     }
 
     @Override
-    public void serialize(NameArray value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+    public void serialize(NameArray value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
       ReplyBuffer rb = ReplyBuffer.beginRawValue(gen);
       if (rb != null) {
         rb.ascii('[');
@@ -73,7 +77,10 @@ public final class NameArray extends AbstractList<String> implements RandomAcces
     }
   }
 
-  /** Writes {@code name} as a JSON string: {@code encoded} copied between quotes when given, else encoded. */
+  /**
+   * Writes {@code name} as a JSON string: {@code encoded} copied between quotes when given, else
+   * encoded.
+   */
   static void writeName(JsonGenerator gen, String name, byte[] encoded) throws IOException {
     if (encoded != null) {
       gen.writeRawUTF8String(encoded, 0, encoded.length);

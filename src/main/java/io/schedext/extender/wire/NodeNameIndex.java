@@ -3,10 +3,11 @@ package io.schedext.extender.wire;
 import java.util.Arrays;
 
 /**
- * The canonical instances of a fixed set of node names, found from the characters of a name without building a
- * {@code String}. The request decoder uses it for {@code NodeNames}: a name the cache knows costs no allocation and
- * comes back as the very instance the snapshot is keyed by (hash already computed), so the thousands of names of one
- * request are neither copied nor hashed again. Immutable and thread-safe.
+ * The canonical instances of a fixed set of node names, found from the characters of a name without
+ * building a {@code String}. The request decoder uses it for {@code NodeNames}: a name the cache
+ * knows costs no allocation and comes back as the very instance the snapshot is keyed by (hash
+ * already computed), so the thousands of names of one request are neither copied nor hashed again.
+ * Immutable and thread-safe.
  */
 public final class NodeNameIndex {
 
@@ -14,7 +15,8 @@ public final class NodeNameIndex {
 
   private final String[] table;
   private final int[] hashes;
-  // Each slot's characters, packed one after another, so a lookup compares against a dense array rather than
+  // Each slot's characters, packed one after another, so a lookup compares against a dense array
+  // rather than
   // following a pointer per candidate into strings spread over the heap.
   private final char[] chars;
   private final int[] starts;
@@ -85,8 +87,8 @@ public final class NodeNameIndex {
   }
 
   /**
-   * The canonical instance of the name made of {@code len} characters of {@code buf} from {@code off}, or null when
-   * it is not one of this interner's names.
+   * The canonical instance of the name made of {@code len} characters of {@code buf} from {@code
+   * off}, or null when it is not one of this interner's names.
    */
   public String find(char[] buf, int off, int len) {
     int slot = slot(buf, off, len);
@@ -94,8 +96,9 @@ public final class NodeNameIndex {
   }
 
   /**
-   * The position in the array given to {@link #of} of the name made of {@code len} characters of {@code buf} from
-   * {@code off} (its first occurrence), or -1 when it is not one of this interner's names.
+   * The position in the array given to {@link #of} of the name made of {@code len} characters of
+   * {@code buf} from {@code off} (its first occurrence), or -1 when it is not one of this
+   * interner's names.
    */
   public int findPosition(char[] buf, int off, int len) {
     int slot = slot(buf, off, len);
@@ -103,9 +106,10 @@ public final class NodeNameIndex {
   }
 
   /**
-   * The bytes JSON writes between the quotes of the name at {@code position}, when it is printable ASCII with no
-   * quote or backslash (every DNS name), else null, as for a position of -1. Encoded once per index, so a reply that
-   * names thousands of nodes copies bytes instead of encoding every name again. Shared: do not modify.
+   * The bytes JSON writes between the quotes of the name at {@code position}, when it is printable
+   * ASCII with no quote or backslash (every DNS name), else null, as for a position of -1. Encoded
+   * once per index, so a reply that names thousands of nodes copies bytes instead of encoding every
+   * name again. Shared: do not modify.
    */
   public byte[] json(int position) {
     return position < 0 ? null : jsonByPosition[position];
@@ -126,7 +130,10 @@ public final class NodeNameIndex {
     return out;
   }
 
-  /** The name at {@code position} of the array given to {@link #of}, as given (null for a null there). */
+  /**
+   * The name at {@code position} of the array given to {@link #of}, as given (null for a null
+   * there).
+   */
   public String name(int position) {
     return byPosition[position];
   }
@@ -148,8 +155,9 @@ public final class NodeNameIndex {
   }
 
   /**
-   * The position in the array given to {@link #of} of {@code name} (its first occurrence), or -1 when it is not one
-   * of the names. The canonical instance is found by identity, others by equality.
+   * The position in the array given to {@link #of} of {@code name} (its first occurrence), or -1
+   * when it is not one of the names. The canonical instance is found by identity, others by
+   * equality.
    */
   public int position(String name) {
     int h = name.hashCode();

@@ -1,14 +1,14 @@
 package io.schedext.extender.wire;
 
-import io.schedext.extender.wire.NodeNameIndex;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.RandomAccess;
 
 /**
- * The {@code NodeNames} of a request as decoded against a {@link NodeNameIndex}: each name with its position in the
- * index (the snapshot's node order), or -1 for a name the index does not hold. The service then finds each
- * candidate's node info by index instead of hashing the name again. Immutable once decoded.
+ * The {@code NodeNames} of a request as decoded against a {@link NodeNameIndex}: each name with its
+ * position in the index (the snapshot's node order), or -1 for a name the index does not hold. The
+ * service then finds each candidate's node info by index instead of hashing the name again.
+ * Immutable once decoded.
  */
 public final class NodeNameList extends AbstractList<String> implements RandomAccess {
 

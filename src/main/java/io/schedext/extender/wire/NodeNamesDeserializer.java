@@ -5,17 +5,17 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import io.schedext.extender.wire.NodeNameIndex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes {@code NodeNames}. With a {@link NodeNameIndex} given as the {@code NodeNameIndex.class} attribute of the read,
- * into a {@link NodeNameList}: a name the index holds is found straight from the parser's character buffer and
- * kept as its canonical instance with its position, so no string is built (or hashed again later) for the thousands
- * of names kube-scheduler sends per call. Otherwise as Jackson's own list of strings. Either way nulls are kept,
- * scalars taken as text, anything else a mismatch naming the field.
+ * Decodes {@code NodeNames}. With a {@link NodeNameIndex} given as the {@code NodeNameIndex.class}
+ * attribute of the read, into a {@link NodeNameList}: a name the index holds is found straight from
+ * the parser's character buffer and kept as its canonical instance with its position, so no string
+ * is built (or hashed again later) for the thousands of names kube-scheduler sends per call.
+ * Otherwise as Jackson's own list of strings. Either way nulls are kept, scalars taken as text,
+ * anything else a mismatch naming the field.
  */
 public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
 
@@ -41,13 +41,14 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     return out;
   }
 
-  private static NodeNameList decodeInterned(JsonParser p, DeserializationContext ctxt, NodeNameIndex names)
-      throws IOException {
+  private static NodeNameList decodeInterned(
+      JsonParser p, DeserializationContext ctxt, NodeNameIndex names) throws IOException {
     NodeNameList out = new NodeNameList(names, names.size());
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-      int at = t == JsonToken.VALUE_STRING
-          ? names.findPosition(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())
-          : -1;
+      int at =
+          t == JsonToken.VALUE_STRING
+              ? names.findPosition(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())
+              : -1;
       if (at >= 0) {
         out.append(names.name(at), at);
       } else {
@@ -57,8 +58,12 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     return out;
   }
 
-  /** One element as Jackson's list of strings takes it: nulls kept, scalars as text, else a mismatch. */
-  private static String element(JsonParser p, DeserializationContext ctxt, JsonToken t, List<String> sofar)
+  /**
+   * One element as Jackson's list of strings takes it: nulls kept, scalars as text, else a
+   * mismatch.
+   */
+  private static String element(
+      JsonParser p, DeserializationContext ctxt, JsonToken t, List<String> sofar)
       throws IOException {
     if (t == JsonToken.VALUE_STRING) {
       return p.getText();

@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Writes a node → reason map ({@code FailedNodes}, {@code FailedAndUnresolvableNodes}) as a JSON object, encoding each
- * run of equal reasons once: thousands of nodes usually share a handful of reasons, so a reason equal to the previous
- * one is written from its already-escaped bytes. The output is what Jackson's own
- * map serializer writes.
+ * Writes a node → reason map ({@code FailedNodes}, {@code FailedAndUnresolvableNodes}) as a JSON
+ * object, encoding each run of equal reasons once: thousands of nodes usually share a handful of
+ * reasons, so a reason equal to the previous one is written from its already-escaped bytes. The
+ * output is what Jackson's own map serializer writes.
  */
 public final class ReasonMapSerializer extends StdSerializer<Map<String, String>> {
 

@@ -9,16 +9,19 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A growable byte buffer a reply is encoded into before it is sent, so it goes out with a {@code Content-Length} in as
- * few socket writes as the connector allows, and is reused from one reply to the next.
+ * A growable byte buffer a reply is encoded into before it is sent, so it goes out with a {@code
+ * Content-Length} in as few socket writes as the connector allows, and is reused from one reply to
+ * the next.
  *
- * <p>The serializers of the large node lists ({@link NameArray}, {@link HostPriorityList}) append their elements
- * here directly when the generator writes into a {@code ReplyBuffer}: a reply listing 5,000 nodes is then a copy of
- * each name's bytes and a few digits per node, not 20,000 generator calls each checking its context. Not thread-safe.
+ * <p>The serializers of the large node lists ({@link NameArray}, {@link HostPriorityList}) append
+ * their elements here directly when the generator writes into a {@code ReplyBuffer}: a reply
+ * listing 5,000 nodes is then a copy of each name's bytes and a few digits per node, not 20,000
+ * generator calls each checking its context. Not thread-safe.
  */
 public final class ReplyBuffer extends OutputStream {
 
-  private static final byte[] DIGITS = "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] DIGITS =
+      "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private byte[] buf;
   private int size;
@@ -77,18 +80,21 @@ public final class ReplyBuffer extends OutputStream {
     }
   }
 
-  // --------------------------------------------------------------------------------------------- raw JSON appends
+  // ---------------------------------------------------------------------------------------------
+  // raw JSON appends
 
   /**
-   * The buffer {@code gen} writes into, with everything the generator buffered flushed into it and the separator
-   * before a value written (as {@code gen} would before any value), ready for a value appended raw; null when the
-   * generator writes elsewhere (the caller then writes through the generator).
+   * The buffer {@code gen} writes into, with everything the generator buffered flushed into it and
+   * the separator before a value written (as {@code gen} would before any value), ready for a value
+   * appended raw; null when the generator writes elsewhere (the caller then writes through the
+   * generator).
    */
   static ReplyBuffer beginRawValue(JsonGenerator gen) throws IOException {
     if (!(gen.getOutputTarget() instanceof ReplyBuffer rb)) {
       return null;
     }
-    // An empty raw value: the generator writes the comma or colon due before a value and counts the value.
+    // An empty raw value: the generator writes the comma or colon due before a value and counts the
+    // value.
     gen.writeRawValue("");
     gen.flush();
     return rb;
@@ -122,9 +128,10 @@ public final class ReplyBuffer extends OutputStream {
   }
 
   /**
-   * Appends {@code s} as a JSON string, escaped as Jackson escapes strings. Node names are DNS names, so the common
-   * case is printable ASCII needing no escapes: those characters are stored as they are read, one pass, nothing
-   * allocated; a string with any other character is written by {@link #escaped}.
+   * Appends {@code s} as a JSON string, escaped as Jackson escapes strings. Node names are DNS
+   * names, so the common case is printable ASCII needing no escapes: those characters are stored as
+   * they are read, one pass, nothing allocated; a string with any other character is written by
+   * {@link #escaped}.
    */
   void string(String s) {
     int n = s.length();
@@ -146,9 +153,10 @@ public final class ReplyBuffer extends OutputStream {
   }
 
   /**
-   * Appends {@code s} escaped as Jackson's generator escapes a string by default: the JSON escapes for quote,
-   * backslash and control characters, other characters as UTF-8 — except surrogates, which it writes as six-character
-   * escapes of each UTF-16 unit (the encoder used for the rest would combine a pair into one 4-byte sequence).
+   * Appends {@code s} escaped as Jackson's generator escapes a string by default: the JSON escapes
+   * for quote, backslash and control characters, other characters as UTF-8 — except surrogates,
+   * which it writes as six-character escapes of each UTF-16 unit (the encoder used for the rest
+   * would combine a pair into one 4-byte sequence).
    */
   private void escaped(String s) {
     int from = 0;
@@ -158,8 +166,9 @@ public final class ReplyBuffer extends OutputStream {
         if (i > from) {
           ascii(JsonStringEncoder.getInstance().quoteAsUTF8(s.substring(from, i)));
         }
-        ascii(String.format(Locale.ROOT, "\\u%04X", (int) c)
-            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        ascii(
+            String.format(Locale.ROOT, "\\u%04X", (int) c)
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         from = i + 1;
       }
     }

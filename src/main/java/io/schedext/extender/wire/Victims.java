@@ -14,4 +14,6 @@ import java.util.List;
  */
 @JsonPropertyOrder({"Pods", "NumPDBViolations"})
 @JsonFormat(with = JsonFormat.Feature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
-public record Victims(@JsonProperty("Pods") List<Pod> pods, @JsonProperty("NumPDBViolations") long numPdbViolations) {}
+public record Victims(
+    @JsonProperty("Pods") List<Pod> pods,
+    @JsonProperty("NumPDBViolations") long numPdbViolations) {}

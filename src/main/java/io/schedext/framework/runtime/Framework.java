@@ -1,101 +1,63 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.FilterPlugin;
-
-import io.schedext.framework.NodeInfoLister;
-
-import io.schedext.framework.Registry;
-
-import io.schedext.framework.PreFilterPlugin;
-
-import io.schedext.framework.Handle;
-
-import io.schedext.framework.ClusterObjects;
-
-import io.schedext.framework.PreBindPlugin;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.ScoreExtensions;
-
-import io.schedext.framework.PluginsRunner;
-
-import io.schedext.framework.WaitingPod;
-
-import io.schedext.framework.PreScorePlugin;
-
-import io.schedext.framework.VolumeWriter;
-
-import io.schedext.framework.NodeScores;
-
-import io.schedext.framework.Code;
-
-import io.schedext.framework.PluginFactory;
-
-import io.schedext.framework.PodBinder;
-
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.PermitPlugin;
-
-import io.schedext.framework.PostFilterPlugin;
-
-import io.schedext.framework.ScorePlugin;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.PodNominator;
-
-import io.schedext.framework.PreFilterResult;
-
-import io.schedext.framework.PreFilterExtensions;
-
-import io.schedext.framework.PluginArgs;
-
-import io.schedext.framework.WaitingPods;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.PostBindPlugin;
-
-import io.schedext.framework.PostFilterResult;
-
-import io.schedext.framework.Profile;
-
-import io.schedext.framework.BindPlugin;
-
-import io.schedext.framework.ReservePlugin;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.ScoreResult;
-
-import io.schedext.framework.parallelize.Parallelizer;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.schedext.framework.BindPlugin;
+import io.schedext.framework.ClusterObjects;
+import io.schedext.framework.Code;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FilterPlugin;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.Handle;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeInfoLister;
+import io.schedext.framework.NodeScores;
+import io.schedext.framework.PermitPlugin;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PluginArgs;
+import io.schedext.framework.PluginFactory;
+import io.schedext.framework.PluginsRunner;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.PostBindPlugin;
+import io.schedext.framework.PostFilterPlugin;
+import io.schedext.framework.PostFilterResult;
+import io.schedext.framework.PreBindPlugin;
+import io.schedext.framework.PreFilterExtensions;
+import io.schedext.framework.PreFilterPlugin;
+import io.schedext.framework.PreFilterResult;
+import io.schedext.framework.PreScorePlugin;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Registry;
+import io.schedext.framework.ReservePlugin;
+import io.schedext.framework.ScoreExtensions;
+import io.schedext.framework.ScorePlugin;
+import io.schedext.framework.ScoreResult;
+import io.schedext.framework.Status;
+import io.schedext.framework.VolumeWriter;
+import io.schedext.framework.WaitingPod;
+import io.schedext.framework.WaitingPods;
+import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One profile's plugins, instantiated once, and the runners for every extension point with upstream's semantics:
- * ordering, Skip handling, status wrapping and error texts. Thread-safe: any number of cycles may run at once, each
- * with its own {@link CycleState}.
+ * One profile's plugins, instantiated once, and the runners for every extension point with
+ * upstream's semantics: ordering, Skip handling, status wrapping and error texts. Thread-safe: any
+ * number of cycles may run at once, each with its own {@link CycleState}.
  */
 public final class Framework implements PluginsRunner {
 
@@ -103,6 +65,7 @@ public final class Framework implements PluginsRunner {
 
   /** Longest time a Permit plugin may make a pod wait. */
   public static final Duration MAX_PERMIT_WAIT = Duration.ofMinutes(15);
+
   private volatile double pluginMetricsSamplePercent = 10;
 
   private final String profileName;
@@ -138,20 +101,32 @@ public final class Framework implements PluginsRunner {
     for (String name : needed) {
       PluginFactory f = registry.get(name);
       if (f == null) {
-        throw new FrameworkException("plugin \"" + name + "\" does not exist (profile \"" + profileName
-            + "\"); registered plugins: " + registry.names());
+        throw new FrameworkException(
+            "plugin \""
+                + name
+                + "\" does not exist (profile \""
+                + profileName
+                + "\"); registered plugins: "
+                + registry.names());
       }
       Plugin p = f.create(PluginArgs.of(name, profile.pluginArgs().get(name)), handle);
       if (p == null || !name.equals(p.name())) {
-        throw new FrameworkException("plugin factory for \"" + name + "\" returned a plugin named "
-            + (p == null ? "null" : "\"" + p.name() + "\""));
+        throw new FrameworkException(
+            "plugin factory for \""
+                + name
+                + "\" returned a plugin named "
+                + (p == null ? "null" : "\"" + p.name() + "\""));
       }
       instances.put(name, p);
     }
     for (String argsFor : profile.pluginArgs().keySet()) {
       if (!instances.containsKey(argsFor)) {
-        throw new FrameworkException("pluginConfig has args for plugin \"" + argsFor
-            + "\", which is not enabled in profile \"" + profileName + "\"");
+        throw new FrameworkException(
+            "pluginConfig has args for plugin \""
+                + argsFor
+                + "\", which is not enabled in profile \""
+                + profileName
+                + "\"");
       }
     }
     this.plugins = Collections.unmodifiableMap(instances);
@@ -175,7 +150,8 @@ public final class Framework implements PluginsRunner {
     for (int i = 0; i < scoreWeights.length; i++) {
       int w = scoreRefs.get(i).weight();
       if (w < 0) {
-        throw new FrameworkException("score plugin \"" + scoreRefs.get(i).name() + "\" has a negative weight " + w);
+        throw new FrameworkException(
+            "score plugin \"" + scoreRefs.get(i).name() + "\" has a negative weight " + w);
       }
       scoreWeights[i] = w == 0 ? 1 : w;
       total += (long) scoreWeights[i] * ScorePlugin.MAX_NODE_SCORE;
@@ -186,31 +162,41 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * Instantiates {@code profile}'s plugins from {@code registry}. Throws {@link FrameworkException} naming the
-   * profile and plugin when a plugin is unknown, does not implement a point it is enabled at, or rejects its args.
+   * Instantiates {@code profile}'s plugins from {@code registry}. Throws {@link FrameworkException}
+   * naming the profile and plugin when a plugin is unknown, does not implement a point it is
+   * enabled at, or rejects its args.
    */
   public static Framework create(Profile profile, Registry registry, FrameworkServices services) {
     return new Framework(profile, registry, services);
   }
 
   /**
-   * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in multiPoint (explicit
-   * order), then multiPoint-only plugins, then explicit-only plugins. A multiPoint plugin disabled at the point is
-   * left out there (and, when also enabled explicitly, keeps the explicit-only position); {@code "*"} disabled at the
-   * point skips the multiPoint expansion there, leaving the explicit list exactly as written.
+   * The plugins of one point, as upstream orders them: plugins enabled both explicitly and in
+   * multiPoint (explicit order), then multiPoint-only plugins, then explicit-only plugins. A
+   * multiPoint plugin disabled at the point is left out there (and, when also enabled explicitly,
+   * keeps the explicit-only position); {@code "*"} disabled at the point skips the multiPoint
+   * expansion there, leaving the explicit list exactly as written.
    */
   private static List<Profile.PluginRef> expand(
       ExtensionPoint point, Profile profile, Map<String, Plugin> instances) {
-    Profile.PluginSet explicit = profile.points().getOrDefault(point, new Profile.PluginSet(null, null));
+    Profile.PluginSet explicit =
+        profile.points().getOrDefault(point, new Profile.PluginSet(null, null));
     Set<String> disabled = new HashSet<>(explicit.disabled());
     Map<String, Profile.PluginRef> explicitByName = new LinkedHashMap<>();
     for (Profile.PluginRef r : explicit.enabled()) {
       if (!point.pluginType().isInstance(instances.get(r.name()))) {
-        throw new FrameworkException("plugin \"" + r.name() + "\" does not extend " + point.upstreamName()
-            + " plugin (profile \"" + profile.name() + "\")");
+        throw new FrameworkException(
+            "plugin \""
+                + r.name()
+                + "\" does not extend "
+                + point.upstreamName()
+                + " plugin (profile \""
+                + profile.name()
+                + "\")");
       }
       if (explicitByName.put(r.name(), r) != null) {
-        throw new FrameworkException("plugin \"" + r.name() + "\" is enabled twice at " + point.upstreamName());
+        throw new FrameworkException(
+            "plugin \"" + r.name() + "\" is enabled twice at " + point.upstreamName());
       }
     }
     Set<String> seen = new HashSet<>();
@@ -245,7 +231,8 @@ public final class Framework implements PluginsRunner {
   }
 
   @SuppressWarnings("unchecked")
-  private <T> T[] typed(Map<ExtensionPoint, List<Profile.PluginRef>> expanded, ExtensionPoint p, Class<T> type) {
+  private <T> T[] typed(
+      Map<ExtensionPoint, List<Profile.PluginRef>> expanded, ExtensionPoint p, Class<T> type) {
     List<Profile.PluginRef> refs = expanded.get(p);
     T[] out = (T[]) java.lang.reflect.Array.newInstance(type, refs.size());
     for (int i = 0; i < out.length; i++) {
@@ -272,8 +259,9 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * The arguments each plugin was created with, as the profile gave them (after configuration defaulting), by plugin
-   * name; plugins without configured arguments are absent. Immutable; callers must not modify the JSON trees.
+   * The arguments each plugin was created with, as the profile gave them (after configuration
+   * defaulting), by plugin name; plugins without configured arguments are absent. Immutable;
+   * callers must not modify the JSON trees.
    */
   public Map<String, JsonNode> pluginArgs() {
     return pluginArgs;
@@ -281,18 +269,19 @@ public final class Framework implements PluginsRunner {
 
   /** The plugin names enabled at {@code point}, in run order. */
   public List<String> pluginNames(ExtensionPoint point) {
-    Plugin[] arr = switch (point) {
-      case PRE_FILTER -> preFilterPlugins;
-      case FILTER -> filterPlugins;
-      case POST_FILTER -> postFilterPlugins;
-      case PRE_SCORE -> preScorePlugins;
-      case SCORE -> scorePlugins;
-      case RESERVE -> reservePlugins;
-      case PERMIT -> permitPlugins;
-      case PRE_BIND -> preBindPlugins;
-      case BIND -> bindPlugins;
-      case POST_BIND -> postBindPlugins;
-    };
+    Plugin[] arr =
+        switch (point) {
+          case PRE_FILTER -> preFilterPlugins;
+          case FILTER -> filterPlugins;
+          case POST_FILTER -> postFilterPlugins;
+          case PRE_SCORE -> preScorePlugins;
+          case SCORE -> scorePlugins;
+          case RESERVE -> reservePlugins;
+          case PERMIT -> permitPlugins;
+          case PRE_BIND -> preBindPlugins;
+          case BIND -> bindPlugins;
+          case POST_BIND -> postBindPlugins;
+        };
     List<String> names = new ArrayList<>(arr.length);
     for (Plugin p : arr) {
       names.add(p.name());
@@ -319,38 +308,51 @@ public final class Framework implements PluginsRunner {
     return filterPlugins.length > 0;
   }
 
-  /** Sets the share of cycles (0–100, default 10 as upstream) whose per-plugin durations are recorded. */
+  /**
+   * Sets the share of cycles (0–100, default 10 as upstream) whose per-plugin durations are
+   * recorded.
+   */
   public void setPluginMetricsSamplePercent(double percent) {
     this.pluginMetricsSamplePercent = Math.max(0, Math.min(100, percent));
   }
 
-  /** A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics (10% of cycles by default). */
+  /**
+   * A fresh state for one cycle over {@code snapshot}, sampled for plugin metrics (10% of cycles by
+   * default).
+   */
   @Override
   public CycleState newCycleState(NodeInfoLister snapshot) {
     CycleState s = new CycleState(snapshot);
-    s.setRecordPluginMetrics(ThreadLocalRandom.current().nextDouble(100) < pluginMetricsSamplePercent);
+    s.setRecordPluginMetrics(
+        ThreadLocalRandom.current().nextDouble(100) < pluginMetricsSamplePercent);
     return s;
   }
 
   // ---------------------------------------------------------------------------------------------------- PreFilter
 
   /**
-   * Runs every PreFilter plugin in order. A plugin's Skip marks it skipped for Filter; UnschedulableAndUnresolvable or
-   * Error stops at once; Unschedulable is remembered while the rest still run (so preemption has their state). Node
-   * narrowings are intersected; an empty intersection is UnschedulableAndUnresolvable.
+   * Runs every PreFilter plugin in order. A plugin's Skip marks it skipped for Filter;
+   * UnschedulableAndUnresolvable or Error stops at once; Unschedulable is remembered while the rest
+   * still run (so preemption has their state). Node narrowings are intersected; an empty
+   * intersection is UnschedulableAndUnresolvable.
    */
   @Override
   public PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod) {
     return runPreFilterPlugins(state, pod, null);
   }
 
-  /** As {@link #runPreFilterPlugins(CycleState, PodInfo)}, reporting each plugin's own result to {@code observer}. */
+  /**
+   * As {@link #runPreFilterPlugins(CycleState, PodInfo)}, reporting each plugin's own result to
+   * {@code observer}.
+   */
   public PreFilterResult runPreFilterPlugins(
       CycleState state, PodInfo pod, BiConsumer<String, PreFilterResult> observer) {
     long start = System.nanoTime();
     PreFilterResult out = doRunPreFilter(state, pod, observer);
-    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_FILTER, out.status().code(),
-        System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(
+            profileName, ExtensionPoint.PRE_FILTER, out.status().code(), System.nanoTime() - start);
     return out;
   }
 
@@ -360,14 +362,20 @@ public final class Framework implements PluginsRunner {
     List<String> narrowing = new ArrayList<>();
     Status remembered = null;
     for (PreFilterPlugin pl : preFilterPlugins) {
-      PreFilterResult r = timed(state, pl.name(), "PreFilter", () -> {
-        try {
-          PreFilterResult res = pl.preFilter(state, pod);
-          return res == null ? PreFilterResult.success() : res;
-        } catch (FrameworkException | IllegalArgumentException e) {
-          return PreFilterResult.of(Status.error(e));
-        }
-      }, x -> x.status().code());
+      PreFilterResult r =
+          timed(
+              state,
+              pl.name(),
+              "PreFilter",
+              () -> {
+                try {
+                  PreFilterResult res = pl.preFilter(state, pod);
+                  return res == null ? PreFilterResult.success() : res;
+                } catch (FrameworkException | IllegalArgumentException e) {
+                  return PreFilterResult.of(Status.error(e));
+                }
+              },
+              x -> x.status().code());
       if (observer != null) {
         observer.accept(pl.name(), r);
       }
@@ -385,8 +393,9 @@ public final class Framework implements PluginsRunner {
           remembered = s;
           continue;
         }
-        return PreFilterResult.of(Status.error("running PreFilter plugin \"" + pl.name() + "\": " + s.message())
-            .withPlugin(pl.name()));
+        return PreFilterResult.of(
+            Status.error("running PreFilter plugin \"" + pl.name() + "\": " + s.message())
+                .withPlugin(pl.name()));
       }
       if (!r.allNodes()) {
         narrowing.add(pl.name());
@@ -395,9 +404,10 @@ public final class Framework implements PluginsRunner {
           // Upstream prints the plugins as a sorted set, not in run order.
           List<String> sorted = new ArrayList<>(narrowing);
           Collections.sort(sorted);
-          String msg = sorted.size() == 1
-              ? "node(s) didn't satisfy plugin " + sorted.get(0)
-              : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
+          String msg =
+              sorted.size() == 1
+                  ? "node(s) didn't satisfy plugin " + sorted.get(0)
+                  : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
           return new PreFilterResult(Status.unresolvable(msg), nodes);
         }
       }
@@ -407,17 +417,22 @@ public final class Framework implements PluginsRunner {
 
   /** Calls every AddPod extension (of plugins not skipped); the first failure becomes an Error. */
   @Override
-  public Status runPreFilterExtensionAddPod(CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node) {
+  public Status runPreFilterExtensionAddPod(
+      CycleState state, PodInfo pod, PodInfo podToAdd, NodeInfo node) {
     return runExtensions(state, pod, podToAdd, node, true);
   }
 
-  /** Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error. */
+  /**
+   * Calls every RemovePod extension (of plugins not skipped); the first failure becomes an Error.
+   */
   @Override
-  public Status runPreFilterExtensionRemovePod(CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node) {
+  public Status runPreFilterExtensionRemovePod(
+      CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node) {
     return runExtensions(state, pod, podToRemove, node, false);
   }
 
-  private Status runExtensions(CycleState state, PodInfo pod, PodInfo other, NodeInfo node, boolean add) {
+  private Status runExtensions(
+      CycleState state, PodInfo pod, PodInfo other, NodeInfo node, boolean add) {
     for (PreFilterPlugin pl : preFilterPlugins) {
       PreFilterExtensions ext = pl.preFilterExtensions();
       if (ext == null || state.skipFilterPlugins().contains(pl.name())) {
@@ -430,8 +445,13 @@ public final class Framework implements PluginsRunner {
         s = Status.error(e);
       }
       if (s != null && !s.isSuccess()) {
-        return Status.error("running " + (add ? "AddPod" : "RemovePod") + " on PreFilter plugin \"" + pl.name()
-            + "\": " + s.message());
+        return Status.error(
+            "running "
+                + (add ? "AddPod" : "RemovePod")
+                + " on PreFilter plugin \""
+                + pl.name()
+                + "\": "
+                + s.message());
       }
     }
     return Status.success();
@@ -440,8 +460,9 @@ public final class Framework implements PluginsRunner {
   // ------------------------------------------------------------------------------------------------------- Filter
 
   /**
-   * Runs the Filter plugins on one node in order and returns the first rejection (attributed to its plugin); a status
-   * other than Success or a rejection becomes an Error. Allocation-free on success.
+   * Runs the Filter plugins on one node in order and returns the first rejection (attributed to its
+   * plugin); a status other than Success or a rejection becomes an Error. Allocation-free on
+   * success.
    */
   public Status runFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
     FilterRun run = new FilterRun(state, 1);
@@ -449,10 +470,11 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * What one run of the Filter plugins over a call's nodes decides once for all of them: which filter plugins this
-   * cycle's PreFilter told to skip (by position, so a node's loop reads an array rather than hashing names), and on
-   * which nodes the plugin calls are timed (a cycle sampled for plugin metrics times at most
-   * {@link #PLUGIN_METRICS_NODES} nodes, spread evenly). A single-node run times its node when the cycle is sampled.
+   * What one run of the Filter plugins over a call's nodes decides once for all of them: which
+   * filter plugins this cycle's PreFilter told to skip (by position, so a node's loop reads an
+   * array rather than hashing names), and on which nodes the plugin calls are timed (a cycle
+   * sampled for plugin metrics times at most {@link #PLUGIN_METRICS_NODES} nodes, spread evenly). A
+   * single-node run times its node when the cycle is sampled.
    */
   private final class FilterRun {
     private final boolean[] skipped;
@@ -483,7 +505,8 @@ public final class Framework implements PluginsRunner {
   }
 
   /** Runs the Filter plugins not skipped on one node, in order, up to the first rejection. */
-  private Status filterNode(FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
+  private Status filterNode(
+      FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
     for (int i = 0; i < filterPlugins.length; i++) {
       if (run.skipped(i)) {
         continue;
@@ -492,7 +515,8 @@ public final class Framework implements PluginsRunner {
       Status s = timed ? timedFilter(pl, state, pod, node) : callFilter(pl, state, pod, node);
       if (!s.isSuccess()) {
         if (!s.isRejected()) {
-          return Status.error("running \"" + pl.name() + "\" filter plugin: " + s.message()).withPlugin(pl.name());
+          return Status.error("running \"" + pl.name() + "\" filter plugin: " + s.message())
+              .withPlugin(pl.name());
         }
         return s.withPlugin(pl.name());
       }
@@ -501,8 +525,8 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * Runs every Filter plugin on one node without stopping at the first rejection (the explain view); returns one
-   * status per plugin, in order, null for a plugin skipped by its PreFilter.
+   * Runs every Filter plugin on one node without stopping at the first rejection (the explain
+   * view); returns one status per plugin, in order, null for a plugin skipped by its PreFilter.
    */
   public Status[] runAllFilterPlugins(CycleState state, PodInfo pod, NodeInfo node) {
     Status[] out = new Status[filterPlugins.length];
@@ -538,8 +562,9 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher priority are
-   * nominated to the node, the filters must pass both with them added (on copies of state and node) and without.
+   * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher
+   * priority are nominated to the node, the filters must pass both with them added (on copies of
+   * state and node) and without.
    */
   @Override
   public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
@@ -548,38 +573,47 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
-   * Filters every node of {@code nodes} in parallel ({@link #runFilterPluginsWithNominatedPods} on each) and returns
-   * their statuses in the same order; one Filter extension-point sample covers all of them, as upstream. In a cycle
-   * that records plugin metrics, per-plugin durations are observed on at most {@link #PLUGIN_METRICS_NODES} nodes
-   * spread evenly over the list (see {@link FilterRun}).
+   * Filters every node of {@code nodes} in parallel ({@link #runFilterPluginsWithNominatedPods} on
+   * each) and returns their statuses in the same order; one Filter extension-point sample covers
+   * all of them, as upstream. In a cycle that records plugin metrics, per-plugin durations are
+   * observed on at most {@link #PLUGIN_METRICS_NODES} nodes spread evenly over the list (see {@link
+   * FilterRun}).
    */
   public Status[] runFilterPluginsOnNodes(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     long start = System.nanoTime();
     Status[] out = new Status[nodes.size()];
     int n = nodes.size();
     FilterRun run = new FilterRun(state, n);
-    // Statuses go to the running worker's part of the scratch array first (see Parallelizer.untilLight).
+    // Statuses go to the running worker's part of the scratch array first (see
+    // Parallelizer.untilLight).
     Parallelizer.Scratch layout = new Parallelizer.Scratch(1);
     Status[] scratch = new Status[layout.length(services.parallelizer().parallelism())];
-    // Asked once per call rather than per node: nominations change only with watch events, which a node-by-node
+    // Asked once per call rather than per node: nominations change only with watch events, which a
+    // node-by-node
     // answer would not see consistently either.
     boolean noneNominated = services.nominator().isEmpty();
-    services.parallelizer().untilLight(n, new Parallelizer.Blocks(n) {
-      @Override
-      protected void compute(int from, int to, int worker) {
-        int at = layout.start(worker) - from;
-        for (int i = from; i < to; i++) {
-          scratch[at + i] = noneNominated
-              ? filterNode(run, state, pod, nodes.get(i), run.timed(i))
-              : filterNodeWithNominatedPods(run, state, pod, nodes.get(i), run.timed(i));
-        }
-      }
+    services
+        .parallelizer()
+        .untilLight(
+            n,
+            new Parallelizer.Blocks(n) {
+              @Override
+              protected void compute(int from, int to, int worker) {
+                int at = layout.start(worker) - from;
+                for (int i = from; i < to; i++) {
+                  scratch[at + i] =
+                      noneNominated
+                          ? filterNode(run, state, pod, nodes.get(i), run.timed(i))
+                          : filterNodeWithNominatedPods(
+                              run, state, pod, nodes.get(i), run.timed(i));
+                }
+              }
 
-      @Override
-      protected void store(int from, int to, int worker) {
-        System.arraycopy(scratch, layout.start(worker), out, from, to - from);
-      }
-    });
+              @Override
+              protected void store(int from, int to, int worker) {
+                System.arraycopy(scratch, layout.start(worker), out, from, to - from);
+              }
+            });
     Code code = Code.SUCCESS;
     for (Status s : out) {
       if (s.isError()) {
@@ -587,32 +621,39 @@ public final class Framework implements PluginsRunner {
         break;
       }
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.FILTER, code, System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(profileName, ExtensionPoint.FILTER, code, System.nanoTime() - start);
     return out;
   }
 
   /**
-   * At most this many nodes per extension point of a sampled cycle have their plugin calls timed. Upstream times
-   * every call of a sampled cycle, but evaluates only a share of the nodes of a large cluster
-   * ({@code percentageOfNodesToScore}) and hands each observation to an asynchronous recorder; an extender is given
-   * every candidate node and records synchronously, so timing all of them (two clock reads and a histogram update
-   * per plugin per node: milliseconds at 5,000 nodes) would make every tenth answer several times slower. The
-   * sampled calls are real per-call durations, so the histogram keeps its shape; its count grows by at most this
-   * many observations per plugin per sampled cycle.
+   * At most this many nodes per extension point of a sampled cycle have their plugin calls timed.
+   * Upstream times every call of a sampled cycle, but evaluates only a share of the nodes of a
+   * large cluster ({@code percentageOfNodesToScore}) and hands each observation to an asynchronous
+   * recorder; an extender is given every candidate node and records synchronously, so timing all of
+   * them (two clock reads and a histogram update per plugin per node: milliseconds at 5,000 nodes)
+   * would make every tenth answer several times slower. The sampled calls are real per-call
+   * durations, so the histogram keeps its shape; its count grows by at most this many observations
+   * per plugin per sampled cycle.
    */
   public static final int PLUGIN_METRICS_NODES = 100;
 
   /**
-   * The node-index step between nodes whose plugin calls are timed in a run over {@code nodes} nodes: at most
-   * {@link #PLUGIN_METRICS_NODES} of them, spread evenly; 0 when the cycle records no plugin metrics.
+   * The node-index step between nodes whose plugin calls are timed in a run over {@code nodes}
+   * nodes: at most {@link #PLUGIN_METRICS_NODES} of them, spread evenly; 0 when the cycle records
+   * no plugin metrics.
    */
   private static int timingStride(CycleState state, int nodes) {
-    return state.recordPluginMetrics() ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES) : 0;
+    return state.recordPluginMetrics()
+        ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES)
+        : 0;
   }
 
   /**
-   * Filters one node with the pods nominated to it, as upstream: when pods of equal or higher priority are nominated
-   * there, the filters must pass both with them added (on copies of state and node) and without.
+   * Filters one node with the pods nominated to it, as upstream: when pods of equal or higher
+   * priority are nominated there, the filters must pass both with them added (on copies of state
+   * and node) and without.
    */
   private Status filterNodeWithNominatedPods(
       FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
@@ -652,19 +693,27 @@ public final class Framework implements PluginsRunner {
 
   /**
    * Runs PostFilter plugins in order, as current upstream: the first Success is returned as is; an
-   * UnschedulableAndUnresolvable stops at once (attributed to its plugin); any other non-rejection is an Error
-   * attributed to its plugin. Otherwise every plugin ran and the outcome is Unschedulable with all their reasons,
-   * attributed to the first plugin that rejected, carrying the last result that nominated a node.
+   * UnschedulableAndUnresolvable stops at once (attributed to its plugin); any other non-rejection
+   * is an Error attributed to its plugin. Otherwise every plugin ran and the outcome is
+   * Unschedulable with all their reasons, attributed to the first plugin that rejected, carrying
+   * the last result that nominated a node.
    */
-  public PostFilterResult runPostFilterPlugins(CycleState state, PodInfo pod, Map<String, Status> statuses) {
+  public PostFilterResult runPostFilterPlugins(
+      CycleState state, PodInfo pod, Map<String, Status> statuses) {
     long start = System.nanoTime();
     PostFilterResult result = doRunPostFilter(state, pod, statuses);
-    services.metrics().extensionPoint(profileName, ExtensionPoint.POST_FILTER, result.status().code(),
-        System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(
+            profileName,
+            ExtensionPoint.POST_FILTER,
+            result.status().code(),
+            System.nanoTime() - start);
     return result;
   }
 
-  private PostFilterResult doRunPostFilter(CycleState state, PodInfo pod, Map<String, Status> statuses) {
+  private PostFilterResult doRunPostFilter(
+      CycleState state, PodInfo pod, Map<String, Status> statuses) {
     PostFilterResult nominating = null;
     List<String> reasons = new ArrayList<>();
     String rejector = null;
@@ -708,27 +757,40 @@ public final class Framework implements PluginsRunner {
     return postFilterPlugins.length > 0;
   }
 
-  // ---------------------------------------------------------------------------------------------- PreScore, Score
+  // ----------------------------------------------------------------------------------------------
+  // PreScore, Score
 
-  /** Runs every PreScore plugin; Skip marks the plugin's Score skipped; any other failure is an Error. */
+  /**
+   * Runs every PreScore plugin; Skip marks the plugin's Score skipped; any other failure is an
+   * Error.
+   */
   public Status runPreScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     return runPreScorePlugins(state, pod, nodes, null);
   }
 
-  /** As {@link #runPreScorePlugins(CycleState, PodInfo, List)}, reporting each plugin's status to {@code observer}. */
+  /**
+   * As {@link #runPreScorePlugins(CycleState, PodInfo, List)}, reporting each plugin's status to
+   * {@code observer}.
+   */
   public Status runPreScorePlugins(
       CycleState state, PodInfo pod, List<NodeInfo> nodes, BiConsumer<String, Status> observer) {
     long start = System.nanoTime();
     Status out = Status.success();
     for (PreScorePlugin pl : preScorePlugins) {
-      Status s = timed(state, pl.name(), "PreScore", () -> {
-        try {
-          Status r = pl.preScore(state, pod, nodes);
-          return r == null ? Status.success() : r;
-        } catch (FrameworkException | IllegalArgumentException e) {
-          return Status.error(e);
-        }
-      }, Status::code);
+      Status s =
+          timed(
+              state,
+              pl.name(),
+              "PreScore",
+              () -> {
+                try {
+                  Status r = pl.preScore(state, pod, nodes);
+                  return r == null ? Status.success() : r;
+                } catch (FrameworkException | IllegalArgumentException e) {
+                  return Status.error(e);
+                }
+              },
+              Status::code);
       if (observer != null) {
         observer.accept(pl.name(), s);
       }
@@ -741,30 +803,40 @@ public final class Framework implements PluginsRunner {
         break;
       }
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_SCORE, out.code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(
+            profileName, ExtensionPoint.PRE_SCORE, out.code(), System.nanoTime() - start);
     return out;
   }
 
   /**
-   * Scores every node with every Score plugin not skipped (in parallel over nodes), normalises per plugin, checks the
-   * 0–100 range and applies weights. Returns the per-plugin scores and the weighted totals, or an Error status.
+   * Scores every node with every Score plugin not skipped (in parallel over nodes), normalises per
+   * plugin, checks the 0–100 range and applies weights. Returns the per-plugin scores and the
+   * weighted totals, or an Error status.
    */
   public ScoreResult runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodeList) {
     return runScorePlugins(state, pod, nodeList, true);
   }
 
   /**
-   * As {@link #runScorePlugins(CycleState, PodInfo, List)}; with {@code keepRaw} false the raw (pre-normalisation)
-   * scores are not copied and {@link ScoreResult#raw()} is null — the prioritize path needs only the totals.
+   * As {@link #runScorePlugins(CycleState, PodInfo, List)}; with {@code keepRaw} false the raw
+   * (pre-normalisation) scores are not copied and {@link ScoreResult#raw()} is null — the
+   * prioritize path needs only the totals.
    */
-  public ScoreResult runScorePlugins(CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
+  public ScoreResult runScorePlugins(
+      CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
     long start = System.nanoTime();
     ScoreResult r = doRunScore(state, pod, nodeList, keepRaw);
-    services.metrics().extensionPoint(profileName, ExtensionPoint.SCORE, r.status().code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(
+            profileName, ExtensionPoint.SCORE, r.status().code(), System.nanoTime() - start);
     return r;
   }
 
-  private ScoreResult doRunScore(CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
+  private ScoreResult doRunScore(
+      CycleState state, PodInfo pod, List<NodeInfo> nodeList, boolean keepRaw) {
     NodeInfo[] nodes = nodeList.toArray(new NodeInfo[0]);
     List<ScorePlugin> active = new ArrayList<>(scorePlugins.length);
     List<Integer> weights = new ArrayList<>(scorePlugins.length);
@@ -780,42 +852,50 @@ public final class Framework implements PluginsRunner {
       perPlugin[p] = new NodeScores(nodes);
     }
     int stride = timingStride(state, nodes.length);
-    // Scores go to the running worker's part of the scratch array first, node by node and plugin by plugin, and
+    // Scores go to the running worker's part of the scratch array first, node by node and plugin by
+    // plugin, and
     // into the per-plugin arrays when the block is stored (see Parallelizer.untilLight).
     Parallelizer.Scratch layout = new Parallelizer.Scratch(np);
     long[] scratch = new long[layout.length(services.parallelizer().parallelism())];
     try {
-      services.parallelizer().untilLight(nodes.length, new Parallelizer.Blocks(nodes.length) {
-        @Override
-        protected void compute(int from, int to, int worker) {
-          int at = layout.start(worker);
-          for (int i = from; i < to; i++) {
-            boolean sample = stride != 0 && i % stride == 0;
-            for (int p = 0; p < np; p++) {
-              ScorePlugin pl = active.get(p);
-              long t0 = sample ? System.nanoTime() : 0;
-              try {
-                scratch[at++] = pl.score(state, pod, nodes[i]);
-              } catch (FrameworkException | IllegalArgumentException e) {
-                throw new ScoreFailure("plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
-              }
-              if (sample) {
-                services.metrics().plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
-              }
-            }
-          }
-        }
+      services
+          .parallelizer()
+          .untilLight(
+              nodes.length,
+              new Parallelizer.Blocks(nodes.length) {
+                @Override
+                protected void compute(int from, int to, int worker) {
+                  int at = layout.start(worker);
+                  for (int i = from; i < to; i++) {
+                    boolean sample = stride != 0 && i % stride == 0;
+                    for (int p = 0; p < np; p++) {
+                      ScorePlugin pl = active.get(p);
+                      long t0 = sample ? System.nanoTime() : 0;
+                      try {
+                        scratch[at++] = pl.score(state, pod, nodes[i]);
+                      } catch (FrameworkException | IllegalArgumentException e) {
+                        throw new ScoreFailure(
+                            "plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
+                      }
+                      if (sample) {
+                        services
+                            .metrics()
+                            .plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
+                      }
+                    }
+                  }
+                }
 
-        @Override
-        protected void store(int from, int to, int worker) {
-          int at = layout.start(worker);
-          for (int i = from; i < to; i++) {
-            for (int p = 0; p < np; p++) {
-              perPlugin[p].set(i, scratch[at++]);
-            }
-          }
-        }
-      });
+                @Override
+                protected void store(int from, int to, int worker) {
+                  int at = layout.start(worker);
+                  for (int i = from; i < to; i++) {
+                    for (int p = 0; p < np; p++) {
+                      perPlugin[p].set(i, scratch[at++]);
+                    }
+                  }
+                }
+              });
     } catch (ScoreFailure e) {
       return ScoreResult.failed(Status.error("running Score plugins: " + e.getMessage()));
     }
@@ -836,8 +916,12 @@ public final class Framework implements PluginsRunner {
         s = Status.error(e);
       }
       if (s != null && !s.isSuccess()) {
-        return ScoreResult.failed(Status.error("running Normalize on Score plugins: plugin \"" + pl.name()
-            + "\" failed with: " + s.message()));
+        return ScoreResult.failed(
+            Status.error(
+                "running Normalize on Score plugins: plugin \""
+                    + pl.name()
+                    + "\" failed with: "
+                    + s.message()));
       }
     }
     long[] totals = new long[nodes.length];
@@ -851,9 +935,17 @@ public final class Framework implements PluginsRunner {
       for (int i = 0; i < nodes.length; i++) {
         long s = normalized[p][i];
         if (s > ScorePlugin.MAX_NODE_SCORE || s < ScorePlugin.MIN_NODE_SCORE) {
-          return ScoreResult.failed(Status.error("applying score defaultWeights on Score plugins: plugin \""
-              + names[p] + "\" returns an invalid score " + s + ", it should in the range of ["
-              + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE + "] after normalizing"));
+          return ScoreResult.failed(
+              Status.error(
+                  "applying score defaultWeights on Score plugins: plugin \""
+                      + names[p]
+                      + "\" returns an invalid score "
+                      + s
+                      + ", it should in the range of ["
+                      + ScorePlugin.MIN_NODE_SCORE
+                      + ", "
+                      + ScorePlugin.MAX_NODE_SCORE
+                      + "] after normalizing"));
         }
         totals[i] += s * w[p];
       }
@@ -867,7 +959,8 @@ public final class Framework implements PluginsRunner {
     }
   }
 
-  // ------------------------------------------------------------------------------------------ Reserve .. PostBind
+  // ------------------------------------------------------------------------------------------
+  // Reserve .. PostBind
 
   /** Runs Reserve plugins in order; a rejection keeps its code, any other failure is an Error. */
   public Status runReservePluginsReserve(CycleState state, PodInfo pod, String nodeName) {
@@ -876,31 +969,41 @@ public final class Framework implements PluginsRunner {
     for (ReservePlugin pl : reservePlugins) {
       Status s = guard(pl.name(), "Reserve", () -> pl.reserve(state, pod, nodeName));
       if (!s.isSuccess()) {
-        out = s.isRejected()
-            ? s.withPlugin(pl.name())
-            : wrapped(s, "running Reserve plugin \"" + pl.name() + "\": ");
+        out =
+            s.isRejected()
+                ? s.withPlugin(pl.name())
+                : wrapped(s, "running Reserve plugin \"" + pl.name() + "\": ");
         break;
       }
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.RESERVE, out.code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(profileName, ExtensionPoint.RESERVE, out.code(), System.nanoTime() - start);
     return out;
   }
 
-  /** Runs Unreserve of every Reserve plugin in reverse order; failures are swallowed (it must be idempotent). */
+  /**
+   * Runs Unreserve of every Reserve plugin in reverse order; failures are swallowed (it must be
+   * idempotent).
+   */
   public void runReservePluginsUnreserve(CycleState state, PodInfo pod, String nodeName) {
     for (int i = reservePlugins.length - 1; i >= 0; i--) {
       ReservePlugin pl = reservePlugins[i];
       // Unreserve cannot fail the cycle; the cache forgets the pod regardless.
-      guard(pl.name(), "Unreserve", () -> {
-        pl.unreserve(state, pod, nodeName);
-        return Status.success();
-      });
+      guard(
+          pl.name(),
+          "Unreserve",
+          () -> {
+            pl.unreserve(state, pod, nodeName);
+            return Status.success();
+          });
     }
   }
 
   /**
-   * Runs Permit plugins. A rejection or Error returns at once; when some plugin says Wait (and none rejects) the pod
-   * becomes a {@link WaitingPod} and Wait is returned; call {@link #waitOnPermit} next.
+   * Runs Permit plugins. A rejection or Error returns at once; when some plugin says Wait (and none
+   * rejects) the pod becomes a {@link WaitingPod} and Wait is returned; call {@link #waitOnPermit}
+   * next.
    */
   public Status runPermitPlugins(CycleState state, PodInfo pod, String nodeName) {
     long start = System.nanoTime();
@@ -908,11 +1011,16 @@ public final class Framework implements PluginsRunner {
     Status out = null;
     for (PermitPlugin pl : permitPlugins) {
       PermitPlugin.Result[] result = new PermitPlugin.Result[1];
-      Status thrown = guard(pl.name(), "Permit", () -> {
-        result[0] = pl.permit(state, pod, nodeName);
-        return Status.success();
-      });
-      PermitPlugin.Result r = thrown.isSuccess() && result[0] != null ? result[0] : PermitPlugin.Result.of(thrown);
+      Status thrown =
+          guard(
+              pl.name(),
+              "Permit",
+              () -> {
+                result[0] = pl.permit(state, pod, nodeName);
+                return Status.success();
+              });
+      PermitPlugin.Result r =
+          thrown.isSuccess() && result[0] != null ? result[0] : PermitPlugin.Result.of(thrown);
       Status s = r.status() == null ? Status.success() : r.status();
       if (s.isSuccess()) {
         continue;
@@ -933,16 +1041,24 @@ public final class Framework implements PluginsRunner {
       HeldPod wp = new HeldPod(pod, nodeName, services.clock().instant());
       services.waitingPods().add(wp);
       wp.startTimers(waits, services.timers());
-      out = Status.waiting("one or more plugins asked to wait and no plugin rejected pod \"" + pod.name() + "\"");
+      out =
+          Status.waiting(
+              "one or more plugins asked to wait and no plugin rejected pod \""
+                  + pod.name()
+                  + "\"");
     }
     if (out == null) {
       out = Status.success();
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.PERMIT, out.code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(profileName, ExtensionPoint.PERMIT, out.code(), System.nanoTime() - start);
     return out;
   }
 
-  /** Blocks until the waiting pod (if any) is allowed or rejected; Success when it was not waiting. */
+  /**
+   * Blocks until the waiting pod (if any) is allowed or rejected; Success when it was not waiting.
+   */
   public Status waitOnPermit(PodInfo pod) {
     HeldPod wp = services.waitingPods().held(pod.uid());
     if (wp == null) {
@@ -965,20 +1081,27 @@ public final class Framework implements PluginsRunner {
     }
   }
 
-  /** Runs PreBind plugins in order; the first failure stops (rejections keep their code, others become Error). */
+  /**
+   * Runs PreBind plugins in order; the first failure stops (rejections keep their code, others
+   * become Error).
+   */
   public Status runPreBindPlugins(CycleState state, PodInfo pod, String nodeName) {
     long start = System.nanoTime();
     Status out = Status.success();
     for (PreBindPlugin pl : preBindPlugins) {
       Status s = guard(pl.name(), "PreBind", () -> pl.preBind(state, pod, nodeName));
       if (!s.isSuccess()) {
-        out = s.isRejected()
-            ? s.withPlugin(pl.name())
-            : wrapped(s, "running PreBind plugin \"" + pl.name() + "\": ");
+        out =
+            s.isRejected()
+                ? s.withPlugin(pl.name())
+                : wrapped(s, "running PreBind plugin \"" + pl.name() + "\": ");
         break;
       }
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.PRE_BIND, out.code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(
+            profileName, ExtensionPoint.PRE_BIND, out.code(), System.nanoTime() - start);
     return out;
   }
 
@@ -992,15 +1115,18 @@ public final class Framework implements PluginsRunner {
         continue;
       }
       if (!s.isSuccess()) {
-        out = s.isRejected()
-            ? s.withPlugin(pl.name())
-            : wrapped(s, "running Bind plugin \"" + pl.name() + "\": ");
+        out =
+            s.isRejected()
+                ? s.withPlugin(pl.name())
+                : wrapped(s, "running Bind plugin \"" + pl.name() + "\": ");
       } else {
         out = s;
       }
       break;
     }
-    services.metrics().extensionPoint(profileName, ExtensionPoint.BIND, out.code(), System.nanoTime() - start);
+    services
+        .metrics()
+        .extensionPoint(profileName, ExtensionPoint.BIND, out.code(), System.nanoTime() - start);
     return out;
   }
 
@@ -1008,20 +1134,24 @@ public final class Framework implements PluginsRunner {
   public void runPostBindPlugins(CycleState state, PodInfo pod, String nodeName) {
     for (PostBindPlugin pl : postBindPlugins) {
       // PostBind is informational: a failure is logged and changes nothing.
-      guard(pl.name(), "PostBind", () -> {
-        pl.postBind(state, pod, nodeName);
-        return Status.success();
-      });
+      guard(
+          pl.name(),
+          "PostBind",
+          () -> {
+            pl.postBind(state, pod, nodeName);
+            return Status.success();
+          });
     }
   }
 
   // -------------------------------------------------------------------------------------------------------- util
 
   /**
-   * The one catch policy of the binding cycle (Reserve, Unreserve, Permit, PreBind, Bind, PostBind): whatever a plugin
-   * throws becomes an Error status carrying the exception, so the caller always reaches Unreserve and the cache's
-   * forget. The runtime's own exceptions are expected faults and logged in one line; anything else (a
-   * NullPointerException in an SPI plugin, say) is a bug in the plugin and logged with its stack trace.
+   * The one catch policy of the binding cycle (Reserve, Unreserve, Permit, PreBind, Bind,
+   * PostBind): whatever a plugin throws becomes an Error status carrying the exception, so the
+   * caller always reaches Unreserve and the cache's forget. The runtime's own exceptions are
+   * expected faults and logged in one line; anything else (a NullPointerException in an SPI plugin,
+   * say) is a bug in the plugin and logged with its stack trace.
    */
   private static Status guard(String plugin, String point, Supplier<Status> call) {
     try {
@@ -1038,13 +1168,13 @@ public final class Framework implements PluginsRunner {
 
   /** An Error status with {@code prefix} before the message of {@code s}, keeping its cause. */
   private static Status wrapped(Status s, String prefix) {
-    return s.cause() == null ? Status.error(prefix + s.message())
+    return s.cause() == null
+        ? Status.error(prefix + s.message())
         : Status.error(new FrameworkException(prefix + s.message(), s.cause()));
   }
 
   private <T> T timed(
-      CycleState state, String plugin, String point, Supplier<T> call,
-      Function<T, Code> code) {
+      CycleState state, String plugin, String point, Supplier<T> call, Function<T, Code> code) {
     if (!state.recordPluginMetrics()) {
       return call.get();
     }
@@ -1100,5 +1230,4 @@ public final class Framework implements PluginsRunner {
       return services.clock();
     }
   }
-
 }

@@ -1,20 +1,12 @@
 package io.schedext.framework.runtime;
 
 import io.schedext.framework.ClusterObjects;
-
-import io.schedext.framework.Timers;
-
-import io.schedext.framework.VolumeWriter;
-
-import io.schedext.framework.PodBinder;
-
 import io.schedext.framework.FrameworkMetrics;
-
+import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
-
-
+import io.schedext.framework.Timers;
+import io.schedext.framework.VolumeWriter;
 import io.schedext.framework.parallelize.Parallelizer;
-
 import java.time.Clock;
 import java.util.Objects;
 
@@ -57,8 +49,23 @@ public record FrameworkServices(
 
   /** Services for a source that cannot write volumes ({@link VolumeWriter#NONE}). */
   public FrameworkServices(
-      ClusterObjects clusterObjects, PodBinder binder, Parallelizer parallelizer, PodNominator nominator, Clock clock,
-      Timers timers, WaitingPodsMap waitingPods, FrameworkMetrics metrics) {
-    this(clusterObjects, binder, parallelizer, nominator, clock, timers, waitingPods, metrics, VolumeWriter.NONE);
+      ClusterObjects clusterObjects,
+      PodBinder binder,
+      Parallelizer parallelizer,
+      PodNominator nominator,
+      Clock clock,
+      Timers timers,
+      WaitingPodsMap waitingPods,
+      FrameworkMetrics metrics) {
+    this(
+        clusterObjects,
+        binder,
+        parallelizer,
+        nominator,
+        clock,
+        timers,
+        waitingPods,
+        metrics,
+        VolumeWriter.NONE);
   }
 }

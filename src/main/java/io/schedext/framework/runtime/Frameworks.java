@@ -1,13 +1,15 @@
 package io.schedext.framework.runtime;
 
 import io.schedext.framework.FrameworkException;
-
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The frameworks of every configured profile, by profile name, and which one serves {@code /scheduler}. Immutable. */
+/**
+ * The frameworks of every configured profile, by profile name, and which one serves {@code
+ * /scheduler}. Immutable.
+ */
 public final class Frameworks {
 
   private final Map<String, Framework> byName;
@@ -16,8 +18,8 @@ public final class Frameworks {
   /** Frameworks keyed by profile name; {@code defaultName} must be one of them. */
   public Frameworks(Map<String, Framework> byName, String defaultName) {
     if (!byName.containsKey(defaultName)) {
-      throw new FrameworkException("default profile \"" + defaultName + "\" is not among the profiles "
-          + byName.keySet());
+      throw new FrameworkException(
+          "default profile \"" + defaultName + "\" is not among the profiles " + byName.keySet());
     }
     this.byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
     this.defaultName = defaultName;

@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The runtime's {@link WaitingPod}: a pod held at Permit until every waiting plugin allows it, one rejects it, or a
- * plugin's timer fires, completing {@link #outcome()} once. Thread-safe: plugins may allow or reject from any thread.
+ * The runtime's {@link WaitingPod}: a pod held at Permit until every waiting plugin allows it, one
+ * rejects it, or a plugin's timer fires, completing {@link #outcome()} once. Thread-safe: plugins
+ * may allow or reject from any thread.
  */
 final class HeldPod implements WaitingPod {
 
@@ -31,13 +32,25 @@ final class HeldPod implements WaitingPod {
     this.since = since;
   }
 
-  /** Starts one timer per waiting plugin; when one fires first the pod is rejected on that plugin's behalf. */
+  /**
+   * Starts one timer per waiting plugin; when one fires first the pod is rejected on that plugin's
+   * behalf.
+   */
   synchronized void startTimers(Map<String, Duration> waits, Timers timers) {
     for (Map.Entry<String, Duration> e : waits.entrySet()) {
       String plugin = e.getKey();
       Duration d = e.getValue();
-      pending.put(plugin, timers.schedule(d, () -> reject(plugin,
-          "rejected due to timeout after waiting " + GoDurations.format(d) + " at plugin " + plugin)));
+      pending.put(
+          plugin,
+          timers.schedule(
+              d,
+              () ->
+                  reject(
+                      plugin,
+                      "rejected due to timeout after waiting "
+                          + GoDurations.format(d)
+                          + " at plugin "
+                          + plugin)));
     }
   }
 

@@ -1,7 +1,6 @@
 package io.schedext.framework.runtime;
 
 import io.schedext.framework.Timers;
-
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,11 +11,12 @@ import java.util.concurrent.TimeUnit;
 public final class ScheduledTimers implements Timers, AutoCloseable {
 
   private final ScheduledExecutorService executor =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "permit-timers");
-        t.setDaemon(true);
-        return t;
-      });
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "permit-timers");
+            t.setDaemon(true);
+            return t;
+          });
 
   @Override
   public Cancellable schedule(Duration delay, Runnable task) {

@@ -20,11 +20,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntUnaryOperator;
 
 /**
- * DefaultPreemption (PostFilter): when no node fits, finds the node where evicting the fewest, least important
- * lower-priority pods makes the pod fit, as upstream's plugin and {@code framework/preemption}. It only proposes: the
- * result names the node to nominate and the victims, and nothing is evicted. Nodes missing from the filter statuses
- * count as UnschedulableAndUnresolvable (upstream's default for absent nodes), so callers list every node they
- * rejected as Unschedulable.
+ * DefaultPreemption (PostFilter): when no node fits, finds the node where evicting the fewest,
+ * least important lower-priority pods makes the pod fit, as upstream's plugin and {@code
+ * framework/preemption}. It only proposes: the result names the node to nominate and the victims,
+ * and nothing is evicted. Nodes missing from the filter statuses count as
+ * UnschedulableAndUnresolvable (upstream's default for absent nodes), so callers list every node
+ * they rejected as Unschedulable.
  */
 public final class DefaultPreemption implements PostFilterPlugin {
 
@@ -33,11 +34,17 @@ public final class DefaultPreemption implements PostFilterPlugin {
 
   /** The prefix of every message this plugin returns. */
   static final String PREFIX = "preemption: ";
+
   /** The reason for a pod whose preemptionPolicy is Never. */
   static final String NEVER = "not eligible due to preemptionPolicy=Never.";
+
   /** The reason for a pod whose earlier preemption is still evicting pods on its nominated node. */
   static final String TERMINATING = "not eligible due to a terminating pod on the nominated node.";
-  /** The FitError reason for nodes preemption cannot help (and for nodes the dry run did not examine). */
+
+  /**
+   * The FitError reason for nodes preemption cannot help (and for nodes the dry run did not
+   * examine).
+   */
   static final String NOT_HELPFUL = "Preemption is not helpful for scheduling";
 
   private static final Status ABSENT = Status.unresolvable(NOT_HELPFUL);
@@ -65,17 +72,20 @@ public final class DefaultPreemption implements PostFilterPlugin {
   }
 
   /**
-   * Proposes a node and victims for {@code pod}. Success carries the node to nominate and the victims; a rejection
-   * with nominated node "" means "clear the nomination"; a rejection or Error with a null node leaves it as is.
+   * Proposes a node and victims for {@code pod}. Success carries the node to nominate and the
+   * victims; a rejection with nominated node "" means "clear the nomination"; a rejection or Error
+   * with a null node leaves it as is.
    */
   @Override
-  public PostFilterResult postFilter(CycleState state, PodInfo pod, Map<String, Status> filteredNodeStatuses) {
+  public PostFilterResult postFilter(
+      CycleState state, PodInfo pod, Map<String, Status> filteredNodeStatuses) {
     PostFilterResult r = preempt(state, pod, filteredNodeStatuses);
     Status s = r.status();
     if (s.isSuccess() || s.message().isEmpty()) {
       return r;
     }
-    return new PostFilterResult(Status.of(s.code(), PREFIX + s.message()), r.nominatedNodeName(), r.victims());
+    return new PostFilterResult(
+        Status.of(s.code(), PREFIX + s.message()), r.nominatedNodeName(), r.victims());
   }
 
   private PostFilterResult preempt(CycleState state, PodInfo pod, Map<String, Status> statuses) {
@@ -93,10 +103,16 @@ public final class DefaultPreemption implements PostFilterPlugin {
         potential.add(n);
       }
     }
-    Evaluator.DryRunResult dry = potential.isEmpty()
-        ? new Evaluator.DryRunResult(List.of(), Map.of(), List.of())
-        : evaluator.dryRunPreemption(state, pod, potential, evaluator.disruptionBudgets(),
-            offsets.applyAsInt(potential.size()), calculateNumCandidates(potential.size()));
+    Evaluator.DryRunResult dry =
+        potential.isEmpty()
+            ? new Evaluator.DryRunResult(List.of(), Map.of(), List.of())
+            : evaluator.dryRunPreemption(
+                state,
+                pod,
+                potential,
+                evaluator.disruptionBudgets(),
+                offsets.applyAsInt(potential.size()),
+                calculateNumCandidates(potential.size()));
     if (dry.candidates().isEmpty()) {
       if (!dry.errors().isEmpty()) {
         return PostFilterResult.of(Status.error(aggregate(dry.errors())));
@@ -109,8 +125,9 @@ public final class DefaultPreemption implements PostFilterPlugin {
   }
 
   /**
-   * Null when {@code pod} may preempt, else why not: its preemptionPolicy is Never, or it is nominated to a node
-   * (that its filters did not find unresolvable) where a lower-priority pod is still being terminated by preemption.
+   * Null when {@code pod} may preempt, else why not: its preemptionPolicy is Never, or it is
+   * nominated to a node (that its filters did not find unresolvable) where a lower-priority pod is
+   * still being terminated by preemption.
    */
   String podEligibleToPreemptOthers(CycleState state, PodInfo pod, Map<String, Status> statuses) {
     var spec = pod.pod().getSpec();
@@ -136,9 +153,13 @@ public final class DefaultPreemption implements PostFilterPlugin {
     return null;
   }
 
-  /** True for a pod being deleted that carries the DisruptionTarget=True condition preemption sets. */
+  /**
+   * True for a pod being deleted that carries the DisruptionTarget=True condition preemption sets.
+   */
   private static boolean terminatingByPreemption(PodInfo p) {
-    if (!p.terminating() || p.pod().getStatus() == null || p.pod().getStatus().getConditions() == null) {
+    if (!p.terminating()
+        || p.pod().getStatus() == null
+        || p.pod().getStatus().getConditions() == null) {
       return false;
     }
     for (PodCondition c : p.pod().getStatus().getConditions()) {
@@ -149,7 +170,10 @@ public final class DefaultPreemption implements PostFilterPlugin {
     return false;
   }
 
-  /** How many candidates the dry run wants: {@code n × percentage / 100}, at least the absolute, at most n. */
+  /**
+   * How many candidates the dry run wants: {@code n × percentage / 100}, at least the absolute, at
+   * most n.
+   */
   int calculateNumCandidates(int numNodes) {
     int n = numNodes * args.minCandidateNodesPercentage() / 100;
     if (n < args.minCandidateNodesAbsolute()) {
@@ -164,8 +188,8 @@ public final class DefaultPreemption implements PostFilterPlugin {
   }
 
   /**
-   * Upstream's FitError text over the dry run's node statuses; nodes without a status count as "Preemption is not
-   * helpful for scheduling".
+   * Upstream's FitError text over the dry run's node statuses; nodes without a status count as
+   * "Preemption is not helpful for scheduling".
    */
   static String fitError(int numAllNodes, Map<String, Status> nodeStatuses) {
     return FitError.message(numAllNodes, "", nodeStatuses.values(), List.of(NOT_HELPFUL), "");
@@ -177,12 +201,18 @@ public final class DefaultPreemption implements PostFilterPlugin {
     return unique.size() == 1 ? unique.get(0) : "[" + String.join(", ", unique) + "]";
   }
 
-  /** The factory registered under {@link Names#DEFAULT_PREEMPTION}; rejects invalid args as upstream does. */
+  /**
+   * The factory registered under {@link Names#DEFAULT_PREEMPTION}; rejects invalid args as upstream
+   * does.
+   */
   public static DefaultPreemption create(PluginArgs args, Handle handle) {
     return create(args, handle, n -> ThreadLocalRandom.current().nextInt(n));
   }
 
-  /** As {@link #create(PluginArgs, Handle)}, taking the dry run's start offset in [0, n) from {@code offsets}. */
+  /**
+   * As {@link #create(PluginArgs, Handle)}, taking the dry run's start offset in [0, n) from {@code
+   * offsets}.
+   */
   static DefaultPreemption create(PluginArgs args, Handle handle, IntUnaryOperator offsets) {
     DefaultPreemptionArgs a = args == null ? null : args.as(DefaultPreemptionArgs.class);
     if (a == null) {

@@ -4,16 +4,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The DefaultPreemption plugin's arguments ({@code DefaultPreemptionArgs}); missing fields take upstream's defaults.
+ * The DefaultPreemption plugin's arguments ({@code DefaultPreemptionArgs}); missing fields take
+ * upstream's defaults.
  *
- * @param minCandidateNodesPercentage the share of potential nodes (0–100) the dry run wants as candidates before it
- *     stops (default 10)
- * @param minCandidateNodesAbsolute the least number of candidates the dry run wants before it stops (default 100)
+ * @param minCandidateNodesPercentage the share of potential nodes (0–100) the dry run wants as
+ *     candidates before it stops (default 10)
+ * @param minCandidateNodesAbsolute the least number of candidates the dry run wants before it stops
+ *     (default 100)
  */
-public record DefaultPreemptionArgs(Integer minCandidateNodesPercentage, Integer minCandidateNodesAbsolute) {
+public record DefaultPreemptionArgs(
+    Integer minCandidateNodesPercentage, Integer minCandidateNodesAbsolute) {
 
   /** Upstream's default {@code minCandidateNodesPercentage}. */
   public static final int DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE = 10;
+
   /** Upstream's default {@code minCandidateNodesAbsolute}. */
   public static final int DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE = 100;
 
@@ -41,16 +45,20 @@ public record DefaultPreemptionArgs(Integer minCandidateNodesPercentage, Integer
     int pct = minCandidateNodesPercentage;
     int abs = minCandidateNodesAbsolute;
     if (pct < 0 || pct > 100) {
-      errs.add("minCandidateNodesPercentage: Invalid value: " + pct + ": not in valid range [0, 100]");
+      errs.add(
+          "minCandidateNodesPercentage: Invalid value: " + pct + ": not in valid range [0, 100]");
     }
     if (abs < 0) {
-      errs.add("minCandidateNodesAbsolute: Invalid value: " + abs + ": not in valid range [0, inf)");
+      errs.add(
+          "minCandidateNodesAbsolute: Invalid value: " + abs + ": not in valid range [0, inf)");
     }
     if (pct == 0 && abs == 0) {
-      errs.add("minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as "
-          + "minCandidateNodesAbsolute");
-      errs.add("minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as "
-          + "minCandidateNodesPercentage");
+      errs.add(
+          "minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as "
+              + "minCandidateNodesAbsolute");
+      errs.add(
+          "minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the same time as "
+              + "minCandidateNodesPercentage");
     }
     return errs;
   }

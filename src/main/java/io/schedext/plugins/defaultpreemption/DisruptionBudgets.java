@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The PodDisruptionBudgets (policy/v1) one preemption attempt counts against, compiled once, and upstream's split of
- * would-be victims into the pods whose eviction violates a budget and the rest ({@code filterPodsWithPDBViolation}).
- * Immutable and thread-safe.
+ * The PodDisruptionBudgets (policy/v1) one preemption attempt counts against, compiled once, and
+ * upstream's split of would-be victims into the pods whose eviction violates a budget and the rest
+ * ({@code filterPodsWithPDBViolation}). Immutable and thread-safe.
  */
 final class DisruptionBudgets {
 
@@ -25,7 +25,8 @@ final class DisruptionBudgets {
    * @param namespace the budget's namespace; it only covers pods there
    * @param selector its compiled, non-empty selector
    * @param allowed {@code status.disruptionsAllowed}
-   * @param disrupted the pod names in {@code status.disruptedPods} (evictions the API server already counted)
+   * @param disrupted the pod names in {@code status.disruptedPods} (evictions the API server
+   *     already counted)
    */
   private record Budget(String namespace, Selector selector, int allowed, Set<String> disrupted) {}
 
@@ -44,8 +45,8 @@ final class DisruptionBudgets {
   }
 
   /**
-   * Compiles {@code pdbs}. A budget whose selector is missing, empty or malformed matches no pod (as upstream), so it
-   * is left out.
+   * Compiles {@code pdbs}. A budget whose selector is missing, empty or malformed matches no pod
+   * (as upstream), so it is left out.
    */
   public static DisruptionBudgets of(List<PodDisruptionBudget> pdbs) {
     if (pdbs == null || pdbs.isEmpty()) {
@@ -55,7 +56,8 @@ final class DisruptionBudgets {
     for (PodDisruptionBudget pdb : pdbs) {
       Selector selector;
       try {
-        selector = LabelSelectors.compile(pdb.getSpec() == null ? null : pdb.getSpec().getSelector());
+        selector =
+            LabelSelectors.compile(pdb.getSpec() == null ? null : pdb.getSpec().getSelector());
       } catch (IllegalArgumentException e) {
         continue;
       }
@@ -63,19 +65,30 @@ final class DisruptionBudgets {
         continue;
       }
       var status = pdb.getStatus();
-      int allowed = status == null || status.getDisruptionsAllowed() == null ? 0 : status.getDisruptionsAllowed();
+      int allowed =
+          status == null || status.getDisruptionsAllowed() == null
+              ? 0
+              : status.getDisruptionsAllowed();
       Map<String, String> disrupted = status == null ? null : status.getDisruptedPods();
-      String ns = pdb.getMetadata() == null || pdb.getMetadata().getNamespace() == null
-          ? "" : pdb.getMetadata().getNamespace();
-      out.add(new Budget(ns, selector, allowed, disrupted == null ? Set.of() : Set.copyOf(disrupted.keySet())));
+      String ns =
+          pdb.getMetadata() == null || pdb.getMetadata().getNamespace() == null
+              ? ""
+              : pdb.getMetadata().getNamespace();
+      out.add(
+          new Budget(
+              ns,
+              selector,
+              allowed,
+              disrupted == null ? Set.of() : Set.copyOf(disrupted.keySet())));
     }
     return new DisruptionBudgets(List.copyOf(out));
   }
 
   /**
-   * Splits {@code pods} (in the order given, normally most important first) as upstream does: walking the pods in
-   * order, each matching budget of the pod's namespace that does not already list the pod as disrupted loses one
-   * allowed disruption; a pod that takes any of them below zero is violating. Pods without labels match no budget.
+   * Splits {@code pods} (in the order given, normally most important first) as upstream does:
+   * walking the pods in order, each matching budget of the pod's namespace that does not already
+   * list the pod as disrupted loses one allowed disruption; a pod that takes any of them below zero
+   * is violating. Pods without labels match no budget.
    */
   Split split(List<PodInfo> pods) {
     int[] allowed = new int[budgets.size()];
@@ -89,7 +102,8 @@ final class DisruptionBudgets {
       if (!p.labels().isEmpty()) {
         for (int i = 0; i < allowed.length; i++) {
           Budget b = budgets.get(i);
-          if (!b.namespace().equals(p.namespace()) || !b.selector().matches(p.labels())
+          if (!b.namespace().equals(p.namespace())
+              || !b.selector().matches(p.labels())
               || b.disrupted().contains(p.name())) {
             continue;
           }

@@ -1,9 +1,9 @@
 package io.schedext.plugins.defaultpreemption;
 
 import io.schedext.framework.CycleState;
-import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Status;
 import java.time.Instant;
@@ -16,13 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The reusable core of upstream's preemption ({@code framework/preemption.Evaluator} with DefaultPreemption's
- * {@code SelectVictimsOnNode}): which pods must go for a pod to fit on a node, and the dry run over many nodes. It
- * only simulates; it never evicts. Thread-safe: every call works on the state and node copies it is given.
+ * The reusable core of upstream's preemption ({@code framework/preemption.Evaluator} with
+ * DefaultPreemption's {@code SelectVictimsOnNode}): which pods must go for a pod to fit on a node,
+ * and the dry run over many nodes. It only simulates; it never evicts. Thread-safe: every call
+ * works on the state and node copies it is given.
  */
 final class Evaluator {
 
-  /** The status of a node without a single pod of lower priority than the preemptor (upstream's text). */
+  /**
+   * The status of a node without a single pod of lower priority than the preemptor (upstream's
+   * text).
+   */
   public static final String NO_VICTIMS = "No preemption victims found for incoming pod";
 
   private final Handle handle;
@@ -38,10 +42,11 @@ final class Evaluator {
   }
 
   /**
-   * Finds the fewest, least important pods on {@code nodeInfo} whose eviction lets {@code pod} pass the filters (with
-   * nominated pods), as upstream's {@code SelectVictimsOnNode}: every pod of lower priority is removed, and if the
-   * pod then fits they are reprieved one by one, PDB-violating ones first, each group most important first. Both
-   * {@code state} and {@code nodeInfo} must be copies: they are changed.
+   * Finds the fewest, least important pods on {@code nodeInfo} whose eviction lets {@code pod} pass
+   * the filters (with nominated pods), as upstream's {@code SelectVictimsOnNode}: every pod of
+   * lower priority is removed, and if the pod then fits they are reprieved one by one,
+   * PDB-violating ones first, each group most important first. Both {@code state} and {@code
+   * nodeInfo} must be copies: they are changed.
    */
   public VictimSelection selectVictimsOnNode(
       CycleState state, PodInfo pod, NodeInfo nodeInfo, DisruptionBudgets pdbs) {
@@ -55,11 +60,16 @@ final class Evaluator {
   }
 
   /**
-   * As {@link #selectVictimsOnNode}, but only {@code potentialVictims} (pods on {@code nodeInfo}) are removed and
-   * reprieved; the preempt verb uses this to keep kube-scheduler's proposal to the pods that are really needed.
+   * As {@link #selectVictimsOnNode}, but only {@code potentialVictims} (pods on {@code nodeInfo})
+   * are removed and reprieved; the preempt verb uses this to keep kube-scheduler's proposal to the
+   * pods that are really needed.
    */
   public VictimSelection selectVictimsAmong(
-      CycleState state, PodInfo pod, NodeInfo nodeInfo, List<PodInfo> potentialVictims, DisruptionBudgets pdbs) {
+      CycleState state,
+      PodInfo pod,
+      NodeInfo nodeInfo,
+      List<PodInfo> potentialVictims,
+      DisruptionBudgets pdbs) {
     PluginsRunner fw = handle.framework();
     for (PodInfo p : potentialVictims) {
       Status s = remove(fw, state, pod, p, nodeInfo);
@@ -75,7 +85,8 @@ final class Evaluator {
       return VictimSelection.failed(fits);
     }
     Instant now = handle.clock().instant();
-    DisruptionBudgets.Split split = pdbs.split(PodImportance.mostImportantFirst(potentialVictims, now));
+    DisruptionBudgets.Split split =
+        pdbs.split(PodImportance.mostImportantFirst(potentialVictims, now));
     List<PodInfo> victims = new ArrayList<>();
     int numViolating = 0;
     for (PodInfo p : split.violating()) {
@@ -105,8 +116,11 @@ final class Evaluator {
 
   private record Reprieve(boolean fits, Status error) {}
 
-  /** Puts {@code victim} back; if the pod no longer fits, takes it out again (it stays a victim). */
-  private static Reprieve reprieve(PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
+  /**
+   * Puts {@code victim} back; if the pod no longer fits, takes it out again (it stays a victim).
+   */
+  private static Reprieve reprieve(
+      PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
     nodeInfo.addPod(victim);
     Status added = fw.runPreFilterExtensionAddPod(state, pod, victim, nodeInfo);
     if (!added.isSuccess()) {
@@ -122,9 +136,11 @@ final class Evaluator {
     return new Reprieve(fits, null);
   }
 
-  private static Status remove(PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
+  private static Status remove(
+      PluginsRunner fw, CycleState state, PodInfo pod, PodInfo victim, NodeInfo nodeInfo) {
     if (nodeInfo.removePod(victim.uid()) == null) {
-      return Status.error("no corresponding pod " + victim.key() + " in pods of node " + nodeInfo.name());
+      return Status.error(
+          "no corresponding pod " + victim.key() + " in pods of node " + nodeInfo.name());
     }
     return fw.runPreFilterExtensionRemovePod(state, pod, victim, nodeInfo);
   }
@@ -134,20 +150,26 @@ final class Evaluator {
   /**
    * What a dry run found.
    *
-   * @param candidates the candidates, those without PDB violations first, each group in the order found
+   * @param candidates the candidates, those without PDB violations first, each group in the order
+   *     found
    * @param nodeStatuses why each examined node that is not a candidate cannot help
    * @param errors the messages of the Error statuses among them
    */
-  record DryRunResult(List<Candidate> candidates, Map<String, Status> nodeStatuses, List<String> errors) {}
+  record DryRunResult(
+      List<Candidate> candidates, Map<String, Status> nodeStatuses, List<String> errors) {}
 
   /**
-   * Runs {@link #selectVictimsOnNode} on copies of the potential nodes in parallel, starting at {@code offset} and
-   * wrapping around, as upstream's {@code DryRunPreemption}: it stops handing out nodes once a candidate without PDB
-   * violations exists and at least {@code numCandidates} candidates were found, and keeps at most
-   * {@code numCandidates} candidates of each kind.
+   * Runs {@link #selectVictimsOnNode} on copies of the potential nodes in parallel, starting at
+   * {@code offset} and wrapping around, as upstream's {@code DryRunPreemption}: it stops handing
+   * out nodes once a candidate without PDB violations exists and at least {@code numCandidates}
+   * candidates were found, and keeps at most {@code numCandidates} candidates of each kind.
    */
   DryRunResult dryRunPreemption(
-      CycleState state, PodInfo pod, List<NodeInfo> potentialNodes, DisruptionBudgets pdbs, int offset,
+      CycleState state,
+      PodInfo pod,
+      List<NodeInfo> potentialNodes,
+      DisruptionBudgets pdbs,
+      int offset,
       int numCandidates) {
     CandidateList nonViolating = new CandidateList(numCandidates);
     CandidateList violating = new CandidateList(numCandidates);
@@ -155,38 +177,47 @@ final class Evaluator {
     List<String> errors = new ArrayList<>();
     AtomicBoolean done = new AtomicBoolean();
     int n = potentialNodes.size();
-    handle.parallelizer().until(n, i -> {
-      if (done.get()) {
-        return;
-      }
-      NodeInfo nodeCopy = potentialNodes.get((offset + i) % n).snapshotCopy();
-      VictimSelection sel = selectVictimsOnNode(state.copy(), pod, nodeCopy, pdbs);
-      Status status = sel.status();
-      if (status.isSuccess() && !sel.victims().isEmpty()) {
-        Candidate c = new Candidate(nodeCopy.name(), sel.victims(), sel.numPdbViolations());
-        (sel.numPdbViolations() == 0 ? nonViolating : violating).add(c);
-        int nv = nonViolating.size();
-        if (nv > 0 && nv + violating.size() >= numCandidates) {
-          done.set(true);
-        }
-        return;
-      }
-      if (status.isSuccess()) {
-        status = Status.error("expected at least one victim pod on node \"" + nodeCopy.name() + "\"");
-      }
-      synchronized (statuses) {
-        if (status.isError()) {
-          errors.add(status.message());
-        }
-        statuses.put(nodeCopy.name(), status);
-      }
-    });
+    handle
+        .parallelizer()
+        .until(
+            n,
+            i -> {
+              if (done.get()) {
+                return;
+              }
+              NodeInfo nodeCopy = potentialNodes.get((offset + i) % n).snapshotCopy();
+              VictimSelection sel = selectVictimsOnNode(state.copy(), pod, nodeCopy, pdbs);
+              Status status = sel.status();
+              if (status.isSuccess() && !sel.victims().isEmpty()) {
+                Candidate c = new Candidate(nodeCopy.name(), sel.victims(), sel.numPdbViolations());
+                (sel.numPdbViolations() == 0 ? nonViolating : violating).add(c);
+                int nv = nonViolating.size();
+                if (nv > 0 && nv + violating.size() >= numCandidates) {
+                  done.set(true);
+                }
+                return;
+              }
+              if (status.isSuccess()) {
+                status =
+                    Status.error(
+                        "expected at least one victim pod on node \"" + nodeCopy.name() + "\"");
+              }
+              synchronized (statuses) {
+                if (status.isError()) {
+                  errors.add(status.message());
+                }
+                statuses.put(nodeCopy.name(), status);
+              }
+            });
     List<Candidate> all = new ArrayList<>(nonViolating.get());
     all.addAll(violating.get());
     return new DryRunResult(all, statuses, errors);
   }
 
-  /** A fixed-capacity list filled concurrently; additions beyond the capacity are dropped, as upstream's. */
+  /**
+   * A fixed-capacity list filled concurrently; additions beyond the capacity are dropped, as
+   * upstream's.
+   */
   private static final class CandidateList {
     private final AtomicInteger idx = new AtomicInteger(-1);
     private final AtomicReferenceArray<Candidate> items;

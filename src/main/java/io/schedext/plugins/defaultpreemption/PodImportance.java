@@ -9,10 +9,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * How important a running pod is to keep, as upstream's {@code util.MoreImportantPod}: a higher priority is more
- * important; at equal priority the pod that started earlier is. A pod without {@code status.startTime} counts as
- * started {@code now} (upstream reads the wall clock at each comparison; one instant per evaluation keeps the order
- * stable).
+ * How important a running pod is to keep, as upstream's {@code util.MoreImportantPod}: a higher
+ * priority is more important; at equal priority the pod that started earlier is. A pod without
+ * {@code status.startTime} counts as started {@code now} (upstream reads the wall clock at each
+ * comparison; one instant per evaluation keeps the order stable).
  */
 final class PodImportance {
 
@@ -32,7 +32,9 @@ final class PodImportance {
     }
   }
 
-  /** A copy of {@code pods} sorted most important first; pods that compare equal keep their order. */
+  /**
+   * A copy of {@code pods} sorted most important first; pods that compare equal keep their order.
+   */
   static List<PodInfo> mostImportantFirst(List<PodInfo> pods, Instant now) {
     record Keyed(PodInfo pod, int priority, Instant start) {}
     List<Keyed> keyed = new ArrayList<>(pods.size());
@@ -48,8 +50,8 @@ final class PodImportance {
   }
 
   /**
-   * The earliest start time among the pods of the highest priority in {@code victims}, as upstream's
-   * {@code GetEarliestPodStartTime}; null for no victims.
+   * The earliest start time among the pods of the highest priority in {@code victims}, as
+   * upstream's {@code GetEarliestPodStartTime}; null for no victims.
    */
   static Instant earliestStartOfHighestPriority(List<PodInfo> victims, Instant now) {
     if (victims.isEmpty()) {

@@ -2,9 +2,9 @@ package io.schedext.plugins.defaultpreemption;
 
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeInfoLister;
+import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
@@ -18,12 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reviews victims proposed by someone else — kube-scheduler's own preemption, handed to an extender's preempt verb —
- * with this package's victim selection: on each proposed node the snapshot knows, the proposed victims running there
- * are removed on copies of the node and cycle state; if the pod then passes the framework's filters (with nominated
- * pods), every victim not needed is reprieved exactly as DefaultPreemption reprieves (PDB-violating ones first, then
- * by importance) and the PDB violations are recounted. A node where the pod still does not fit, or fits without
- * evicting anything, is left out. Simulates only; never evicts. Stateless.
+ * Reviews victims proposed by someone else — kube-scheduler's own preemption, handed to an
+ * extender's preempt verb — with this package's victim selection: on each proposed node the
+ * snapshot knows, the proposed victims running there are removed on copies of the node and cycle
+ * state; if the pod then passes the framework's filters (with nominated pods), every victim not
+ * needed is reprieved exactly as DefaultPreemption reprieves (PDB-violating ones first, then by
+ * importance) and the PDB violations are recounted. A node where the pod still does not fit, or
+ * fits without evicting anything, is left out. Simulates only; never evicts. Stateless.
  */
 public final class ProposalReview {
 
@@ -34,17 +35,22 @@ public final class ProposalReview {
   /**
    * The victims really needed on one node.
    *
-   * @param victims the pods to evict, a subset of the proposal, in the order DefaultPreemption names them
+   * @param victims the pods to evict, a subset of the proposal, in the order DefaultPreemption
+   *     names them
    * @param numPdbViolations how many of them violate a PodDisruptionBudget
    */
   public record Needed(List<PodInfo> victims, int numPdbViolations) {}
 
   /**
-   * The nodes of {@code proposedUids} (node name → proposed victims by UID) where {@code preemptor} can be placed by
-   * evicting some of the proposed victims, with those victims, in proposal order. An Error of PreFilter is thrown as
-   * an {@link IllegalStateException}; an UnschedulableAndUnresolvable PreFilter answers no node.
+   * The nodes of {@code proposedUids} (node name → proposed victims by UID) where {@code preemptor}
+   * can be placed by evicting some of the proposed victims, with those victims, in proposal order.
+   * An Error of PreFilter is thrown as an {@link IllegalStateException}; an
+   * UnschedulableAndUnresolvable PreFilter answers no node.
    */
-  public static Map<String, Needed> review(PluginsRunner fw, NodeInfoLister snapshot, PodInfo preemptor,
+  public static Map<String, Needed> review(
+      PluginsRunner fw,
+      NodeInfoLister snapshot,
+      PodInfo preemptor,
       Map<String, Set<String>> proposedUids) {
     Map<String, Needed> out = new LinkedHashMap<>();
     if (proposedUids.isEmpty()) {
@@ -64,26 +70,39 @@ public final class ProposalReview {
     DisruptionBudgets pdbs = evaluator.disruptionBudgets();
     List<String> names = new ArrayList<>(proposedUids.keySet());
     Needed[] answers = new Needed[names.size()];
-    fw.handle().parallelizer().until(names.size(), i -> {
-      String name = names.get(i);
-      NodeInfo node = snapshot.get(name);
-      if (node == null || (!pre.allNodes() && !pre.nodeNames().contains(name))) {
-        return;
-      }
-      answers[i] = check(evaluator, state, preemptor, node, proposedUids.get(name), pdbs);
-    });
+    fw.handle()
+        .parallelizer()
+        .until(
+            names.size(),
+            i -> {
+              String name = names.get(i);
+              NodeInfo node = snapshot.get(name);
+              if (node == null || (!pre.allNodes() && !pre.nodeNames().contains(name))) {
+                return;
+              }
+              answers[i] = check(evaluator, state, preemptor, node, proposedUids.get(name), pdbs);
+            });
     for (int i = 0; i < answers.length; i++) {
       if (answers[i] != null) {
         out.put(names.get(i), answers[i]);
       }
     }
-    log.debug("preempt pod={} proposed={} kept={}", preemptor.key(), proposedUids.keySet(), out.keySet());
+    log.debug(
+        "preempt pod={} proposed={} kept={}", preemptor.key(), proposedUids.keySet(), out.keySet());
     return out;
   }
 
-  /** The victims really needed on {@code node} among the proposed UIDs, or null when the node cannot help. */
-  private static Needed check(Evaluator evaluator, CycleState state, PodInfo preemptor, NodeInfo node,
-      Set<String> uids, DisruptionBudgets pdbs) {
+  /**
+   * The victims really needed on {@code node} among the proposed UIDs, or null when the node cannot
+   * help.
+   */
+  private static Needed check(
+      Evaluator evaluator,
+      CycleState state,
+      PodInfo preemptor,
+      NodeInfo node,
+      Set<String> uids,
+      DisruptionBudgets pdbs) {
     Map<String, PodInfo> onNode = new HashMap<>(node.pods().size() * 2);
     for (PodInfo p : node.pods()) {
       onNode.put(p.uid(), p);
@@ -98,9 +117,13 @@ public final class ProposalReview {
     if (victims.isEmpty()) {
       return null;
     }
-    VictimSelection sel = evaluator.selectVictimsAmong(state.copy(), preemptor, node.snapshotCopy(), victims, pdbs);
+    VictimSelection sel =
+        evaluator.selectVictimsAmong(state.copy(), preemptor, node.snapshotCopy(), victims, pdbs);
     if (!sel.status().isSuccess() || sel.victims().isEmpty()) {
-      log.debug("preempt pod={} node={}: dropped ({})", preemptor.key(), node.name(),
+      log.debug(
+          "preempt pod={} node={}: dropped ({})",
+          preemptor.key(),
+          node.name(),
           sel.status().isSuccess() ? "fits without evicting anything" : sel.status().message());
       return null;
     }

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param victims the pods to evict, most important first; empty unless the status is Success
  * @param numPdbViolations how many of the victims violate a PodDisruptionBudget
- * @param status Success when the pod fits once the victims are gone; otherwise why the node cannot help
+ * @param status Success when the pod fits once the victims are gone; otherwise why the node cannot
+ *     help
  */
 record VictimSelection(List<PodInfo> victims, int numPdbViolations, Status status) {
 

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The selector of "pods like this one", as upstream's {@code helper.DefaultSelector}: the merged selectors of the
- * Services selecting the pod, ANDed with the selector of its controlling ReplicationController, ReplicaSet or
- * StatefulSet. An empty result matches everything (callers treat that as "no default spreading").
+ * The selector of "pods like this one", as upstream's {@code helper.DefaultSelector}: the merged
+ * selectors of the Services selecting the pod, ANDed with the selector of its controlling
+ * ReplicationController, ReplicaSet or StatefulSet. An empty result matches everything (callers
+ * treat that as "no default spreading").
  */
 public final class DefaultSelector {
 
@@ -34,9 +35,10 @@ public final class DefaultSelector {
     if (owner == null || owner.getApiVersion() == null) {
       return selector;
     }
-    String group = owner.getApiVersion().contains("/")
-        ? owner.getApiVersion().substring(0, owner.getApiVersion().indexOf('/'))
-        : "";
+    String group =
+        owner.getApiVersion().contains("/")
+            ? owner.getApiVersion().substring(0, owner.getApiVersion().indexOf('/'))
+            : "";
     String version = owner.getApiVersion().substring(owner.getApiVersion().indexOf('/') + 1);
     if (!"v1".equals(version)) {
       return selector;

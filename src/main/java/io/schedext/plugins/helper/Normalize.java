@@ -9,9 +9,9 @@ public final class Normalize {
   private Normalize() {}
 
   /**
-   * Scales scores so the highest becomes {@code maxPriority} (integer arithmetic); with {@code reverse} each score s
-   * becomes {@code maxPriority - s}. When every score is 0, reverse sets all to {@code maxPriority} and otherwise
-   * leaves them.
+   * Scales scores so the highest becomes {@code maxPriority} (integer arithmetic); with {@code
+   * reverse} each score s becomes {@code maxPriority - s}. When every score is 0, reverse sets all
+   * to {@code maxPriority} and otherwise leaves them.
    */
   public static Status defaultNormalizeScore(long maxPriority, boolean reverse, NodeScores scores) {
     long max = 0;
@@ -35,11 +35,11 @@ public final class Normalize {
   }
 
   /**
-   * Integer division by one divisor, as Java's (and Go's) {@code /}: truncated toward zero, exactly. Normalising
-   * divides every node's score by the same maximum, and a 64-bit hardware division costs tens of cycles; this
-   * multiplies by the divisor's reciprocal instead and corrects the one-off error of the floating-point estimate,
-   * which is exact while numerator and divisor stay below 2^52 (scores are at most a few thousand). Other values
-   * take the plain division.
+   * Integer division by one divisor, as Java's (and Go's) {@code /}: truncated toward zero,
+   * exactly. Normalising divides every node's score by the same maximum, and a 64-bit hardware
+   * division costs tens of cycles; this multiplies by the divisor's reciprocal instead and corrects
+   * the one-off error of the floating-point estimate, which is exact while numerator and divisor
+   * stay below 2^52 (scores are at most a few thousand). Other values take the plain division.
    */
   public static final class Divider {
     private static final long EXACT = 1L << 52;

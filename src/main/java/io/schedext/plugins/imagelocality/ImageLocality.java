@@ -15,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Favours nodes that already hold the pod's images (init containers, regular containers and image volumes): each
- * present image counts its size times the share of nodes that have it, the sum is clamped to [23 MiB, 1000 MiB × image
- * sources] and scaled to 0–100. Upstream's {@code ImageLocality}; the PreScore here only normalises the image names
- * once per cycle (upstream has none). Thread-safe.
+ * Favours nodes that already hold the pod's images (init containers, regular containers and image
+ * volumes): each present image counts its size times the share of nodes that have it, the sum is
+ * clamped to [23 MiB, 1000 MiB × image sources] and scaled to 0–100. Upstream's {@code
+ * ImageLocality}; the PreScore here only normalises the image names once per cycle (upstream has
+ * none). Thread-safe.
  */
 public final class ImageLocality implements PreScorePlugin, ScorePlugin {
 
@@ -44,13 +45,16 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
     return Status.success();
   }
 
-  /** The image score of {@code node}; spread is measured against the cycle snapshot's node count. */
+  /**
+   * The image score of {@code node}; spread is measured against the cycle snapshot's node count.
+   */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     StateData s = state.readOrNull(PRE_SCORE_STATE_KEY);
     PodImages images = s instanceof PodImages p ? p : PodImages.of(pod);
     int totalNumNodes = state.snapshot().size();
-    return calculatePriority(sumImageScores(node, images.names(), totalNumNodes), images.names().length);
+    return calculatePriority(
+        sumImageScores(node, images.names(), totalNumNodes), images.names().length);
   }
 
   /** Maps the summed image score into 0–100 between the thresholds. */
@@ -77,15 +81,19 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
     return sum;
   }
 
-  /** The image size scaled by the share of nodes holding it, against piling pods onto the few nodes that have it. */
+  /**
+   * The image size scaled by the share of nodes holding it, against piling pods onto the few nodes
+   * that have it.
+   */
   private static long scaledImageScore(ImageStateSummary state, int totalNumNodes) {
     double spread = (double) state.numNodes() / (double) totalNumNodes;
     return (long) ((double) state.size() * spread);
   }
 
   /**
-   * Upstream's CRI-style normalisation: adds ":latest" when the name has no tag after its last "/"; digests
-   * ({@code repo@sha256:...}) and registry ports ({@code host:5000/repo}) are handled by that same rule.
+   * Upstream's CRI-style normalisation: adds ":latest" when the name has no tag after its last "/";
+   * digests ({@code repo@sha256:...}) and registry ports ({@code host:5000/repo}) are handled by
+   * that same rule.
    */
   static String normalizedImageName(String name) {
     String n = name == null ? "" : name;

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The normalised image of every init container, regular container and image volume of the pod, in that order: one
- * entry per image source, so the length is the count that sets the maximum threshold. Written by ImageLocality's
- * PreScore; never mutated afterwards.
+ * The normalised image of every init container, regular container and image volume of the pod, in
+ * that order: one entry per image source, so the length is the count that sets the maximum
+ * threshold. Written by ImageLocality's PreScore; never mutated afterwards.
  *
  * @param names the normalised image names
  */
@@ -33,7 +33,8 @@ record PodImages(String[] names) implements StateData {
       }
     }
     String[] names = out.toArray(new String[0]);
-    // The nodes' image summaries are keyed by interned names: the lookups then end on a reference comparison.
+    // The nodes' image summaries are keyed by interned names: the lookups then end on a reference
+    // comparison.
     for (int i = 0; i < names.length; i++) {
       names[i] = names[i].intern();
     }

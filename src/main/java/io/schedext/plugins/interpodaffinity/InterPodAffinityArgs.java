@@ -1,16 +1,21 @@
 package io.schedext.plugins.interpodaffinity;
 
 /**
- * The InterPodAffinity plugin's arguments ({@code InterPodAffinityArgs}); missing fields take upstream's defaults.
+ * The InterPodAffinity plugin's arguments ({@code InterPodAffinityArgs}); missing fields take
+ * upstream's defaults.
  *
- * @param hardPodAffinityWeight the score an existing pod's required affinity term adds when the incoming pod matches
- *     it, 0–100 (default 1)
- * @param ignorePreferredTermsOfExistingPods when true, scoring is skipped for pods without preferred (anti-)affinity
- *     terms of their own (default false)
+ * @param hardPodAffinityWeight the score an existing pod's required affinity term adds when the
+ *     incoming pod matches it, 0–100 (default 1)
+ * @param ignorePreferredTermsOfExistingPods when true, scoring is skipped for pods without
+ *     preferred (anti-)affinity terms of their own (default false)
  */
-public record InterPodAffinityArgs(Integer hardPodAffinityWeight, Boolean ignorePreferredTermsOfExistingPods) {
+public record InterPodAffinityArgs(
+    Integer hardPodAffinityWeight, Boolean ignorePreferredTermsOfExistingPods) {
 
-  /** Upstream's default {@code hardPodAffinityWeight} ({@code v1.DefaultHardPodAffinitySymmetricWeight}). */
+  /**
+   * Upstream's default {@code hardPodAffinityWeight} ({@code
+   * v1.DefaultHardPodAffinitySymmetricWeight}).
+   */
   public static final int DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1;
 
   /** Applies the defaults to missing fields. */

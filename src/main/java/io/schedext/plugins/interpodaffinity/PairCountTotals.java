@@ -5,14 +5,16 @@ import io.schedext.framework.RunningTotals;
 import java.util.function.BiFunction;
 
 /**
- * PreFilter's per-node pair counts summed over the cluster, for {@link RunningTotals}: a node contributes one or more
- * {@link TopologyPairCounts} (the existing pods' anti-affinity, or the incoming pod's affinity and anti-affinity
- * counts), remembered on the node info under a key whose components are every input of the count besides the node;
- * the total is their sum, a pair present exactly while its count is not zero, as the counts merged from scratch.
+ * PreFilter's per-node pair counts summed over the cluster, for {@link RunningTotals}: a node
+ * contributes one or more {@link TopologyPairCounts} (the existing pods' anti-affinity, or the
+ * incoming pod's affinity and anti-affinity counts), remembered on the node info under a key whose
+ * components are every input of the count besides the node; the total is their sum, a pair present
+ * exactly while its count is not zero, as the counts merged from scratch.
  *
  * @param <A> what the per-node count reads besides the node
  */
-final class PairCountTotals<A> implements RunningTotals.Sum<TopologyPairCounts[], TopologyPairCounts[]> {
+final class PairCountTotals<A>
+    implements RunningTotals.Sum<TopologyPairCounts[], TopologyPairCounts[]> {
 
   private final int arity;
   private final Object memoKey;
@@ -22,12 +24,18 @@ final class PairCountTotals<A> implements RunningTotals.Sum<TopologyPairCounts[]
 
   /**
    * @param arity how many counts a node contributes
-   * @param memoKey the key of the counts: a record of every input of {@code compute} besides the node, interned
+   * @param memoKey the key of the counts: a record of every input of {@code compute} besides the
+   *     node, interned
    * @param arg the per-node count's argument
    * @param compute a node's counts
-   * @param onlyWithRequiredAntiAffinity whether only nodes holding pods with required anti-affinity contribute
+   * @param onlyWithRequiredAntiAffinity whether only nodes holding pods with required anti-affinity
+   *     contribute
    */
-  PairCountTotals(int arity, Object memoKey, A arg, BiFunction<NodeInfo, A, TopologyPairCounts[]> compute,
+  PairCountTotals(
+      int arity,
+      Object memoKey,
+      A arg,
+      BiFunction<NodeInfo, A, TopologyPairCounts[]> compute,
       boolean onlyWithRequiredAntiAffinity) {
     this.arity = arity;
     this.memoKey = memoKey;
@@ -48,7 +56,8 @@ final class PairCountTotals<A> implements RunningTotals.Sum<TopologyPairCounts[]
   @Override
   public TopologyPairCounts[] contribution(NodeInfo node) {
     if (node.node() == null
-        || (onlyWithRequiredAntiAffinity ? node.podsWithRequiredAntiAffinity() : node.pods()).isEmpty()) {
+        || (onlyWithRequiredAntiAffinity ? node.podsWithRequiredAntiAffinity() : node.pods())
+            .isEmpty()) {
       return null;
     }
     TopologyPairCounts[] counts = node.memoizeObject(memoKey, arg, compute);

@@ -8,8 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What InterPodAffinity's PreScore computes for Score, as upstream's {@code preScoreState}: the summed weights per
- * topology key and value. Immutable, so {@link #copy()} returns this; Score reads it without allocating.
+ * What InterPodAffinity's PreScore computes for Score, as upstream's {@code preScoreState}: the
+ * summed weights per topology key and value. Immutable, so {@link #copy()} returns this; Score
+ * reads it without allocating.
  */
 final class PreScoreState implements StateData {
 
@@ -21,7 +22,10 @@ final class PreScoreState implements StateData {
     this.values = values;
   }
 
-  /** Reads the state PreScore wrote; throws {@link FrameworkException} with upstream's message when it is missing. */
+  /**
+   * Reads the state PreScore wrote; throws {@link FrameworkException} with upstream's message when
+   * it is missing.
+   */
   static PreScoreState read(CycleState state, String key) {
     if (!(state.readOrNull(key) instanceof PreScoreState s)) {
       throw new FrameworkException("failed to read \"" + key + "\" from cycleState: not found");

@@ -6,11 +6,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * PreScore's per-node topology scores summed over the cluster, for {@link RunningTotals}: per topology key and value
- * the summed weight and how many nodes' scores hold that pair, so that a pair leaves the total exactly when the last
- * node contributing it changes (upstream's total has a pair when some node contributed it, even with a zero sum).
+ * PreScore's per-node topology scores summed over the cluster, for {@link RunningTotals}: per
+ * topology key and value the summed weight and how many nodes' scores hold that pair, so that a
+ * pair leaves the total exactly when the last node contributing it changes (upstream's total has a
+ * pair when some node contributed it, even with a zero sum).
  */
-final class ScoreTotals implements RunningTotals.Sum<TopologyScores, Map<String, Map<String, long[]>>> {
+final class ScoreTotals
+    implements RunningTotals.Sum<TopologyScores, Map<String, Map<String, long[]>>> {
 
   private final TopologyScores.Incoming incoming;
 
@@ -26,7 +28,8 @@ final class ScoreTotals implements RunningTotals.Sum<TopologyScores, Map<String,
 
   @Override
   public TopologyScores contribution(NodeInfo node) {
-    if (node.node() == null || (incoming.key().allPods() ? node.pods() : node.podsWithAffinity()).isEmpty()) {
+    if (node.node() == null
+        || (incoming.key().allPods() ? node.pods() : node.podsWithAffinity()).isEmpty()) {
       return null;
     }
     TopologyScores s = node.memoizeObject(incoming.key(), incoming, TopologyScores::on);
@@ -35,26 +38,31 @@ final class ScoreTotals implements RunningTotals.Sum<TopologyScores, Map<String,
 
   @Override
   public void add(Map<String, Map<String, long[]>> total, TopologyScores c) {
-    c.forEach((key, value, score) -> {
-      long[] cell = total.computeIfAbsent(key, k -> new HashMap<>()).computeIfAbsent(value, v -> new long[2]);
-      cell[0] += score;
-      cell[1]++;
-    });
+    c.forEach(
+        (key, value, score) -> {
+          long[] cell =
+              total
+                  .computeIfAbsent(key, k -> new HashMap<>())
+                  .computeIfAbsent(value, v -> new long[2]);
+          cell[0] += score;
+          cell[1]++;
+        });
   }
 
   @Override
   public void subtract(Map<String, Map<String, long[]>> total, TopologyScores c) {
-    c.forEach((key, value, score) -> {
-      Map<String, long[]> values = total.get(key);
-      long[] cell = values.get(value);
-      cell[0] -= score;
-      if (--cell[1] == 0) {
-        values.remove(value);
-        if (values.isEmpty()) {
-          total.remove(key);
-        }
-      }
-    });
+    c.forEach(
+        (key, value, score) -> {
+          Map<String, long[]> values = total.get(key);
+          long[] cell = values.get(value);
+          cell[0] -= score;
+          if (--cell[1] == 0) {
+            values.remove(value);
+            if (values.isEmpty()) {
+              total.remove(key);
+            }
+          }
+        });
   }
 
   /** The total as Score reads it, or null when no node contributed anything. */

@@ -14,17 +14,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Resolves namespace selectors against the cluster's Namespace objects, as upstream does for the incoming pod's terms
- * in PreFilter and PreScore ({@code mergeAffinityTermNamespacesIfNotEmpty}, {@code GetNamespaceLabelsSnapshot}).
+ * Resolves namespace selectors against the cluster's Namespace objects, as upstream does for the
+ * incoming pod's terms in PreFilter and PreScore ({@code mergeAffinityTermNamespacesIfNotEmpty},
+ * {@code GetNamespaceLabelsSnapshot}).
  */
 final class TermNamespaces {
 
   private TermNamespaces() {}
 
   /**
-   * The terms with each namespace selector unrolled: the names of the matching namespaces join the term's namespace
-   * list and the selector becomes "nothing". An empty selector (all namespaces) is kept as it is, so such a term
-   * matches pods of every namespace without looking up their namespace's labels.
+   * The terms with each namespace selector unrolled: the names of the matching namespaces join the
+   * term's namespace list and the selector becomes "nothing". An empty selector (all namespaces) is
+   * kept as it is, so such a term matches pods of every namespace without looking up their
+   * namespace's labels.
    */
   static List<AffinityTerm> merge(List<AffinityTerm> terms, ClusterObjects objects) {
     if (terms.isEmpty()) {
@@ -38,7 +40,8 @@ final class TermNamespaces {
   }
 
   /** As {@link #merge(List, ClusterObjects)} for weighted terms, keeping the weights. */
-  static List<WeightedAffinityTerm> mergeWeighted(List<WeightedAffinityTerm> terms, ClusterObjects objects) {
+  static List<WeightedAffinityTerm> mergeWeighted(
+      List<WeightedAffinityTerm> terms, ClusterObjects objects) {
     if (terms.isEmpty()) {
       return terms;
     }
@@ -65,7 +68,10 @@ final class TermNamespaces {
     return new AffinityTerm(Set.copyOf(names), t.selector(), t.topologyKey(), Selector.nothing());
   }
 
-  /** The labels of namespace {@code name}; empty when the namespace is unknown (upstream logs and goes on). */
+  /**
+   * The labels of namespace {@code name}; empty when the namespace is unknown (upstream logs and
+   * goes on).
+   */
   static Map<String, String> labelsOf(String name, ClusterObjects objects) {
     Namespace ns = objects.namespace(name);
     if (ns == null || ns.getMetadata() == null || ns.getMetadata().getLabels() == null) {

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Counts per topology pair (label key, label value), as upstream's {@code topologyToMatchedTermCount}. A pair whose
- * count drops to zero is removed, so {@link #isEmpty()} means "no pair counted". Lookups allocate nothing. Not
- * thread-safe: mutated only while PreFilter builds it or AddPod/RemovePod update a copied cycle state.
+ * Counts per topology pair (label key, label value), as upstream's {@code
+ * topologyToMatchedTermCount}. A pair whose count drops to zero is removed, so {@link #isEmpty()}
+ * means "no pair counted". Lookups allocate nothing. Not thread-safe: mutated only while PreFilter
+ * builds it or AddPod/RemovePod update a copied cycle state.
  */
 final class TopologyPairCounts {
 
@@ -84,10 +85,12 @@ final class TopologyPairCounts {
   }
 
   /**
-   * When {@code pod} matches every one of {@code terms} (and there is at least one), adds {@code delta} at the node's
-   * value of each term's topology key. The terms are the incoming pod's, with namespace selectors already merged.
+   * When {@code pod} matches every one of {@code terms} (and there is at least one), adds {@code
+   * delta} at the node's value of each term's topology key. The terms are the incoming pod's, with
+   * namespace selectors already merged.
    */
-  void addAffinityTerms(List<AffinityTerm> terms, PodInfo pod, Map<String, String> nodeLabels, long delta) {
+  void addAffinityTerms(
+      List<AffinityTerm> terms, PodInfo pod, Map<String, String> nodeLabels, long delta) {
     if (matchesAll(terms, pod)) {
       for (AffinityTerm t : terms) {
         addAtNode(nodeLabels, t.topologyKey(), delta);
@@ -96,11 +99,15 @@ final class TopologyPairCounts {
   }
 
   /**
-   * Adds {@code delta} at the node's value of the topology key of each of {@code terms} that {@code pod} matches,
-   * with {@code namespaceLabels} being the labels of the pod's namespace (null when the terms need none).
+   * Adds {@code delta} at the node's value of the topology key of each of {@code terms} that {@code
+   * pod} matches, with {@code namespaceLabels} being the labels of the pod's namespace (null when
+   * the terms need none).
    */
   void addAntiAffinityTerms(
-      List<AffinityTerm> terms, PodInfo pod, Map<String, String> namespaceLabels, Map<String, String> nodeLabels,
+      List<AffinityTerm> terms,
+      PodInfo pod,
+      Map<String, String> namespaceLabels,
+      Map<String, String> nodeLabels,
       long delta) {
     for (AffinityTerm t : terms) {
       if (t.matches(pod, namespaceLabels)) {
@@ -116,7 +123,10 @@ final class TopologyPairCounts {
     }
   }
 
-  /** True when {@code terms} is not empty and {@code pod} matches each term (merged namespaces, no namespace labels). */
+  /**
+   * True when {@code terms} is not empty and {@code pod} matches each term (merged namespaces, no
+   * namespace labels).
+   */
   static boolean matchesAll(List<AffinityTerm> terms, PodInfo pod) {
     if (terms.isEmpty()) {
       return false;
@@ -130,8 +140,8 @@ final class TopologyPairCounts {
   }
 
   /**
-   * As {@link #topologyValue(Map, String)} for a node info: the zone and hostname values are read from the fields
-   * it keeps them in, without a lookup into its label map.
+   * As {@link #topologyValue(Map, String)} for a node info: the zone and hostname values are read
+   * from the fields it keeps them in, without a lookup into its label map.
    */
   static String topologyValue(NodeInfo node, String key) {
     String v = node.label(key);
@@ -141,7 +151,10 @@ final class TopologyPairCounts {
     return v;
   }
 
-  /** The node's value for label {@code key}, or null when the node lacks the label (a null value counts as ""). */
+  /**
+   * The node's value for label {@code key}, or null when the node lacks the label (a null value
+   * counts as "").
+   */
   static String topologyValue(Map<String, String> nodeLabels, String key) {
     String v = nodeLabels.get(key);
     if (v == null && nodeLabels.containsKey(key)) {

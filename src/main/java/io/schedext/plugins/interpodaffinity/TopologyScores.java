@@ -10,27 +10,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Score contributions per topology key and value while PreScore collects them, as upstream's {@code scoreMap}:
- * unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per node ({@link #on}), remembered on
- * the node info under its {@link Key} and summed over the cluster by {@link ScoreTotals}; not thread-safe while being
- * filled, read-only afterwards.
+ * Score contributions per topology key and value while PreScore collects them, as upstream's {@code
+ * scoreMap}: unlike {@link TopologyPairCounts} a pair that sums to zero stays. One instance per
+ * node ({@link #on}), remembered on the node info under its {@link Key} and summed over the cluster
+ * by {@link ScoreTotals}; not thread-safe while being filled, read-only afterwards.
  */
 final class TopologyScores {
 
   private final HashMap<String, HashMap<String, Long>> byKey = new HashMap<>();
 
   /**
-   * Every input of a node's scores ({@link #on}) besides the node and so the key they are remembered and summed
-   * under: the incoming pod as existing pods' terms see it (namespace, labels, namespace labels), its preferred terms
-   * with namespace selectors merged, the weight of existing pods' required affinity, and which existing pods count.
+   * Every input of a node's scores ({@link #on}) besides the node and so the key they are
+   * remembered and summed under: the incoming pod as existing pods' terms see it (namespace,
+   * labels, namespace labels), its preferred terms with namespace selectors merged, the weight of
+   * existing pods' required affinity, and which existing pods count.
    *
    * @param namespace the incoming pod's namespace
    * @param labels the incoming pod's labels
    * @param namespaceLabels the labels of the incoming pod's namespace
-   * @param preferredAffinityTerms the incoming pod's preferred affinity terms, namespace selectors merged
-   * @param preferredAntiAffinityTerms the incoming pod's preferred anti-affinity terms, namespace selectors merged
-   * @param hardPodAffinityWeight the weight of an existing pod's required affinity term the incoming pod matches
-   * @param allPods whether every existing pod counts (the pod has preferred terms) or only pods with affinity terms
+   * @param preferredAffinityTerms the incoming pod's preferred affinity terms, namespace selectors
+   *     merged
+   * @param preferredAntiAffinityTerms the incoming pod's preferred anti-affinity terms, namespace
+   *     selectors merged
+   * @param hardPodAffinityWeight the weight of an existing pod's required affinity term the
+   *     incoming pod matches
+   * @param allPods whether every existing pod counts (the pod has preferred terms) or only pods
+   *     with affinity terms
    */
   record Key(
       String namespace,
@@ -45,23 +50,38 @@ final class TopologyScores {
     private static final Interner<Key> INTERNED = new Interner<>(1024);
 
     /** The interned key of these inputs for {@code pod}. */
-    static Key of(PodInfo pod, Map<String, String> namespaceLabels, List<WeightedAffinityTerm> preferredAffinityTerms,
-        List<WeightedAffinityTerm> preferredAntiAffinityTerms, int hardPodAffinityWeight, boolean allPods) {
-      return INTERNED.intern(new Key(pod.namespace(), pod.labels(), namespaceLabels, preferredAffinityTerms,
-          preferredAntiAffinityTerms, hardPodAffinityWeight, allPods));
+    static Key of(
+        PodInfo pod,
+        Map<String, String> namespaceLabels,
+        List<WeightedAffinityTerm> preferredAffinityTerms,
+        List<WeightedAffinityTerm> preferredAntiAffinityTerms,
+        int hardPodAffinityWeight,
+        boolean allPods) {
+      return INTERNED.intern(
+          new Key(
+              pod.namespace(),
+              pod.labels(),
+              namespaceLabels,
+              preferredAffinityTerms,
+              preferredAntiAffinityTerms,
+              hardPodAffinityWeight,
+              allPods));
     }
   }
 
   /**
-   * The incoming pod and its scoring inputs. The pod itself is read only where a term is matched against it, which
-   * looks at its namespace and labels, both in the key.
+   * The incoming pod and its scoring inputs. The pod itself is read only where a term is matched
+   * against it, which looks at its namespace and labels, both in the key.
    *
    * @param pod the pod being scheduled
    * @param key its scoring inputs
    */
   record Incoming(PodInfo pod, Key key) {}
 
-  /** What the existing pods on {@code node} contribute ({@link #processExistingPod}): a pure function of the key. */
+  /**
+   * What the existing pods on {@code node} contribute ({@link #processExistingPod}): a pure
+   * function of the key.
+   */
   static TopologyScores on(NodeInfo node, Incoming in) {
     TopologyScores scores = new TopologyScores();
     List<PodInfo> pods = in.key().allPods() ? node.pods() : node.podsWithAffinity();
@@ -76,31 +96,42 @@ final class TopologyScores {
     return byKey.isEmpty();
   }
 
-  /** Credits {@code weight × multiplier} at the node's value of the term's key when {@code pod} matches the term. */
+  /**
+   * Credits {@code weight × multiplier} at the node's value of the term's key when {@code pod}
+   * matches the term.
+   */
   void processTerm(
-      AffinityTerm term, int weight, PodInfo pod, Map<String, String> namespaceLabels, Map<String, String> nodeLabels,
+      AffinityTerm term,
+      int weight,
+      PodInfo pod,
+      Map<String, String> namespaceLabels,
+      Map<String, String> nodeLabels,
       int multiplier) {
     if (term.matches(pod, namespaceLabels)) {
       String value = TopologyPairCounts.topologyValue(nodeLabels, term.topologyKey());
       if (value != null) {
-        byKey.computeIfAbsent(term.topologyKey(), k -> new HashMap<>())
+        byKey
+            .computeIfAbsent(term.topologyKey(), k -> new HashMap<>())
             .merge(value, (long) weight * multiplier, Long::sum);
       }
     }
   }
 
   private void processTerms(
-      List<WeightedAffinityTerm> terms, PodInfo pod, Map<String, String> namespaceLabels,
-      Map<String, String> nodeLabels, int multiplier) {
+      List<WeightedAffinityTerm> terms,
+      PodInfo pod,
+      Map<String, String> namespaceLabels,
+      Map<String, String> nodeLabels,
+      int multiplier) {
     for (WeightedAffinityTerm w : terms) {
       processTerm(w.term(), w.weight(), pod, namespaceLabels, nodeLabels, multiplier);
     }
   }
 
   /**
-   * Adds what one existing pod on {@code node} contributes: the incoming pod's preferred terms it matches (+/−
-   * weight), and the existing pod's required affinity (+hardPodAffinityWeight) and preferred (+/− weight) terms the
-   * incoming pod matches. Nodes without labels contribute nothing.
+   * Adds what one existing pod on {@code node} contributes: the incoming pod's preferred terms it
+   * matches (+/− weight), and the existing pod's required affinity (+hardPodAffinityWeight) and
+   * preferred (+/− weight) terms the incoming pod matches. Nodes without labels contribute nothing.
    */
   void processExistingPod(Incoming in, PodInfo existing, NodeInfo node) {
     Map<String, String> labels = node.labels();
@@ -108,7 +139,8 @@ final class TopologyScores {
       return;
     }
     Key key = in.key();
-    // The incoming pod's terms have merged namespaces, so the existing pod's namespace labels are not needed.
+    // The incoming pod's terms have merged namespaces, so the existing pod's namespace labels are
+    // not needed.
     processTerms(key.preferredAffinityTerms(), existing, null, labels, 1);
     processTerms(key.preferredAntiAffinityTerms(), existing, null, labels, -1);
     if (key.hardPodAffinityWeight() > 0) {
@@ -117,7 +149,8 @@ final class TopologyScores {
       }
     }
     processTerms(existing.preferredAffinityTerms(), in.pod(), key.namespaceLabels(), labels, 1);
-    processTerms(existing.preferredAntiAffinityTerms(), in.pod(), key.namespaceLabels(), labels, -1);
+    processTerms(
+        existing.preferredAntiAffinityTerms(), in.pod(), key.namespaceLabels(), labels, -1);
   }
 
   /** A visitor of topology pairs and their scores. */

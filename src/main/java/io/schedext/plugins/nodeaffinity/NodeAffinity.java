@@ -31,41 +31,52 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Matches the pod's {@code spec.nodeSelector} and required node affinity, plus the scheduler-enforced
- * {@link NodeAffinityArgs#addedAffinity()}, against node labels and names (Filter; PreFilter narrows to the node
- * names the required terms pin); ranks nodes by the summed weights of matching preferred terms (Score). Thread-safe:
- * the compiled added affinity is immutable.
+ * Matches the pod's {@code spec.nodeSelector} and required node affinity, plus the
+ * scheduler-enforced {@link NodeAffinityArgs#addedAffinity()}, against node labels and names
+ * (Filter; PreFilter narrows to the node names the required terms pin); ranks nodes by the summed
+ * weights of matching preferred terms (Score). Thread-safe: the compiled added affinity is
+ * immutable.
  */
-public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
-    ScoreExtensions {
+public final class NodeAffinity
+    implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
 
   /** The CycleState key of the compiled required affinity, written in PreFilter. */
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + Names.NODE_AFFINITY;
+
   /** The CycleState key of the compiled preferred terms, written in PreScore. */
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.NODE_AFFINITY;
 
   /** The reason when the node does not match the pod's node selector or required node affinity. */
   public static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+
   /** The reason when the node does not match the scheduler-enforced (added) node affinity. */
-  public static final String ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity";
+  public static final String ERR_REASON_ENFORCED =
+      "node(s) didn't match scheduler-enforced node affinity";
+
   /** The PreFilter reason when every required term pins node names and together they pin none. */
   public static final String ERR_REASON_CONFLICT = "pod affinity terms conflict";
 
-  private static final Status POD_MISMATCH = Status.unresolvable(ERR_REASON_POD).withPlugin(Names.NODE_AFFINITY);
+  private static final Status POD_MISMATCH =
+      Status.unresolvable(ERR_REASON_POD).withPlugin(Names.NODE_AFFINITY);
   private static final Status ENFORCED_MISMATCH =
       Status.unresolvable(ERR_REASON_ENFORCED).withPlugin(Names.NODE_AFFINITY);
-  private static final Status CONFLICT = Status.unresolvable(ERR_REASON_CONFLICT).withPlugin(Names.NODE_AFFINITY);
+  private static final Status CONFLICT =
+      Status.unresolvable(ERR_REASON_CONFLICT).withPlugin(Names.NODE_AFFINITY);
   private static final String NODE_NAME_FIELD = NodeSelectorTerms.NODE_NAME_FIELD;
 
   private final NodeSelectorTerms addedNodeSelector;
   private final PreferredSchedulingTerms addedPreferredTerms;
 
-  private NodeAffinity(NodeSelectorTerms addedNodeSelector, PreferredSchedulingTerms addedPreferredTerms) {
+  private NodeAffinity(
+      NodeSelectorTerms addedNodeSelector, PreferredSchedulingTerms addedPreferredTerms) {
     this.addedNodeSelector = addedNodeSelector;
     this.addedPreferredTerms = addedPreferredTerms;
   }
 
-  /** The pod's compiled node selector and required affinity; never changed by AddPod/RemovePod, so shared. */
+  /**
+   * The pod's compiled node selector and required affinity; never changed by AddPod/RemovePod, so
+   * shared.
+   */
   record PreFilterState(RequiredNodeAffinity required) implements StateData {
     @Override
     public StateData copy() {
@@ -73,7 +84,9 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
     }
   }
 
-  /** The pod's compiled preferred terms, or null when it has none; read-only, so shared by copies. */
+  /**
+   * The pod's compiled preferred terms, or null when it has none; read-only, so shared by copies.
+   */
   record PreScoreState(PreferredSchedulingTerms preferred) implements StateData {
     @Override
     public StateData copy() {
@@ -87,20 +100,24 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
   }
 
   /**
-   * Skips the Filter when neither the pod nor the args constrain nodes; otherwise compiles the required affinity and,
-   * when every required term pins {@code metadata.name} with In, narrows filtering to the union over terms of the
-   * names each term allows (an empty union rejects the pod as unresolvable).
+   * Skips the Filter when neither the pod nor the args constrain nodes; otherwise compiles the
+   * required affinity and, when every required term pins {@code metadata.name} with In, narrows
+   * filtering to the union over terms of the names each term allows (an empty union rejects the pod
+   * as unresolvable).
    */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
     PodSpec spec = pod.pod().getSpec();
     NodeSelector required = requiredAffinity(spec);
-    boolean hasNodeSelector = spec != null && spec.getNodeSelector() != null && !spec.getNodeSelector().isEmpty();
+    boolean hasNodeSelector =
+        spec != null && spec.getNodeSelector() != null && !spec.getNodeSelector().isEmpty();
     if (required == null && addedNodeSelector == null && !hasNodeSelector) {
       return PreFilterResult.of(Status.skip());
     }
     state.write(PRE_FILTER_STATE_KEY, new PreFilterState(RequiredNodeAffinity.of(pod.pod())));
-    if (required == null || required.getNodeSelectorTerms() == null || required.getNodeSelectorTerms().isEmpty()) {
+    if (required == null
+        || required.getNodeSelectorTerms() == null
+        || required.getNodeSelectorTerms().isEmpty()) {
       return PreFilterResult.success();
     }
     Set<String> nodeNames = null;
@@ -121,7 +138,9 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
     return PreFilterResult.nodes(nodeNames);
   }
 
-  /** The intersection of the term's {@code metadata.name In} field values, or null when it has none. */
+  /**
+   * The intersection of the term's {@code metadata.name In} field values, or null when it has none.
+   */
   private static Set<String> pinnedNodeNames(NodeSelectorTerm term) {
     if (term == null || term.getMatchFields() == null) {
       return null;
@@ -141,24 +160,26 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
   }
 
   /**
-   * Rejects the node when it misses the added required affinity, then when it misses the pod's node selector or
-   * required affinity (compiled here when PreFilter did not run).
+   * Rejects the node when it misses the added required affinity, then when it misses the pod's node
+   * selector or required affinity (compiled here when PreFilter did not run).
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
     if (addedNodeSelector != null && !addedNodeSelector.matches(node.name(), node.labels())) {
       return ENFORCED_MISMATCH;
     }
-    RequiredNodeAffinity required = state.readOrNull(PRE_FILTER_STATE_KEY) instanceof PreFilterState s
-        ? s.required()
-        : RequiredNodeAffinity.of(pod.pod());
-    // Terms that fail to parse simply never match, as upstream keeps it for backwards compatibility.
+    RequiredNodeAffinity required =
+        state.readOrNull(PRE_FILTER_STATE_KEY) instanceof PreFilterState s
+            ? s.required()
+            : RequiredNodeAffinity.of(pod.pod());
+    // Terms that fail to parse simply never match, as upstream keeps it for backwards
+    // compatibility.
     return required.matches(node.name(), node.labels()) ? Status.success() : POD_MISMATCH;
   }
 
   /**
-   * Compiles the pod's preferred terms once for Score; Skip when neither the pod nor the args prefer anything, Error
-   * when a preferred term does not parse.
+   * Compiles the pod's preferred terms once for Score; Skip when neither the pod nor the args
+   * prefer anything, Error when a preferred term does not parse.
    */
   @Override
   public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
@@ -220,9 +241,10 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
   private static PreferredSchedulingTerms podPreferredTerms(PodInfo pod) {
     PodSpec spec = pod.pod().getSpec();
     Affinity a = spec == null ? null : spec.getAffinity();
-    List<PreferredSchedulingTerm> terms = a == null || a.getNodeAffinity() == null
-        ? null
-        : a.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
+    List<PreferredSchedulingTerm> terms =
+        a == null || a.getNodeAffinity() == null
+            ? null
+            : a.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
     if (terms == null || terms.isEmpty()) {
       return null;
     }
@@ -235,8 +257,8 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
   }
 
   /**
-   * Builds the plugin from typed args; throws {@link FrameworkException} naming the added-affinity field whose terms
-   * do not parse.
+   * Builds the plugin from typed args; throws {@link FrameworkException} naming the added-affinity
+   * field whose terms do not parse.
    */
   static NodeAffinity of(NodeAffinityArgs args) {
     io.fabric8.kubernetes.api.model.NodeAffinity added = args == null ? null : args.addedAffinity();
@@ -247,11 +269,15 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
     NodeSelectorTerms required = null;
     NodeSelector ns = added.getRequiredDuringSchedulingIgnoredDuringExecution();
     if (ns != null) {
-      List<NodeSelectorTerm> terms = ns.getNodeSelectorTerms() == null ? List.of() : ns.getNodeSelectorTerms();
+      List<NodeSelectorTerm> terms =
+          ns.getNodeSelectorTerms() == null ? List.of() : ns.getNodeSelectorTerms();
       for (int i = 0; i < terms.size(); i++) {
         for (String e : NodeSelectorTerms.compileTerms(List.of(terms.get(i))).parseErrors()) {
-          errors.add("addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[" + i + "]: "
-              + e);
+          errors.add(
+              "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms["
+                  + i
+                  + "]: "
+                  + e);
         }
       }
       required = NodeSelectorTerms.compile(ns);
@@ -263,10 +289,13 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
       preferred = PreferredSchedulingTerms.compile(pref, path, errors);
     }
     if (!errors.isEmpty()) {
-      throw new FrameworkException("invalid args for plugin " + Names.NODE_AFFINITY + ": "
-          + PreferredSchedulingTerms.aggregate(errors)
-          + " (operators must be In, NotIn, Exists, DoesNotExist, Gt or Lt;"
-          + " matchFields only In or NotIn with one value)");
+      throw new FrameworkException(
+          "invalid args for plugin "
+              + Names.NODE_AFFINITY
+              + ": "
+              + PreferredSchedulingTerms.aggregate(errors)
+              + " (operators must be In, NotIn, Exists, DoesNotExist, Gt or Lt;"
+              + " matchFields only In or NotIn with one value)");
     }
     return new NodeAffinity(required, preferred);
   }

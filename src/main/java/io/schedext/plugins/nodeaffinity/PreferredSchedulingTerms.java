@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compiled preferred node affinity terms with their weights, as component-helpers' {@code PreferredSchedulingTerms}:
- * terms with weight 0 or without requirements are dropped, any other term that does not parse fails the whole list.
- * Immutable and thread-safe; {@link #score} allocates nothing.
+ * Compiled preferred node affinity terms with their weights, as component-helpers' {@code
+ * PreferredSchedulingTerms}: terms with weight 0 or without requirements are dropped, any other
+ * term that does not parse fails the whole list. Immutable and thread-safe; {@link #score}
+ * allocates nothing.
  */
 final class PreferredSchedulingTerms {
 
@@ -23,10 +24,11 @@ final class PreferredSchedulingTerms {
   }
 
   /**
-   * Compiles {@code raw}; returns null after adding one entry per faulty term to {@code errors}, each prefixed with
-   * {@code path[i]}.
+   * Compiles {@code raw}; returns null after adding one entry per faulty term to {@code errors},
+   * each prefixed with {@code path[i]}.
    */
-  static PreferredSchedulingTerms compile(List<PreferredSchedulingTerm> raw, String path, List<String> errors) {
+  static PreferredSchedulingTerms compile(
+      List<PreferredSchedulingTerm> raw, String path, List<String> errors) {
     List<NodeSelectorTerms.Term> terms = new ArrayList<>(raw.size());
     List<Long> weights = new ArrayList<>(raw.size());
     int errorsBefore = errors.size();
@@ -60,7 +62,10 @@ final class PreferredSchedulingTerms {
     return sum;
   }
 
-  /** Joins errors as apimachinery's aggregate error prints them: one alone, several as {@code [a, b]}. */
+  /**
+   * Joins errors as apimachinery's aggregate error prints them: one alone, several as {@code [a,
+   * b]}.
+   */
   static String aggregate(List<String> errors) {
     List<String> distinct = errors.stream().distinct().toList();
     return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";

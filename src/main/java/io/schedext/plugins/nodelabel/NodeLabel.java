@@ -16,18 +16,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The legacy NodeLabel plugin (removed upstream in v1.23), as it behaved in v1.22: Filter keeps nodes that carry every
- * required label and none of the forbidden ones (values are ignored); Score rates a node by the share of preferred
- * labels it carries or lacks as wished. Off by default.
+ * The legacy NodeLabel plugin (removed upstream in v1.23), as it behaved in v1.22: Filter keeps
+ * nodes that carry every required label and none of the forbidden ones (values are ignored); Score
+ * rates a node by the share of preferred labels it carries or lacks as wished. Off by default.
  */
 public final class NodeLabel implements FilterPlugin, ScorePlugin {
 
   /** The reason when a node misses a required label or carries a forbidden one. */
-  public static final String ERR_REASON_PRESENCE_VIOLATED = "node(s) didn't have the requested labels";
+  public static final String ERR_REASON_PRESENCE_VIOLATED =
+      "node(s) didn't have the requested labels";
 
   private static final Status PRESENCE_VIOLATED =
       Status.unresolvable(ERR_REASON_PRESENCE_VIOLATED).withPlugin(Names.NODE_LABEL);
-  private static final Status NODE_NOT_FOUND = Status.error("node not found").withPlugin(Names.NODE_LABEL);
+  private static final Status NODE_NOT_FOUND =
+      Status.error("node not found").withPlugin(Names.NODE_LABEL);
 
   private final String[] presentLabels;
   private final String[] absentLabels;
@@ -67,8 +69,8 @@ public final class NodeLabel implements FilterPlugin, ScorePlugin {
   }
 
   /**
-   * {@code 100 × satisfied preferences / number of preferences} in integer arithmetic; 0 when no preference is
-   * configured.
+   * {@code 100 × satisfied preferences / number of preferences} in integer arithmetic; 0 when no
+   * preference is configured.
    */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
@@ -95,25 +97,39 @@ public final class NodeLabel implements FilterPlugin, ScorePlugin {
   }
 
   /**
-   * The factory registered under {@link Names#NODE_LABEL}; throws {@link FrameworkException} when a label is listed
-   * both as present and absent (in the required or in the preferred pair), with v1.22's field-error text.
+   * The factory registered under {@link Names#NODE_LABEL}; throws {@link FrameworkException} when a
+   * label is listed both as present and absent (in the required or in the preferred pair), with
+   * v1.22's field-error text.
    */
   public static NodeLabel create(PluginArgs args, Handle handle) {
-    NodeLabelArgs a = args == null ? new NodeLabelArgs(null, null, null, null) : args.as(NodeLabelArgs.class);
+    NodeLabelArgs a =
+        args == null ? new NodeLabelArgs(null, null, null, null) : args.as(NodeLabelArgs.class);
     List<String> errors = new ArrayList<>();
     conflicts(a.presentLabels(), a.absentLabels(), "presentLabels", "absentLabels", errors);
-    conflicts(a.presentLabelsPreference(), a.absentLabelsPreference(), "presentLabelsPreference",
-        "absentLabelsPreference", errors);
+    conflicts(
+        a.presentLabelsPreference(),
+        a.absentLabelsPreference(),
+        "presentLabelsPreference",
+        "absentLabelsPreference",
+        errors);
     if (!errors.isEmpty()) {
       // apimachinery's aggregate prints one error bare and several as a bracketed list.
-      throw new FrameworkException(errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
+      throw new FrameworkException(
+          errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]");
     }
     return new NodeLabel(a);
   }
 
-  /** Adds one field error per absent label that is also present, naming the last index it has among the present. */
+  /**
+   * Adds one field error per absent label that is also present, naming the last index it has among
+   * the present.
+   */
   private static void conflicts(
-      List<String> present, List<String> absent, String presentField, String absentField, List<String> errors) {
+      List<String> present,
+      List<String> absent,
+      String presentField,
+      String absentField,
+      List<String> errors) {
     Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < present.size(); i++) {
       index.put(present.get(i), i);
@@ -121,8 +137,17 @@ public final class NodeLabel implements FilterPlugin, ScorePlugin {
     for (int i = 0; i < absent.size(); i++) {
       Integer j = index.get(absent.get(i));
       if (j != null) {
-        errors.add(presentField + "[" + j + "]: Invalid value: \"" + absent.get(i) + "\": conflict with "
-            + absentField + "[" + i + "]");
+        errors.add(
+            presentField
+                + "["
+                + j
+                + "]: Invalid value: \""
+                + absent.get(i)
+                + "\": conflict with "
+                + absentField
+                + "["
+                + i
+                + "]");
       }
     }
   }

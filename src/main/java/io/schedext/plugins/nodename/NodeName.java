@@ -17,7 +17,8 @@ public final class NodeName implements PreFilterPlugin, FilterPlugin {
   /** The reason when the pod names another node. */
   public static final String ERR_REASON = "node(s) didn't match the requested node name";
 
-  private static final Status MISMATCH = Status.unresolvable(ERR_REASON).withPlugin(Names.NODE_NAME);
+  private static final Status MISMATCH =
+      Status.unresolvable(ERR_REASON).withPlugin(Names.NODE_NAME);
 
   @Override
   public String name() {

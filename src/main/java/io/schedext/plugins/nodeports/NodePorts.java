@@ -15,8 +15,8 @@ import io.schedext.plugins.Names;
 import java.util.List;
 
 /**
- * Checks that the host ports the pod asks for (regular containers and restartable init containers) are free on the
- * node. Stateless and thread-safe.
+ * Checks that the host ports the pod asks for (regular containers and restartable init containers)
+ * are free on the node. Stateless and thread-safe.
  */
 public final class NodePorts implements PreFilterPlugin, FilterPlugin {
 
@@ -24,9 +24,11 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin {
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + Names.NODE_PORTS;
 
   /** The reason when a wanted host port is taken on the node. */
-  public static final String ERR_REASON = "node(s) didn't have free ports for the requested pod ports";
+  public static final String ERR_REASON =
+      "node(s) didn't have free ports for the requested pod ports";
 
-  private static final Status CONFLICT = Status.unschedulable(ERR_REASON).withPlugin(Names.NODE_PORTS);
+  private static final Status CONFLICT =
+      Status.unschedulable(ERR_REASON).withPlugin(Names.NODE_PORTS);
 
   /** The pod's wanted host ports; unaffected by AddPod/RemovePod, so copies share it. */
   record PreFilterState(List<PodInfo.HostPort> wantPorts) implements StateData {
@@ -52,10 +54,13 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin {
     return PreFilterResult.success();
   }
 
-  /** Rejects the node (preemption may help) when any wanted port conflicts with one in use there. */
+  /**
+   * Rejects the node (preemption may help) when any wanted port conflicts with one in use there.
+   */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
-    List<PodInfo.HostPort> wanted = state.read(PRE_FILTER_STATE_KEY, PreFilterState.class).wantPorts();
+    List<PodInfo.HostPort> wanted =
+        state.read(PRE_FILTER_STATE_KEY, PreFilterState.class).wantPorts();
     return fitsPorts(wanted, node.usedPorts()) ? Status.success() : CONFLICT;
   }
 

@@ -11,15 +11,17 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Validates the resource plugins' arguments as upstream's {@code validation_pluginargs.go}, with its messages: each
- * error reads {@code <field>: <kind>: <value>: <detail>} and several errors are joined as {@code [e1, e2]}.
+ * Validates the resource plugins' arguments as upstream's {@code validation_pluginargs.go}, with
+ * its messages: each error reads {@code <field>: <kind>: <value>: <detail>} and several errors are
+ * joined as {@code [e1, e2]}.
  */
 final class ArgsValidation {
 
-  static final List<String> SUPPORTED_STRATEGIES = List.of(
-      NodeResourcesFitArgs.LEAST_ALLOCATED,
-      NodeResourcesFitArgs.MOST_ALLOCATED,
-      NodeResourcesFitArgs.REQUESTED_TO_CAPACITY_RATIO);
+  static final List<String> SUPPORTED_STRATEGIES =
+      List.of(
+          NodeResourcesFitArgs.LEAST_ALLOCATED,
+          NodeResourcesFitArgs.MOST_ALLOCATED,
+          NodeResourcesFitArgs.REQUESTED_TO_CAPACITY_RATIO);
 
   private static final int MAX_WEIGHT = 100;
   private static final int MAX_UTILIZATION = 100;
@@ -30,10 +32,12 @@ final class ArgsValidation {
   private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
   private static final String QUALIFIED_NAME_MSG =
       "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-  private static final String DNS1123_SUBDOMAIN_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+  private static final String DNS1123_SUBDOMAIN_FMT =
+      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
   private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
-  private static final String DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case "
-      + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+  private static final String DNS1123_SUBDOMAIN_MSG =
+      "a lowercase RFC 1123 subdomain must consist of lower case "
+          + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
   private ArgsValidation() {}
 
@@ -53,20 +57,28 @@ final class ArgsValidation {
     }
     ScoringStrategy strategy = args.scoringStrategy();
     if (!SUPPORTED_STRATEGIES.contains(strategy.type())) {
-      errs.add("scoringStrategy.type: Unsupported value: " + quote(strategy.type()) + ": supported values: "
-          + String.join(", ", SUPPORTED_STRATEGIES.stream().map(ArgsValidation::quote).toList()));
+      errs.add(
+          "scoringStrategy.type: Unsupported value: "
+              + quote(strategy.type())
+              + ": supported values: "
+              + String.join(
+                  ", ", SUPPORTED_STRATEGIES.stream().map(ArgsValidation::quote).toList()));
     }
     for (int i = 0; i < strategy.resources().size(); i++) {
       ResourceSpec r = strategy.resources().get(i);
       if (r.weight() <= 0 || r.weight() > MAX_WEIGHT) {
-        errs.add(invalid("scoringStrategy.resources[" + i + "].weight", Integer.toString(r.weight()),
-            "resource weight of " + r.name() + " not in valid range (0, " + MAX_WEIGHT + "]"));
+        errs.add(
+            invalid(
+                "scoringStrategy.resources[" + i + "].weight",
+                Integer.toString(r.weight()),
+                "resource weight of " + r.name() + " not in valid range (0, " + MAX_WEIGHT + "]"));
       }
     }
     if (strategy.requestedToCapacityRatio() != null) {
       shape(errs, "scoringStrategy.shape", strategy.requestedToCapacityRatio().shape());
     } else if (NodeResourcesFitArgs.REQUESTED_TO_CAPACITY_RATIO.equals(strategy.type())) {
-      // Upstream dereferences the missing parameter and panics; report it as the missing shape it is.
+      // Upstream dereferences the missing parameter and panics; report it as the missing shape it
+      // is.
       shape(errs, "scoringStrategy.shape", List.of());
     }
     fail(errs);
@@ -95,20 +107,29 @@ final class ArgsValidation {
     }
     for (int i = 1; i < shape.size(); i++) {
       if (shape.get(i - 1).utilization() >= shape.get(i).utilization()) {
-        errs.add(invalid(path + "[" + i + "].utilization", Integer.toString(shape.get(i).utilization()),
-            "values must be sorted in increasing order"));
+        errs.add(
+            invalid(
+                path + "[" + i + "].utilization",
+                Integer.toString(shape.get(i).utilization()),
+                "values must be sorted in increasing order"));
         break;
       }
     }
     for (int i = 0; i < shape.size(); i++) {
       UtilizationShapePoint p = shape.get(i);
       if (p.utilization() < 0 || p.utilization() > MAX_UTILIZATION) {
-        errs.add(invalid(path + "[" + i + "].utilization", Integer.toString(p.utilization()),
-            "not in valid range [0, " + MAX_UTILIZATION + "]"));
+        errs.add(
+            invalid(
+                path + "[" + i + "].utilization",
+                Integer.toString(p.utilization()),
+                "not in valid range [0, " + MAX_UTILIZATION + "]"));
       }
       if (p.score() < 0 || p.score() > MAX_CUSTOM_PRIORITY_SCORE) {
-        errs.add(invalid(path + "[" + i + "].score", Integer.toString(p.score()),
-            "not in valid range [0, " + MAX_CUSTOM_PRIORITY_SCORE + "]"));
+        errs.add(
+            invalid(
+                path + "[" + i + "].score",
+                Integer.toString(p.score()),
+                "not in valid range [0, " + MAX_CUSTOM_PRIORITY_SCORE + "]"));
       }
     }
   }
@@ -133,15 +154,20 @@ final class ArgsValidation {
         errs.add("prefix part must be non-empty");
       } else {
         if (prefix.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {
-          errs.add("prefix part must be no more than " + DNS1123_SUBDOMAIN_MAX_LENGTH + " characters");
+          errs.add(
+              "prefix part must be no more than " + DNS1123_SUBDOMAIN_MAX_LENGTH + " characters");
         }
         if (!DNS1123_SUBDOMAIN.matcher(prefix).matches()) {
-          errs.add("prefix part " + regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
+          errs.add(
+              "prefix part "
+                  + regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
         }
       }
     } else {
-      errs.add("a qualified name " + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-          + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+      errs.add(
+          "a qualified name "
+              + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
+              + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
       return errs;
     }
     if (name.isEmpty()) {
@@ -150,7 +176,9 @@ final class ArgsValidation {
       errs.add("name part must be no more than " + QUALIFIED_NAME_MAX_LENGTH + " characters");
     }
     if (!QUALIFIED_NAME.matcher(name).matches()) {
-      errs.add("name part " + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"));
+      errs.add(
+          "name part "
+              + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"));
     }
     return errs;
   }
@@ -193,13 +221,16 @@ final class ArgsValidation {
     return sb.append('"').toString();
   }
 
-  /** Joins errors as apimachinery's aggregate does (duplicates dropped, brackets for more than one). */
+  /**
+   * Joins errors as apimachinery's aggregate does (duplicates dropped, brackets for more than one).
+   */
   private static void fail(List<String> errs) {
     if (errs.isEmpty()) {
       return;
     }
     Set<String> unique = new LinkedHashSet<>(errs);
-    String msg = unique.size() == 1 ? unique.iterator().next() : "[" + String.join(", ", unique) + "]";
+    String msg =
+        unique.size() == 1 ? unique.iterator().next() : "[" + String.join(", ", unique) + "]";
     throw new FrameworkException(msg);
   }
 }

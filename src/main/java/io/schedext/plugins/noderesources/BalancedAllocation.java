@@ -13,10 +13,11 @@ import io.schedext.plugins.Names;
 import java.util.List;
 
 /**
- * Favours nodes whose resource use stays balanced with the pod on them: the score is (1 − standard deviation of the
- * used fractions) × 100, truncated, over the configured resources the node has (real requests, no non-zero defaults,
- * each fraction capped at 1). Pods that request none of the configured resources are skipped. Upstream's
- * {@code NodeResourcesBalancedAllocation}. Thread-safe.
+ * Favours nodes whose resource use stays balanced with the pod on them: the score is (1 − standard
+ * deviation of the used fractions) × 100, truncated, over the configured resources the node has
+ * (real requests, no non-zero defaults, each fraction capped at 1). Pods that request none of the
+ * configured resources are skipped. Upstream's {@code NodeResourcesBalancedAllocation}.
+ * Thread-safe.
  */
 public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
 
@@ -37,8 +38,8 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * Computes the pod's request per configured resource; Skip for a pod that requests none of them, so that a burst
-   * of best-effort pods is not packed onto the same balanced node.
+   * Computes the pod's request per configured resource; Skip for a pod that requests none of them,
+   * so that a burst of best-effort pods is not packed onto the same balanced node.
    */
   @Override
   public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
@@ -50,7 +51,10 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
     return Status.success();
   }
 
-  /** The balance score; without PreScore it computes the requests itself and gives best-effort pods 0. */
+  /**
+   * The balance score; without PreScore it computes the requests itself and gives best-effort pods
+   * 0.
+   */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     StateData s = state.readOrNull(PRE_SCORE_STATE_KEY);
@@ -68,10 +72,10 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * (1 − std) × 100, truncated, over the fractions used / allocatable (capped at 1) of the resources the node has,
-   * with the pod's requests: two fractions give |f1 − f2| / 2, more give the population standard
-   * deviation, fewer give 0. Two passes instead of a fraction array keep it allocation-free while summing in
-   * upstream's order.
+   * (1 − std) × 100, truncated, over the fractions used / allocatable (capped at 1) of the
+   * resources the node has, with the pod's requests: two fractions give |f1 − f2| / 2, more give
+   * the population standard deviation, fewer give 0. Two passes instead of a fraction array keep it
+   * allocation-free while summing in upstream's order.
    */
   private long balance(NodeInfo node, long[] podRequests) {
     int count = 0;
@@ -109,8 +113,8 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * The used fraction of resource {@code i} with the pod, at most 1; NaN when the resource is left out (the node has
-   * none, or it is a scalar the pod does not request).
+   * The used fraction of resource {@code i} with the pod, at most 1; NaN when the resource is left
+   * out (the node has none, or it is a scalar the pod does not request).
    */
   private double fraction(NodeInfo node, int i, long podRequest) {
     long allocatable = resources.allocatable(node, i, podRequest);
@@ -122,14 +126,16 @@ public final class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   /**
-   * The factory registered under {@link Names#NODE_RESOURCES_BALANCED_ALLOCATION}; decodes
-   * {@link NodeResourcesBalancedAllocationArgs} and throws {@link io.schedext.framework.FrameworkException} with
-   * upstream's validation messages when they are invalid.
+   * The factory registered under {@link Names#NODE_RESOURCES_BALANCED_ALLOCATION}; decodes {@link
+   * NodeResourcesBalancedAllocationArgs} and throws {@link
+   * io.schedext.framework.FrameworkException} with upstream's validation messages when they are
+   * invalid.
    */
   public static BalancedAllocation create(PluginArgs args, Handle handle) {
-    NodeResourcesBalancedAllocationArgs a = args == null
-        ? new NodeResourcesBalancedAllocationArgs(null)
-        : args.as(NodeResourcesBalancedAllocationArgs.class);
+    NodeResourcesBalancedAllocationArgs a =
+        args == null
+            ? new NodeResourcesBalancedAllocationArgs(null)
+            : args.as(NodeResourcesBalancedAllocationArgs.class);
     ArgsValidation.validate(a);
     return new BalancedAllocation(new ResourceAllocation(a.resources(), true));
   }

@@ -18,9 +18,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Checks that a node has room for the pod's requests (pod count, cpu, memory, ephemeral storage, extended and other
- * scalar resources) and ranks nodes by one of three strategies over the configured resources: LeastAllocated,
- * MostAllocated or RequestedToCapacityRatio. Upstream's {@code NodeResourcesFit}. Thread-safe.
+ * Checks that a node has room for the pod's requests (pod count, cpu, memory, ephemeral storage,
+ * extended and other scalar resources) and ranks nodes by one of three strategies over the
+ * configured resources: LeastAllocated, MostAllocated or RequestedToCapacityRatio. Upstream's
+ * {@code NodeResourcesFit}. Thread-safe.
  */
 public final class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
 
@@ -35,7 +36,10 @@ public final class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
   private final ResourceAllocation resources;
   private final ScoringFunction scorer;
 
-  private Fit(Set<String> ignoredResources, Set<String> ignoredResourceGroups, ResourceAllocation resources,
+  private Fit(
+      Set<String> ignoredResources,
+      Set<String> ignoredResourceGroups,
+      ResourceAllocation resources,
       ScoringFunction scorer) {
     this.ignoredResources = ignoredResources;
     this.ignoredResourceGroups = ignoredResourceGroups;
@@ -56,8 +60,9 @@ public final class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
   }
 
   /**
-   * Rejects the node with one reason per insufficient resource ("Too many pods", "Insufficient cpu", ...);
-   * UnschedulableAndUnresolvable when some request exceeds the node's total allocatable.
+   * Rejects the node with one reason per insufficient resource ("Too many pods", "Insufficient
+   * cpu", ...); UnschedulableAndUnresolvable when some request exceeds the node's total
+   * allocatable.
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
@@ -75,25 +80,32 @@ public final class Fit implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     StateData s = state.readOrNull(PRE_SCORE_STATE_KEY);
-    long[] podRequests = s instanceof PodResourceRequests r ? r.values() : resources.podRequests(pod);
+    long[] podRequests =
+        s instanceof PodResourceRequests r ? r.values() : resources.podRequests(pod);
     return scorer.score(resources, node, podRequests);
   }
 
   /**
-   * The factory registered under {@link Names#NODE_RESOURCES_FIT}; decodes {@link NodeResourcesFitArgs} and throws
-   * {@link io.schedext.framework.FrameworkException} with upstream's validation messages when they are invalid.
+   * The factory registered under {@link Names#NODE_RESOURCES_FIT}; decodes {@link
+   * NodeResourcesFitArgs} and throws {@link io.schedext.framework.FrameworkException} with
+   * upstream's validation messages when they are invalid.
    */
   public static Fit create(PluginArgs args, Handle handle) {
-    NodeResourcesFitArgs a = args == null ? NodeResourcesFitArgs.defaults() : args.as(NodeResourcesFitArgs.class);
+    NodeResourcesFitArgs a =
+        args == null ? NodeResourcesFitArgs.defaults() : args.as(NodeResourcesFitArgs.class);
     ArgsValidation.validate(a);
     ScoringStrategy strategy = a.scoringStrategy();
-    ScoringFunction scorer = switch (strategy.type()) {
-      case NodeResourcesFitArgs.MOST_ALLOCATED -> MostAllocated.INSTANCE;
-      case NodeResourcesFitArgs.REQUESTED_TO_CAPACITY_RATIO ->
-          new RequestedToCapacityRatio(strategy.requestedToCapacityRatio().shape());
-      default -> LeastAllocated.INSTANCE;
-    };
-    return new Fit(Set.copyOf(a.ignoredResources()), Set.copyOf(a.ignoredResourceGroups()),
-        new ResourceAllocation(strategy.resources(), false), scorer);
+    ScoringFunction scorer =
+        switch (strategy.type()) {
+          case NodeResourcesFitArgs.MOST_ALLOCATED -> MostAllocated.INSTANCE;
+          case NodeResourcesFitArgs.REQUESTED_TO_CAPACITY_RATIO ->
+              new RequestedToCapacityRatio(strategy.requestedToCapacityRatio().shape());
+          default -> LeastAllocated.INSTANCE;
+        };
+    return new Fit(
+        Set.copyOf(a.ignoredResources()),
+        Set.copyOf(a.ignoredResourceGroups()),
+        new ResourceAllocation(strategy.resources(), false),
+        scorer);
   }
 }

@@ -13,9 +13,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The pod's effective request as NodeResourcesFit's Filter checks it, computed once in PreFilter: cpu, memory,
- * ephemeral storage, and the scalar resources left after dropping zero requests and ignored extended resources (in
- * name order, so the reasons come out in a stable order where upstream iterates a map). Immutable.
+ * The pod's effective request as NodeResourcesFit's Filter checks it, computed once in PreFilter:
+ * cpu, memory, ephemeral storage, and the scalar resources left after dropping zero requests and
+ * ignored extended resources (in name order, so the reasons come out in a stable order where
+ * upstream iterates a map). Immutable.
  */
 final class FitRequest implements StateData {
 
@@ -29,8 +30,13 @@ final class FitRequest implements StateData {
   private final String[] scalarNames;
   private final long[] scalarRequests;
 
-  private FitRequest(long milliCpu, long memory, long ephemeralStorage, boolean requestsNothing,
-      String[] scalarNames, long[] scalarRequests) {
+  private FitRequest(
+      long milliCpu,
+      long memory,
+      long ephemeralStorage,
+      boolean requestsNothing,
+      String[] scalarNames,
+      long[] scalarRequests) {
     this.milliCpu = milliCpu;
     this.memory = memory;
     this.ephemeralStorage = ephemeralStorage;
@@ -39,14 +45,19 @@ final class FitRequest implements StateData {
     this.scalarRequests = scalarRequests;
   }
 
-  /** The request of {@code pod}, without the extended resources named in {@code ignored} or in {@code groups}. */
+  /**
+   * The request of {@code pod}, without the extended resources named in {@code ignored} or in
+   * {@code groups}.
+   */
   static FitRequest of(PodInfo pod, Set<String> ignored, Set<String> groups) {
     Resource r = pod.request();
-    boolean nothing = r.milliCpu() == 0 && r.memory() == 0 && r.ephemeralStorage() == 0 && !r.hasScalars();
+    boolean nothing =
+        r.milliCpu() == 0 && r.memory() == 0 && r.ephemeralStorage() == 0 && !r.hasScalars();
     Map<String, Long> checked = new TreeMap<>();
     for (Map.Entry<String, Long> e : r.scalarResources().entrySet()) {
       String name = e.getKey();
-      if (e.getValue() == 0 || (ResourceNames.isExtended(name) && isIgnored(name, ignored, groups))) {
+      if (e.getValue() == 0
+          || (ResourceNames.isExtended(name) && isIgnored(name, ignored, groups))) {
         continue;
       }
       checked.put(name, e.getValue());
@@ -68,9 +79,9 @@ final class FitRequest implements StateData {
   }
 
   /**
-   * Success when the pod fits on {@code node}; otherwise every insufficient resource as a reason, Unschedulable, or
-   * UnschedulableAndUnresolvable when the pod asks for more of some resource than the node has in total (no
-   * preemption can help then), attributed to NodeResourcesFit.
+   * Success when the pod fits on {@code node}; otherwise every insufficient resource as a reason,
+   * Unschedulable, or UnschedulableAndUnresolvable when the pod asks for more of some resource than
+   * the node has in total (no preemption can help then), attributed to NodeResourcesFit.
    */
   Status check(NodeInfo node) {
     Resource alloc = node.allocatable();
@@ -92,7 +103,8 @@ final class FitRequest implements StateData {
       reasons = add(reasons, Statuses.INSUFFICIENT_MEMORY);
       unresolvable |= memory > alloc.memory();
     }
-    if (ephemeralStorage > 0 && ephemeralStorage > alloc.ephemeralStorage() - used.ephemeralStorage()) {
+    if (ephemeralStorage > 0
+        && ephemeralStorage > alloc.ephemeralStorage() - used.ephemeralStorage()) {
       reasons = add(reasons, Statuses.INSUFFICIENT_EPHEMERAL_STORAGE);
       unresolvable |= ephemeralStorage > alloc.ephemeralStorage();
     }
@@ -124,17 +136,26 @@ final class FitRequest implements StateData {
   private static final class Statuses {
     static final String INSUFFICIENT_CPU = INSUFFICIENT + ResourceNames.CPU;
     static final String INSUFFICIENT_MEMORY = INSUFFICIENT + ResourceNames.MEMORY;
-    static final String INSUFFICIENT_EPHEMERAL_STORAGE = INSUFFICIENT + ResourceNames.EPHEMERAL_STORAGE;
-    static final Status TOO_MANY_PODS = Status.unschedulable(FitRequest.TOO_MANY_PODS).withPlugin(Fit.NAME);
-    private static final Map<String, Status> SINGLE = Map.of(
-        FitRequest.TOO_MANY_PODS, TOO_MANY_PODS,
-        INSUFFICIENT_CPU, Status.unschedulable(INSUFFICIENT_CPU).withPlugin(Fit.NAME),
-        INSUFFICIENT_MEMORY, Status.unschedulable(INSUFFICIENT_MEMORY).withPlugin(Fit.NAME),
-        INSUFFICIENT_EPHEMERAL_STORAGE, Status.unschedulable(INSUFFICIENT_EPHEMERAL_STORAGE).withPlugin(Fit.NAME));
-    private static final Map<String, Status> SINGLE_UNRESOLVABLE = Map.of(
-        INSUFFICIENT_CPU, Status.unresolvable(INSUFFICIENT_CPU).withPlugin(Fit.NAME),
-        INSUFFICIENT_MEMORY, Status.unresolvable(INSUFFICIENT_MEMORY).withPlugin(Fit.NAME),
-        INSUFFICIENT_EPHEMERAL_STORAGE, Status.unresolvable(INSUFFICIENT_EPHEMERAL_STORAGE).withPlugin(Fit.NAME));
+    static final String INSUFFICIENT_EPHEMERAL_STORAGE =
+        INSUFFICIENT + ResourceNames.EPHEMERAL_STORAGE;
+    static final Status TOO_MANY_PODS =
+        Status.unschedulable(FitRequest.TOO_MANY_PODS).withPlugin(Fit.NAME);
+    private static final Map<String, Status> SINGLE =
+        Map.of(
+            FitRequest.TOO_MANY_PODS,
+            TOO_MANY_PODS,
+            INSUFFICIENT_CPU,
+            Status.unschedulable(INSUFFICIENT_CPU).withPlugin(Fit.NAME),
+            INSUFFICIENT_MEMORY,
+            Status.unschedulable(INSUFFICIENT_MEMORY).withPlugin(Fit.NAME),
+            INSUFFICIENT_EPHEMERAL_STORAGE,
+            Status.unschedulable(INSUFFICIENT_EPHEMERAL_STORAGE).withPlugin(Fit.NAME));
+    private static final Map<String, Status> SINGLE_UNRESOLVABLE =
+        Map.of(
+            INSUFFICIENT_CPU, Status.unresolvable(INSUFFICIENT_CPU).withPlugin(Fit.NAME),
+            INSUFFICIENT_MEMORY, Status.unresolvable(INSUFFICIENT_MEMORY).withPlugin(Fit.NAME),
+            INSUFFICIENT_EPHEMERAL_STORAGE,
+                Status.unresolvable(INSUFFICIENT_EPHEMERAL_STORAGE).withPlugin(Fit.NAME));
 
     static Status of(boolean unresolvable, List<String> reasons) {
       if (reasons.size() == 1) {

@@ -3,8 +3,9 @@ package io.schedext.plugins.noderesources;
 import io.schedext.framework.NodeInfo;
 
 /**
- * The LeastAllocated strategy: favours nodes with more free capacity. Per resource (capacity − requested) × 100 /
- * capacity (0 when over-committed), then the weighted mean with integer division.
+ * The LeastAllocated strategy: favours nodes with more free capacity. Per resource (capacity −
+ * requested) × 100 / capacity (0 when over-committed), then the weighted mean with integer
+ * division.
  */
 final class LeastAllocated implements ScoringFunction {
 
@@ -14,7 +15,8 @@ final class LeastAllocated implements ScoringFunction {
 
   @Override
   public long score(ResourceAllocation resources, NodeInfo node, long[] podRequests) {
-    return ScoringFunction.weightedMean(resources, node, podRequests, LeastAllocated::leastRequestedScore);
+    return ScoringFunction.weightedMean(
+        resources, node, podRequests, LeastAllocated::leastRequestedScore);
   }
 
   static long leastRequestedScore(long requested, long capacity) {

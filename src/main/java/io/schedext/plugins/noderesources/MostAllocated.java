@@ -3,8 +3,8 @@ package io.schedext.plugins.noderesources;
 import io.schedext.framework.NodeInfo;
 
 /**
- * The MostAllocated strategy: favours fuller nodes (bin packing). Per resource requested × 100 / capacity, with the
- * request capped at capacity, then the weighted mean with integer division.
+ * The MostAllocated strategy: favours fuller nodes (bin packing). Per resource requested × 100 /
+ * capacity, with the request capped at capacity, then the weighted mean with integer division.
  */
 final class MostAllocated implements ScoringFunction {
 
@@ -14,7 +14,8 @@ final class MostAllocated implements ScoringFunction {
 
   @Override
   public long score(ResourceAllocation resources, NodeInfo node, long[] podRequests) {
-    return ScoringFunction.weightedMean(resources, node, podRequests, MostAllocated::mostRequestedScore);
+    return ScoringFunction.weightedMean(
+        resources, node, podRequests, MostAllocated::mostRequestedScore);
   }
 
   static long mostRequestedScore(long requested, long capacity) {

@@ -3,8 +3,8 @@ package io.schedext.plugins.noderesources;
 import io.schedext.framework.StateData;
 
 /**
- * The pod's request per configured resource, written by PreScore and read by Score. Never mutated after PreScore,
- * so {@link #copy()} shares it.
+ * The pod's request per configured resource, written by PreScore and read by Score. Never mutated
+ * after PreScore, so {@link #copy()} shares it.
  *
  * @param values the requests, in the order of the plugin's configured resources
  */

@@ -6,9 +6,9 @@ import io.schedext.plugins.noderesources.NodeResourcesFitArgs.UtilizationShapePo
 import java.util.List;
 
 /**
- * The RequestedToCapacityRatio strategy: each resource's utilization (requested × 100 / capacity, 100 when
- * over-committed) is mapped through a piecewise linear shape whose 0–10 scores are scaled ×10; resources scoring 0
- * are left out, and the weighted mean is rounded half away from zero.
+ * The RequestedToCapacityRatio strategy: each resource's utilization (requested × 100 / capacity,
+ * 100 when over-committed) is mapped through a piecewise linear shape whose 0–10 scores are scaled
+ * ×10; resources scoring 0 are left out, and the weighted mean is rounded half away from zero.
  */
 final class RequestedToCapacityRatio implements ScoringFunction {
 
@@ -37,9 +37,10 @@ final class RequestedToCapacityRatio implements ScoringFunction {
         continue;
       }
       long requested = resources.requested(node, i, podRequests[i]);
-      long resourceScore = requested > allocatable
-          ? brokenLinear(utilization, score, MAX_UTILIZATION)
-          : brokenLinear(utilization, score, ScoringFunction.percentOf(requested, allocatable));
+      long resourceScore =
+          requested > allocatable
+              ? brokenLinear(utilization, score, MAX_UTILIZATION)
+              : brokenLinear(utilization, score, ScoringFunction.percentOf(requested, allocatable));
       if (resourceScore > 0) {
         nodeScore += resourceScore * resources.weight(i);
         weightSum += resources.weight(i);
@@ -52,8 +53,8 @@ final class RequestedToCapacityRatio implements ScoringFunction {
   }
 
   /**
-   * Upstream's {@code BuildBrokenLinearFunction}: the first score up to the first point, linear interpolation (integer
-   * arithmetic) between points, the last score after the last point.
+   * Upstream's {@code BuildBrokenLinearFunction}: the first score up to the first point, linear
+   * interpolation (integer arithmetic) between points, the last score after the last point.
    */
   static long brokenLinear(long[] utilization, long[] score, long p) {
     for (int i = 0; i < utilization.length; i++) {
@@ -62,7 +63,9 @@ final class RequestedToCapacityRatio implements ScoringFunction {
           return score[0];
         }
         return score[i - 1]
-            + (score[i] - score[i - 1]) * (p - utilization[i - 1]) / (utilization[i] - utilization[i - 1]);
+            + (score[i] - score[i - 1])
+                * (p - utilization[i - 1])
+                / (utilization[i] - utilization[i - 1]);
       }
     }
     return score[score.length - 1];

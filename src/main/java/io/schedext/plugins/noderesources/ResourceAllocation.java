@@ -11,14 +11,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The configured resources of a resource scoring plugin and how much of each a node offers and would have in use
- * with the pod, as upstream's {@code resourceAllocationScorer}. NodeResourcesFit counts cpu and memory with the
- * non-zero defaults (100m, 200 MiB per container without a request); BalancedAllocation uses the real requests.
- * Immutable and thread-safe; the per-node methods allocate nothing.
+ * The configured resources of a resource scoring plugin and how much of each a node offers and
+ * would have in use with the pod, as upstream's {@code resourceAllocationScorer}. NodeResourcesFit
+ * counts cpu and memory with the non-zero defaults (100m, 200 MiB per container without a request);
+ * BalancedAllocation uses the real requests. Immutable and thread-safe; the per-node methods
+ * allocate nothing.
  */
 final class ResourceAllocation {
 
-  private enum Kind { CPU, MEMORY, EPHEMERAL_STORAGE, SCALAR, OTHER }
+  private enum Kind {
+    CPU,
+    MEMORY,
+    EPHEMERAL_STORAGE,
+    SCALAR,
+    OTHER
+  }
 
   private final String[] names;
   private final long[] weights;
@@ -58,8 +65,8 @@ final class ResourceAllocation {
   }
 
   /**
-   * The pod's request for each configured resource, in configuration order: cpu in millicores, everything else in
-   * its base unit, rounded up.
+   * The pod's request for each configured resource, in configuration order: cpu in millicores,
+   * everything else in its base unit, rounded up.
    */
   long[] podRequests(PodInfo pod) {
     if (!useRequested && PodRequests.hasPodLevelRequests(pod.pod())) {
@@ -68,28 +75,31 @@ final class ResourceAllocation {
     long[] out = new long[names.length];
     Map<String, BigDecimal> others = null;
     for (int i = 0; i < names.length; i++) {
-      out[i] = switch (kinds[i]) {
-        case CPU -> useRequested ? pod.request().milliCpu() : pod.nonZeroMilliCpu();
-        case MEMORY -> useRequested ? pod.request().memory() : pod.nonZeroMemory();
-        case EPHEMERAL_STORAGE -> pod.request().ephemeralStorage();
-        case SCALAR -> pod.request().scalar(names[i]);
-        case OTHER -> {
-          // Not accounted on nodes (so never scored), but BalancedAllocation's best-effort test still sees it.
-          if (others == null) {
-            others = PodRequests.of(pod.pod());
-          }
-          BigDecimal v = others.get(names[i]);
-          yield v == null ? 0 : Quantities.ceilToLong(v);
-        }
-      };
+      out[i] =
+          switch (kinds[i]) {
+            case CPU -> useRequested ? pod.request().milliCpu() : pod.nonZeroMilliCpu();
+            case MEMORY -> useRequested ? pod.request().memory() : pod.nonZeroMemory();
+            case EPHEMERAL_STORAGE -> pod.request().ephemeralStorage();
+            case SCALAR -> pod.request().scalar(names[i]);
+            case OTHER -> {
+              // Not accounted on nodes (so never scored), but BalancedAllocation's best-effort test
+              // still sees it.
+              if (others == null) {
+                others = PodRequests.of(pod.pod());
+              }
+              BigDecimal v = others.get(names[i]);
+              yield v == null ? 0 : Quantities.ceilToLong(v);
+            }
+          };
     }
     return out;
   }
 
   /**
-   * The non-zero requests from the containers alone. Upstream's NodeResourcesFit scorer never applies pod-level
-   * requests to the incoming pod (its feature flag is shadowed, kubernetes#141387), so neither do we; Filter, the node
-   * accounting and BalancedAllocation do apply them.
+   * The non-zero requests from the containers alone. Upstream's NodeResourcesFit scorer never
+   * applies pod-level requests to the incoming pod (its feature flag is shadowed,
+   * kubernetes#141387), so neither do we; Filter, the node accounting and BalancedAllocation do
+   * apply them.
    */
   private long[] containerLevelPodRequests(PodInfo pod) {
     Map<String, BigDecimal> requests = PodRequests.nonZeroIgnoringPodLevel(pod.pod());
@@ -104,8 +114,9 @@ final class ResourceAllocation {
   }
 
   /**
-   * What {@code node} offers of resource {@code i}; 0 means the resource is left out of the score: the node has none,
-   * the pod does not request that scalar resource, or nodes do not account the resource at all.
+   * What {@code node} offers of resource {@code i}; 0 means the resource is left out of the score:
+   * the node has none, the pod does not request that scalar resource, or nodes do not account the
+   * resource at all.
    */
   long allocatable(NodeInfo node, int i, long podRequest) {
     Resource alloc = node.allocatable();
@@ -119,17 +130,18 @@ final class ResourceAllocation {
   }
 
   /**
-   * What {@code node} would have in use of resource {@code i} with the pod placed on it, saturated at
-   * {@link Long#MAX_VALUE} (upstream's int64 sum wraps around to a negative amount there).
+   * What {@code node} would have in use of resource {@code i} with the pod placed on it, saturated
+   * at {@link Long#MAX_VALUE} (upstream's int64 sum wraps around to a negative amount there).
    */
   long requested(NodeInfo node, int i, long podRequest) {
-    long used = switch (kinds[i]) {
-      case CPU -> (useRequested ? node.requested() : node.nonZeroRequested()).milliCpu();
-      case MEMORY -> (useRequested ? node.requested() : node.nonZeroRequested()).memory();
-      case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage();
-      case SCALAR -> node.requested().scalar(names[i]);
-      case OTHER -> 0;
-    };
+    long used =
+        switch (kinds[i]) {
+          case CPU -> (useRequested ? node.requested() : node.nonZeroRequested()).milliCpu();
+          case MEMORY -> (useRequested ? node.requested() : node.nonZeroRequested()).memory();
+          case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage();
+          case SCALAR -> node.requested().scalar(names[i]);
+          case OTHER -> 0;
+        };
     return kinds[i] == Kind.OTHER ? 0 : Resource.saturatedAdd(used, podRequest);
   }
 }

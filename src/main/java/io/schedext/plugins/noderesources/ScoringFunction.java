@@ -5,19 +5,24 @@ import io.schedext.framework.ScorePlugin;
 import java.math.BigInteger;
 import java.util.function.LongBinaryOperator;
 
-/** Turns a node's allocatable and requested amounts of the configured resources into a 0–100 score. */
+/**
+ * Turns a node's allocatable and requested amounts of the configured resources into a 0–100 score.
+ */
 interface ScoringFunction {
 
   /** The score of {@code node} for a pod requesting {@code podRequests}; must not allocate. */
   long score(ResourceAllocation resources, NodeInfo node, long[] podRequests);
 
   /**
-   * The weighted mean, with integer division, of {@code perResource(requested, allocatable)} over the configured
-   * resources the node has (0 when it has none): how LeastAllocated and MostAllocated combine their per-resource
-   * scores.
+   * The weighted mean, with integer division, of {@code perResource(requested, allocatable)} over
+   * the configured resources the node has (0 when it has none): how LeastAllocated and
+   * MostAllocated combine their per-resource scores.
    */
   static long weightedMean(
-      ResourceAllocation resources, NodeInfo node, long[] podRequests, LongBinaryOperator perResource) {
+      ResourceAllocation resources,
+      NodeInfo node,
+      long[] podRequests,
+      LongBinaryOperator perResource) {
     long nodeScore = 0;
     long weightSum = 0;
     for (int i = 0; i < resources.size(); i++) {
@@ -33,15 +38,18 @@ interface ScoringFunction {
   }
 
   /**
-   * {@code part × 100 / whole} rounded down, for {@code 0 ≤ part ≤ whole}, {@code whole > 0}, exact over the whole
-   * long range. Upstream multiplies in int64 first, which wraps around for amounts over about 9.2e16 (a node with
-   * more than 9.2e13 cores, or 80 PiB of memory) and gives a wrong score; such amounts are computed exactly here.
+   * {@code part × 100 / whole} rounded down, for {@code 0 ≤ part ≤ whole}, {@code whole > 0}, exact
+   * over the whole long range. Upstream multiplies in int64 first, which wraps around for amounts
+   * over about 9.2e16 (a node with more than 9.2e13 cores, or 80 PiB of memory) and gives a wrong
+   * score; such amounts are computed exactly here.
    */
   static long percentOf(long part, long whole) {
     if (part <= Long.MAX_VALUE / ScorePlugin.MAX_NODE_SCORE) {
       return part * ScorePlugin.MAX_NODE_SCORE / whole;
     }
-    return BigInteger.valueOf(part).multiply(BigInteger.valueOf(ScorePlugin.MAX_NODE_SCORE))
-        .divide(BigInteger.valueOf(whole)).longValueExact();
+    return BigInteger.valueOf(part)
+        .multiply(BigInteger.valueOf(ScorePlugin.MAX_NODE_SCORE))
+        .divide(BigInteger.valueOf(whole))
+        .longValueExact();
   }
 }

@@ -13,8 +13,9 @@ import io.schedext.kube.Taints;
 import io.schedext.plugins.Names;
 
 /**
- * Keeps pods off nodes with {@code spec.unschedulable=true} (cordoned nodes), unless the pod tolerates the
- * {@code node.kubernetes.io/unschedulable:NoSchedule} taint. Stateless and thread-safe.
+ * Keeps pods off nodes with {@code spec.unschedulable=true} (cordoned nodes), unless the pod
+ * tolerates the {@code node.kubernetes.io/unschedulable:NoSchedule} taint. Stateless and
+ * thread-safe.
  */
 public final class NodeUnschedulable implements FilterPlugin {
 
@@ -31,7 +32,10 @@ public final class NodeUnschedulable implements FilterPlugin {
 
   // A toleration of this taint also tolerates spec.unschedulable; never mutated.
   private static final Taint UNSCHEDULABLE_TAINT =
-      new TaintBuilder().withKey(Taints.UNSCHEDULABLE_TAINT_KEY).withEffect(Taints.EFFECT_NO_SCHEDULE).build();
+      new TaintBuilder()
+          .withKey(Taints.UNSCHEDULABLE_TAINT_KEY)
+          .withEffect(Taints.EFFECT_NO_SCHEDULE)
+          .build();
 
   @Override
   public String name() {
@@ -39,8 +43,9 @@ public final class NodeUnschedulable implements FilterPlugin {
   }
 
   /**
-   * Rejects a cordoned node unless the pod tolerates the unschedulable taint. A node-less entry is rejected with
-   * "unknown conditions" (the framework never filters one; upstream dropped that guard after v1.26).
+   * Rejects a cordoned node unless the pod tolerates the unschedulable taint. A node-less entry is
+   * rejected with "unknown conditions" (the framework never filters one; upstream dropped that
+   * guard after v1.26).
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {

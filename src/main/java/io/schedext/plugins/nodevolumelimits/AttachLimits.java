@@ -12,8 +12,9 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * Per-driver attach limits of a node, keyed {@code attachable-volumes-csi-<driver>}: the node's allocatable
- * {@code attachable-volumes-*} entries, overridden by the CSINode's {@code drivers[].allocatable.count}. Stateless.
+ * Per-driver attach limits of a node, keyed {@code attachable-volumes-csi-<driver>}: the node's
+ * allocatable {@code attachable-volumes-*} entries, overridden by the CSINode's {@code
+ * drivers[].allocatable.count}. Stateless.
  */
 final class AttachLimits {
 
@@ -22,12 +23,18 @@ final class AttachLimits {
 
   private AttachLimits() {}
 
-  /** The limit key of {@code driver}, hashed when too long, as component-helpers' {@code GetCSIAttachLimitKey}. */
+  /**
+   * The limit key of {@code driver}, hashed when too long, as component-helpers' {@code
+   * GetCSIAttachLimitKey}.
+   */
   static String key(String driver) {
     if (CSI_PREFIX.length() + driver.length() >= RESOURCE_NAME_LENGTH_LIMIT) {
       try {
-        byte[] sum = MessageDigest.getInstance("SHA-1").digest(driver.getBytes(StandardCharsets.UTF_8));
-        return CSI_PREFIX + driver.substring(0, 23) + HexFormat.of().formatHex(sum).substring(0, 16);
+        byte[] sum =
+            MessageDigest.getInstance("SHA-1").digest(driver.getBytes(StandardCharsets.UTF_8));
+        return CSI_PREFIX
+            + driver.substring(0, 23)
+            + HexFormat.of().formatHex(sum).substring(0, 16);
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("SHA-1 is not available", e);
       }
@@ -38,11 +45,14 @@ final class AttachLimits {
   /** The limits of {@code node}; empty when it declares none. */
   static Map<String, Long> of(NodeInfo node, CSINode csiNode) {
     Map<String, Long> limits = new HashMap<>();
-    node.allocatable().scalarResources().forEach((name, value) -> {
-      if (ResourceNames.isAttachableVolume(name)) {
-        limits.put(name, value);
-      }
-    });
+    node.allocatable()
+        .scalarResources()
+        .forEach(
+            (name, value) -> {
+              if (ResourceNames.isAttachableVolume(name)) {
+                limits.put(name, value);
+              }
+            });
     if (csiNode != null && csiNode.getSpec() != null && csiNode.getSpec().getDrivers() != null) {
       for (CSINodeDriver d : csiNode.getSpec().getDrivers()) {
         if (d.getAllocatable() != null && d.getAllocatable().getCount() != null) {

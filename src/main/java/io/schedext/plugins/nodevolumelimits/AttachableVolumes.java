@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the CSI volumes a pod attaches, as {@code <driver>/<handle>} mapped to the driver's limit key: PVC and generic
- * ephemeral volumes through their PV (in-tree PVs translated), unbound claims through their StorageClass provisioner
- * with a per-plugin-instance random handle, and migratable inline volumes. Thread-safe.
+ * Finds the CSI volumes a pod attaches, as {@code <driver>/<handle>} mapped to the driver's limit
+ * key: PVC and generic ephemeral volumes through their PV (in-tree PVs translated), unbound claims
+ * through their StorageClass provisioner with a per-plugin-instance random handle, and migratable
+ * inline volumes. Thread-safe.
  */
 final class AttachableVolumes {
 
@@ -37,15 +38,17 @@ final class AttachableVolumes {
   }
 
   /**
-   * Adds the attachable volumes of {@code pod} to {@code result}; returns null on success or the status to fail the
-   * Filter with. A missing claim of the pod being scheduled is unresolvable; one of an existing pod is not counted.
+   * Adds the attachable volumes of {@code pod} to {@code result}; returns null on success or the
+   * status to fail the Filter with. A missing claim of the pod being scheduled is unresolvable; one
+   * of an existing pod is not counted.
    */
   Status collect(Pod pod, CSINode csiNode, boolean newPod, Map<String, String> result) {
     List<Volume> volumes = pod.getSpec() == null ? null : pod.getSpec().getVolumes();
     if (volumes == null) {
       return null;
     }
-    String namespace = pod.getMetadata().getNamespace() == null ? "" : pod.getMetadata().getNamespace();
+    String namespace =
+        pod.getMetadata().getNamespace() == null ? "" : pod.getMetadata().getNamespace();
     for (Volume v : volumes) {
       String claimName;
       boolean ephemeral = false;
@@ -62,13 +65,20 @@ final class AttachableVolumes {
         continue;
       }
       if (claimName == null || claimName.isEmpty()) {
-        return Status.error("PersistentVolumeClaim had no name").withPlugin(Names.NODE_VOLUME_LIMITS);
+        return Status.error("PersistentVolumeClaim had no name")
+            .withPlugin(Names.NODE_VOLUME_LIMITS);
       }
       PersistentVolumeClaim pvc = objects.persistentVolumeClaim(namespace, claimName);
       if (pvc == null) {
         if (newPod) {
-          return Status.unresolvable("looking up PVC " + namespace + "/" + claimName + ": "
-              + NotFound.claim(claimName)).withPlugin(Names.NODE_VOLUME_LIMITS);
+          return Status.unresolvable(
+                  "looking up PVC "
+                      + namespace
+                      + "/"
+                      + claimName
+                      + ": "
+                      + NotFound.claim(claimName))
+              .withPlugin(Names.NODE_VOLUME_LIMITS);
         }
         continue;
       }
@@ -96,7 +106,8 @@ final class AttachableVolumes {
     try {
       handle = InTreeVolumes.inlineHandle(v, plugin);
     } catch (IllegalArgumentException e) {
-      return Status.error("converting volume(" + v.getName() + ") from inline to csi: " + e.getMessage())
+      return Status.error(
+              "converting volume(" + v.getName() + ") from inline to csi: " + e.getMessage())
           .withPlugin(Names.NODE_VOLUME_LIMITS);
     }
     String driver = plugin.csiDriver();
@@ -138,8 +149,14 @@ final class AttachableVolumes {
     if (sc == null) {
       return DriverHandle.NONE;
     }
-    // The random prefix keeps these handles apart from real ones; the same claim still maps to one handle.
-    String handle = randomVolumeIdPrefix + "-" + pvc.getMetadata().getNamespace() + "/" + pvc.getMetadata().getName();
+    // The random prefix keeps these handles apart from real ones; the same claim still maps to one
+    // handle.
+    String handle =
+        randomVolumeIdPrefix
+            + "-"
+            + pvc.getMetadata().getNamespace()
+            + "/"
+            + pvc.getMetadata().getName();
     String provisioner = str(sc.getProvisioner());
     InTreeVolumes.Plugin plugin = InTreeVolumes.byName(provisioner);
     if (plugin != null) {

@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The in-tree volume plugins that csi-translation-lib can migrate, and the CSI driver name and volume handle their
- * volumes translate to. Only the handle is derived (what attach-limit counting needs); topology is not translated.
- * Stateless and thread-safe.
+ * The in-tree volume plugins that csi-translation-lib can migrate, and the CSI driver name and
+ * volume handle their volumes translate to. Only the handle is derived (what attach-limit counting
+ * needs); topology is not translated. Stateless and thread-safe.
  */
 final class InTreeVolumes {
 
@@ -106,14 +106,18 @@ final class InTreeVolumes {
   }
 
   /**
-   * Whether the scheduler counts this plugin's volumes under its CSI driver on a node: current upstream only needs a
-   * CSINode object and one of the GA-migrated plugins (the migrated-plugins annotation is no longer consulted).
+   * Whether the scheduler counts this plugin's volumes under its CSI driver on a node: current
+   * upstream only needs a CSINode object and one of the GA-migrated plugins (the migrated-plugins
+   * annotation is no longer consulted).
    */
   static boolean migrationOn(CSINode csiNode, Plugin p) {
     return csiNode != null && p != null && p.countedByScheduler;
   }
 
-  /** The CSI volume handle of an in-tree PV; throws {@link IllegalArgumentException} when it cannot translate. */
+  /**
+   * The CSI volume handle of an in-tree PV; throws {@link IllegalArgumentException} when it cannot
+   * translate.
+   */
   static String handle(PersistentVolume pv, Plugin p) {
     PersistentVolumeSpec s = pv.getSpec();
     return switch (p) {
@@ -126,12 +130,20 @@ final class InTreeVolumes {
     };
   }
 
-  /** The CSI volume handle of an inline volume; throws {@link IllegalArgumentException} when it cannot translate. */
+  /**
+   * The CSI volume handle of an inline volume; throws {@link IllegalArgumentException} when it
+   * cannot translate.
+   */
   static String inlineHandle(Volume v, Plugin p) {
     return switch (p) {
       case AWS_EBS -> inlineEbsVolumeId(str(v.getAwsElasticBlockStore().getVolumeID()));
-      case GCE_PD -> "projects/" + UNSPECIFIED + "/zones/" + UNSPECIFIED + "/disks/"
-          + str(v.getGcePersistentDisk().getPdName());
+      case GCE_PD ->
+          "projects/"
+              + UNSPECIFIED
+              + "/zones/"
+              + UNSPECIFIED
+              + "/disks/"
+              + str(v.getGcePersistentDisk().getPdName());
       case AZURE_DISK -> str(v.getAzureDisk().getDiskURI());
       case CINDER -> str(v.getCinder().getVolumeID());
       case PORTWORX -> str(v.getPortworxVolume().getVolumeID());
@@ -143,7 +155,8 @@ final class InTreeVolumes {
     try {
       return ebsVolumeId(kubernetesId);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("failed to translate Kubernetes ID to EBS Volume ID " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "failed to translate Kubernetes ID to EBS Volume ID " + e.getMessage(), e);
     }
   }
 
@@ -156,7 +169,8 @@ final class InTreeVolumes {
     try {
       path = new URI(kubernetesId).getPath();
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("Invalid disk name (" + kubernetesId + "): " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "Invalid disk name (" + kubernetesId + "): " + e.getMessage(), e);
     }
     String id = trimSlashes(path == null ? "" : path);
     if (!AWS_VOLUME_ID.matcher(id).matches()) {
@@ -165,13 +179,17 @@ final class InTreeVolumes {
     return id;
   }
 
-  /** Zonal, regional or unspecified-zone handle from the PV's zone labels, as csi-translation-lib's GCE PD plugin. */
+  /**
+   * Zonal, regional or unspecified-zone handle from the PV's zone labels, as csi-translation-lib's
+   * GCE PD plugin.
+   */
   private static String gcePvHandle(PersistentVolume pv, String pdName) {
     Map<String, String> labels = pv.getMetadata() == null ? null : pv.getMetadata().getLabels();
     String beta = labels == null ? "" : str(labels.get(BETA_ZONE));
     String ga = labels == null ? "" : str(labels.get(ZONE));
     if (!beta.isEmpty() && !ga.isEmpty() && !beta.equals(ga)) {
-      throw new IllegalArgumentException("PV has both topology and beta zone labels with different values");
+      throw new IllegalArgumentException(
+          "PV has both topology and beta zone labels with different values");
     }
     String zonesLabel = beta.isEmpty() ? ga : beta;
     String[] zones = zonesLabel.split("__", -1);
@@ -195,7 +213,8 @@ final class InTreeVolumes {
       regions.add(parts[0] + "-" + parts[1]);
     }
     if (regions.size() != 1) {
-      throw new IllegalArgumentException("multiple or no regions gotten from zones, got: " + regions);
+      throw new IllegalArgumentException(
+          "multiple or no regions gotten from zones, got: " + regions);
     }
     return regions.iterator().next();
   }

@@ -19,16 +19,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Upstream's CSILimits: rejects a node when the pod's new CSI volumes (counted once per {@code driver/handle}, shared
- * ones already on the node not counted again) would exceed a driver's attach limit on that node.
+ * Upstream's CSILimits: rejects a node when the pod's new CSI volumes (counted once per {@code
+ * driver/handle}, shared ones already on the node not counted again) would exceed a driver's attach
+ * limit on that node.
  */
 public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
 
   /** The reason when some driver's attach limit would be exceeded. */
-  public static final String ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count";
+  public static final String ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED =
+      "node(s) exceed max volume count";
 
   private static final Status EXCEEDED =
-      Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED).withPlugin(Names.NODE_VOLUME_LIMITS);
+      Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
+          .withPlugin(Names.NODE_VOLUME_LIMITS);
   private static final String RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
   private final ClusterObjects objects;
@@ -44,11 +47,15 @@ public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
     return Names.NODE_VOLUME_LIMITS;
   }
 
-  /** Skips the Filter unless the pod has a PVC, a generic ephemeral or a migratable inline volume. */
+  /**
+   * Skips the Filter unless the pod has a PVC, a generic ephemeral or a migratable inline volume.
+   */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
     for (Volume v : volumes(pod)) {
-      if (v.getPersistentVolumeClaim() != null || v.getEphemeral() != null || InTreeVolumes.ofInline(v) != null) {
+      if (v.getPersistentVolumeClaim() != null
+          || v.getEphemeral() != null
+          || InTreeVolumes.ofInline(v) != null) {
         return PreFilterResult.success();
       }
     }
@@ -81,10 +88,11 @@ public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
       }
     }
     Map<String, Integer> attachedCount = new HashMap<>();
-    attachedVolumes.forEach((unique, key) -> {
-      newVolumes.remove(unique);
-      attachedCount.merge(key, 1, Integer::sum);
-    });
+    attachedVolumes.forEach(
+        (unique, key) -> {
+          newVolumes.remove(unique);
+          attachedCount.merge(key, 1, Integer::sum);
+        });
     Map<String, Integer> newCount = new HashMap<>();
     newVolumes.values().forEach(key -> newCount.merge(key, 1, Integer::sum));
     for (Map.Entry<String, Integer> e : newCount.entrySet()) {

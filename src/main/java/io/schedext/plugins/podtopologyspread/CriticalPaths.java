@@ -1,10 +1,11 @@
 package io.schedext.plugins.podtopologyspread;
 
 /**
- * The two domains with the fewest matching pods of one constraint, as upstream's {@code criticalPaths}: slot 0 always
- * holds the global minimum; slot 1 is at least as large but not necessarily the second minimum. Two slots suffice
- * because preemption only ever changes the pods of one node (hence one domain) per copy of the state. Mutable; not
- * thread-safe (only AddPod/RemovePod, which own their copy of the state, change it).
+ * The two domains with the fewest matching pods of one constraint, as upstream's {@code
+ * criticalPaths}: slot 0 always holds the global minimum; slot 1 is at least as large but not
+ * necessarily the second minimum. Two slots suffice because preemption only ever changes the pods
+ * of one node (hence one domain) per copy of the state. Mutable; not thread-safe (only
+ * AddPod/RemovePod, which own their copy of the state, change it).
  */
 final class CriticalPaths {
 

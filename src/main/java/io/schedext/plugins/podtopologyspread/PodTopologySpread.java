@@ -9,7 +9,6 @@ import io.schedext.framework.FrameworkException;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeScores;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterExtensions;
@@ -20,6 +19,7 @@ import io.schedext.framework.RunningTotals;
 import io.schedext.framework.ScoreExtensions;
 import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.Status;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.kube.Selector;
 import io.schedext.plugins.Names;
 import io.schedext.plugins.helper.DefaultSelector;
@@ -28,27 +28,42 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Spreads pods evenly over topology domains per the pod's {@code topologySpreadConstraints} (or the cluster's default
- * constraints when it has none): DoNotSchedule constraints filter nodes whose domain would exceed maxSkew,
- * ScheduleAnyway constraints prefer the least loaded domains. Thread-safe; per-cycle data lives in the cycle state.
+ * Spreads pods evenly over topology domains per the pod's {@code topologySpreadConstraints} (or the
+ * cluster's default constraints when it has none): DoNotSchedule constraints filter nodes whose
+ * domain would exceed maxSkew, ScheduleAnyway constraints prefer the least loaded domains.
+ * Thread-safe; per-cycle data lives in the cycle state.
  */
 public final class PodTopologySpread
-    implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+    implements PreFilterPlugin,
+        PreFilterExtensions,
+        FilterPlugin,
+        PreScorePlugin,
+        ScorePlugin,
+        ScoreExtensions {
 
   /** The reason when placing the pod on the node would exceed some constraint's maxSkew. */
-  public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+  public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH =
+      "node(s) didn't match pod topology spread constraints";
+
   /** The reason when the node lacks a constraint's topology key. */
-  public static final String ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH
-      + " (missing required label)";
+  public static final String ERR_REASON_NODE_LABEL_NOT_MATCH =
+      ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)";
 
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + Names.POD_TOPOLOGY_SPREAD;
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.POD_TOPOLOGY_SPREAD;
 
-  private static final List<TopologySpreadConstraint> SYSTEM_DEFAULT_CONSTRAINTS = List.of(
-      new TopologySpreadConstraintBuilder().withTopologyKey(SpreadConstraint.LABEL_HOSTNAME)
-          .withWhenUnsatisfiable(SpreadConstraint.SCHEDULE_ANYWAY).withMaxSkew(3).build(),
-      new TopologySpreadConstraintBuilder().withTopologyKey(SpreadConstraint.LABEL_TOPOLOGY_ZONE)
-          .withWhenUnsatisfiable(SpreadConstraint.SCHEDULE_ANYWAY).withMaxSkew(5).build());
+  private static final List<TopologySpreadConstraint> SYSTEM_DEFAULT_CONSTRAINTS =
+      List.of(
+          new TopologySpreadConstraintBuilder()
+              .withTopologyKey(SpreadConstraint.LABEL_HOSTNAME)
+              .withWhenUnsatisfiable(SpreadConstraint.SCHEDULE_ANYWAY)
+              .withMaxSkew(3)
+              .build(),
+          new TopologySpreadConstraintBuilder()
+              .withTopologyKey(SpreadConstraint.LABEL_TOPOLOGY_ZONE)
+              .withWhenUnsatisfiable(SpreadConstraint.SCHEDULE_ANYWAY)
+              .withMaxSkew(5)
+              .build());
 
   private static final Status CONSTRAINTS_NOT_MATCH =
       Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH).withPlugin(Names.POD_TOPOLOGY_SPREAD);
@@ -60,11 +75,12 @@ public final class PodTopologySpread
   private final boolean systemDefaulted;
   private final ClusterObjects cluster;
   private final Parallelizer parallelizer;
-  // Matching pods per domain over the whole cluster for hard and for soft constraints, carried from pod to pod.
-  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> preFilterTotals =
-      DomainTotals.newTotals();
-  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> preScoreTotals =
-      DomainTotals.newTotals();
+  // Matching pods per domain over the whole cluster for hard and for soft constraints, carried from
+  // pod to pod.
+  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>>
+      preFilterTotals = DomainTotals.newTotals();
+  private final RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>>
+      preScoreTotals = DomainTotals.newTotals();
 
   private PodTopologySpread(
       List<TopologySpreadConstraint> defaultConstraints,
@@ -90,14 +106,19 @@ public final class PodTopologySpread
     try {
       constraints = constraintsFor(pod, SpreadConstraint.DO_NOT_SCHEDULE);
     } catch (IllegalArgumentException e) {
-      return PreFilterResult.of(Status.error("get constraints from pod: obtaining pod's hard topology spread "
-          + "constraints: " + e.getMessage()));
+      return PreFilterResult.of(
+          Status.error(
+              "get constraints from pod: obtaining pod's hard topology spread "
+                  + "constraints: "
+                  + e.getMessage()));
     }
     if (constraints.isEmpty()) {
       return PreFilterResult.of(Status.skip());
     }
-    state.write(PRE_FILTER_STATE_KEY,
-        PreFilterState.compute(constraints, pod, state.snapshot().list(), parallelizer, preFilterTotals));
+    state.write(
+        PRE_FILTER_STATE_KEY,
+        PreFilterState.compute(
+            constraints, pod, state.snapshot().list(), parallelizer, preFilterTotals));
     return PreFilterResult.success();
   }
 
@@ -116,14 +137,15 @@ public final class PodTopologySpread
 
   /** Stops counting {@code podToRemove} in its node's domains. */
   @Override
-  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+  public Status removePod(
+      CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
     state.read(PRE_FILTER_STATE_KEY, PreFilterState.class).update(podToRemove, node, -1);
     return Status.success();
   }
 
   /**
-   * Rejects the node when it lacks a constraint's topology key (unresolvable), or when its domain's count plus the pod
-   * itself (if selected) minus the global minimum would exceed maxSkew.
+   * Rejects the node when it lacks a constraint's topology key (unresolvable), or when its domain's
+   * count plus the pod itself (if selected) minus the global minimum would exceed maxSkew.
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
@@ -150,25 +172,32 @@ public final class PodTopologySpread
     if (allNodes.isEmpty()) {
       return Status.skip();
     }
-    // Nodes without every topology key are only excused for system default spreading, so that hostname spreading
+    // Nodes without every topology key are only excused for system default spreading, so that
+    // hostname spreading
     // still works on nodes without a zone.
     boolean requireAllTopologies = hasConstraints(pod) || !systemDefaulted;
     List<SpreadConstraint> constraints;
     try {
       constraints = constraintsFor(pod, SpreadConstraint.SCHEDULE_ANYWAY);
     } catch (IllegalArgumentException e) {
-      return Status.error("calculating preScoreState: obtaining pod's soft topology spread constraints: "
-          + e.getMessage());
+      return Status.error(
+          "calculating preScoreState: obtaining pod's soft topology spread constraints: "
+              + e.getMessage());
     }
     if (constraints.isEmpty()) {
       return Status.skip();
     }
-    state.write(PRE_SCORE_STATE_KEY,
-        PreScoreState.compute(constraints, pod, nodes, allNodes, requireAllTopologies, parallelizer, preScoreTotals));
+    state.write(
+        PRE_SCORE_STATE_KEY,
+        PreScoreState.compute(
+            constraints, pod, nodes, allNodes, requireAllTopologies, parallelizer, preScoreTotals));
     return Status.success();
   }
 
-  /** Sums, over the soft constraints, the node's domain count times the constraint weight plus maxSkew - 1. */
+  /**
+   * Sums, over the soft constraints, the node's domain count times the constraint weight plus
+   * maxSkew - 1.
+   */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     PreScoreState s = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class);
@@ -189,8 +218,12 @@ public final class PodTopologySpread
       } else {
         count = s.podCount(i, value);
         if (count < 0) {
-          throw new FrameworkException("topology value \"" + value + "\" of node \"" + node.name()
-              + "\" was not counted at PreScore");
+          throw new FrameworkException(
+              "topology value \""
+                  + value
+                  + "\" of node \""
+                  + node.name()
+                  + "\" was not counted at PreScore");
         }
       }
       score += count * s.weight(i) + (c.maxSkew() - 1);
@@ -198,7 +231,10 @@ public final class PodTopologySpread
     return roundHalfAwayFromZero(score);
   }
 
-  /** Go's {@code math.Round}: halves round away from zero (Java's {@code Math.round} rounds them up). */
+  /**
+   * Go's {@code math.Round}: halves round away from zero (Java's {@code Math.round} rounds them
+   * up).
+   */
   static long roundHalfAwayFromZero(double x) {
     long truncated = (long) x;
     double rest = x - truncated;
@@ -217,7 +253,10 @@ public final class PodTopologySpread
     return this;
   }
 
-  /** Inverts the scores so the least loaded node gets 100; unscored nodes get 0, and all 100 when the top is 0. */
+  /**
+   * Inverts the scores so the least loaded node gets 100; unscored nodes get 0, and all 100 when
+   * the top is 0.
+   */
   @Override
   public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
     PreScoreState s = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class);
@@ -247,19 +286,23 @@ public final class PodTopologySpread
   }
 
   private static boolean hasConstraints(PodInfo pod) {
-    return pod.pod().getSpec() != null && pod.pod().getSpec().getTopologySpreadConstraints() != null
+    return pod.pod().getSpec() != null
+        && pod.pod().getSpec().getTopologySpreadConstraints() != null
         && !pod.pod().getSpec().getTopologySpreadConstraints().isEmpty();
   }
 
   /**
-   * The pod's own constraints for {@code action}, or when it declares none, the default constraints for
-   * {@code action} counting the pods its Services and controller select (none when that selector is empty).
+   * The pod's own constraints for {@code action}, or when it declares none, the default constraints
+   * for {@code action} counting the pods its Services and controller select (none when that
+   * selector is empty).
    */
   private List<SpreadConstraint> constraintsFor(PodInfo pod, String action) {
     if (hasConstraints(pod)) {
-      return SpreadConstraint.compile(pod.pod().getSpec().getTopologySpreadConstraints(), pod.labels(), action);
+      return SpreadConstraint.compile(
+          pod.pod().getSpec().getTopologySpreadConstraints(), pod.labels(), action);
     }
-    List<SpreadConstraint> constraints = SpreadConstraint.compile(defaultConstraints, pod.labels(), action);
+    List<SpreadConstraint> constraints =
+        SpreadConstraint.compile(defaultConstraints, pod.labels(), action);
     if (constraints.isEmpty()) {
       return constraints;
     }
@@ -271,23 +314,32 @@ public final class PodTopologySpread
   }
 
   /**
-   * The factory registered under {@link Names#POD_TOPOLOGY_SPREAD}; throws {@link FrameworkException} naming the
-   * invalid field and the allowed values when the arguments do not validate.
+   * The factory registered under {@link Names#POD_TOPOLOGY_SPREAD}; throws {@link
+   * FrameworkException} naming the invalid field and the allowed values when the arguments do not
+   * validate.
    */
   public static PodTopologySpread create(PluginArgs args, Handle handle) {
-    PodTopologySpreadArgs a = args == null ? new PodTopologySpreadArgs(null, null) : args.as(PodTopologySpreadArgs.class);
+    PodTopologySpreadArgs a =
+        args == null ? new PodTopologySpreadArgs(null, null) : args.as(PodTopologySpreadArgs.class);
     List<String> errors = a.validate();
     if (!errors.isEmpty()) {
-      throw new FrameworkException("invalid args for plugin " + Names.POD_TOPOLOGY_SPREAD + ": "
-          + (errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]"));
+      throw new FrameworkException(
+          "invalid args for plugin "
+              + Names.POD_TOPOLOGY_SPREAD
+              + ": "
+              + (errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]"));
     }
     boolean system = PodTopologySpreadArgs.SYSTEM_DEFAULTING.equals(a.defaultingType());
-    List<TopologySpreadConstraint> defaults = system ? SYSTEM_DEFAULT_CONSTRAINTS : a.defaultConstraints();
+    List<TopologySpreadConstraint> defaults =
+        system ? SYSTEM_DEFAULT_CONSTRAINTS : a.defaultConstraints();
     ClusterObjects cluster = handle == null ? null : handle.clusterObjects();
     if (!defaults.isEmpty() && cluster == null) {
-      throw new FrameworkException("plugin " + Names.POD_TOPOLOGY_SPREAD
-          + " needs the cluster objects (Services, controllers) for its default constraints");
+      throw new FrameworkException(
+          "plugin "
+              + Names.POD_TOPOLOGY_SPREAD
+              + " needs the cluster objects (Services, controllers) for its default constraints");
     }
-    return new PodTopologySpread(defaults, system, cluster, handle == null ? null : handle.parallelizer());
+    return new PodTopologySpread(
+        defaults, system, cluster, handle == null ? null : handle.parallelizer());
   }
 }

@@ -2,10 +2,10 @@ package io.schedext.plugins.podtopologyspread;
 
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.kube.RequiredNodeAffinity;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,11 +14,11 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
- * What PreFilter computes for Filter, as upstream's {@code preFilterState}: the pod's hard constraints and, per
- * constraint, the matching pods per eligible domain and the two critical paths; plus the pod facts AddPod/RemovePod
- * and Filter need (namespace, compiled node affinity, tolerations, whether the pod matches each selector itself).
- * The counts and paths are mutable only through {@link #update}, which the framework calls on its own {@link #copy()};
- * Filter only reads.
+ * What PreFilter computes for Filter, as upstream's {@code preFilterState}: the pod's hard
+ * constraints and, per constraint, the matching pods per eligible domain and the two critical
+ * paths; plus the pod facts AddPod/RemovePod and Filter need (namespace, compiled node affinity,
+ * tolerations, whether the pod matches each selector itself). The counts and paths are mutable only
+ * through {@link #update}, which the framework calls on its own {@link #copy()}; Filter only reads.
  */
 final class PreFilterState implements StateData {
 
@@ -48,24 +48,31 @@ final class PreFilterState implements StateData {
   }
 
   /**
-   * Counts, for each constraint, the pods it selects in the pod's namespace on every eligible node of {@code nodes}
-   * (a node is eligible when it has every constraint's topology key and passes the constraint's inclusion
-   * policies), and records the two least loaded domains. Constraints over other keys than the hostname take their
-   * counts from {@code totals} (when given), adjusted for the nodes changed since the last pod counted the same way;
-   * hostname constraints have a domain per node and are counted node by node.
+   * Counts, for each constraint, the pods it selects in the pod's namespace on every eligible node
+   * of {@code nodes} (a node is eligible when it has every constraint's topology key and passes the
+   * constraint's inclusion policies), and records the two least loaded domains. Constraints over
+   * other keys than the hostname take their counts from {@code totals} (when given), adjusted for
+   * the nodes changed since the last pod counted the same way; hostname constraints have a domain
+   * per node and are counted node by node.
    */
   static PreFilterState compute(
-      List<SpreadConstraint> constraints, PodInfo pod, List<NodeInfo> nodes, Parallelizer parallelizer,
+      List<SpreadConstraint> constraints,
+      PodInfo pod,
+      List<NodeInfo> nodes,
+      Parallelizer parallelizer,
       RunningTotals<DomainTotals.Key, DomainTotals.Share, Map<String, long[]>> totals) {
     RequiredNodeAffinity affinity = RequiredNodeAffinity.of(pod.pod());
-    List<Toleration> tolerations = pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
+    List<Toleration> tolerations =
+        pod.pod().getSpec() == null ? null : pod.pod().getSpec().getTolerations();
     int n = constraints.size();
     SpreadConstraint.MatchingPods[] matching = new SpreadConstraint.MatchingPods[n];
     boolean[] scanned = new boolean[n];
     boolean anyScanned = false;
     for (int i = 0; i < n; i++) {
       matching[i] = constraints.get(i).matchingPods(pod.namespace());
-      scanned[i] = totals == null || SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
+      scanned[i] =
+          totals == null
+              || SpreadConstraint.LABEL_HOSTNAME.equals(constraints.get(i).topologyKey());
       anyScanned |= scanned[i];
     }
     List<Map<String, Integer>> matchNum = new ArrayList<>(n);
@@ -81,13 +88,19 @@ final class PreFilterState implements StateData {
       }
       DomainTotals.Key key = DomainTotals.Key.of(constraints.get(i), matching[i], keys, pod, true);
       Map<String, Integer> into = matchNum.get(i);
-      totals.total(key, nodes, new DomainTotals(key, affinity), parallelizer, total -> {
-        total.forEach((domain, cell) -> into.put(domain, (int) cell[0]));
-        return null;
-      });
+      totals.total(
+          key,
+          nodes,
+          new DomainTotals(key, affinity),
+          parallelizer,
+          total -> {
+            total.forEach((domain, cell) -> into.put(domain, (int) cell[0]));
+            return null;
+          });
     }
     if (anyScanned) {
-      countNodeByNode(constraints, scanned, matching, affinity, tolerations, nodes, parallelizer, matchNum);
+      countNodeByNode(
+          constraints, scanned, matching, affinity, tolerations, nodes, parallelizer, matchNum);
     }
     CriticalPaths[] paths = new CriticalPaths[n];
     boolean[] selfMatch = new boolean[n];
@@ -99,28 +112,46 @@ final class PreFilterState implements StateData {
       selfMatch[i] = constraints.get(i).selector().matches(pod.labels());
     }
     return new PreFilterState(
-        List.copyOf(constraints), selfMatch, pod.namespace(), affinity, tolerations, matchNum, paths);
+        List.copyOf(constraints),
+        selfMatch,
+        pod.namespace(),
+        affinity,
+        tolerations,
+        matchNum,
+        paths);
   }
 
-  /** Counts the constraints marked in {@code scanned} over every eligible node of {@code nodes} into matchNum. */
+  /**
+   * Counts the constraints marked in {@code scanned} over every eligible node of {@code nodes} into
+   * matchNum.
+   */
   private static void countNodeByNode(
-      List<SpreadConstraint> constraints, boolean[] scanned, SpreadConstraint.MatchingPods[] matching,
-      RequiredNodeAffinity affinity, List<Toleration> tolerations, List<NodeInfo> nodes, Parallelizer parallelizer,
+      List<SpreadConstraint> constraints,
+      boolean[] scanned,
+      SpreadConstraint.MatchingPods[] matching,
+      RequiredNodeAffinity affinity,
+      List<Toleration> tolerations,
+      List<NodeInfo> nodes,
+      Parallelizer parallelizer,
       List<Map<String, Integer>> matchNum) {
     int n = constraints.size();
     int[][] countsByNode = new int[nodes.size()][];
-    IntConsumer perNode = idx -> {
-      NodeInfo node = nodes.get(idx);
-      if (node.node() == null || !SpreadConstraint.nodeHasAllKeys(node, constraints)) {
-        return;
-      }
-      int[] counts = new int[n];
-      for (int i = 0; i < n; i++) {
-        SpreadConstraint c = constraints.get(i);
-        counts[i] = scanned[i] && c.includesNode(node, affinity, tolerations) ? matching[i].count(node) : -1;
-      }
-      countsByNode[idx] = counts;
-    };
+    IntConsumer perNode =
+        idx -> {
+          NodeInfo node = nodes.get(idx);
+          if (node.node() == null || !SpreadConstraint.nodeHasAllKeys(node, constraints)) {
+            return;
+          }
+          int[] counts = new int[n];
+          for (int i = 0; i < n; i++) {
+            SpreadConstraint c = constraints.get(i);
+            counts[i] =
+                scanned[i] && c.includesNode(node, affinity, tolerations)
+                    ? matching[i].count(node)
+                    : -1;
+          }
+          countsByNode[idx] = counts;
+        };
     if (parallelizer == null) {
       for (int idx = 0; idx < nodes.size(); idx++) {
         perNode.accept(idx);
@@ -136,16 +167,18 @@ final class PreFilterState implements StateData {
       Map<String, String> labels = nodes.get(idx).labels();
       for (int i = 0; i < n; i++) {
         if (counts[i] >= 0) {
-          matchNum.get(i).merge(labels.get(constraints.get(i).topologyKey()), counts[i], Integer::sum);
+          matchNum
+              .get(i)
+              .merge(labels.get(constraints.get(i).topologyKey()), counts[i], Integer::sum);
         }
       }
     }
   }
 
   /**
-   * Adjusts the counts by {@code delta} as if {@code updated} were added to (+1) or removed from (-1) {@code node}: only
-   * a pod in the scheduled pod's namespace, on a node with every topology key that passes the constraint's inclusion
-   * policies, and selected by the constraint, counts.
+   * Adjusts the counts by {@code delta} as if {@code updated} were added to (+1) or removed from
+   * (-1) {@code node}: only a pod in the scheduled pod's namespace, on a node with every topology
+   * key that passes the constraint's inclusion policies, and selected by the constraint, counts.
    */
   void update(PodInfo updated, NodeInfo node, int delta) {
     if (!updated.namespace().equals(namespace) || node.node() == null) {
@@ -176,13 +209,18 @@ final class PreFilterState implements StateData {
     return selfMatch[i];
   }
 
-  /** The matching pods in domain {@code value} of constraint {@code i} (0 for a domain not counted). */
+  /**
+   * The matching pods in domain {@code value} of constraint {@code i} (0 for a domain not counted).
+   */
   int matchNum(int i, String value) {
     Integer n = matchNum.get(i).get(value);
     return n == null ? 0 : n;
   }
 
-  /** The global minimum of constraint {@code i}, taken as 0 while there are fewer eligible domains than minDomains. */
+  /**
+   * The global minimum of constraint {@code i}, taken as 0 while there are fewer eligible domains
+   * than minDomains.
+   */
   int minMatchNum(int i) {
     if (matchNum.get(i).size() < constraints.get(i).minDomains()) {
       return 0;

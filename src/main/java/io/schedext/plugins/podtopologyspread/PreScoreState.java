@@ -1,10 +1,10 @@
 package io.schedext.plugins.podtopologyspread;
 
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.RunningTotals;
 import io.schedext.framework.StateData;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.kube.RequiredNodeAffinity;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What PreScore computes for Score, as upstream's {@code preScoreState}: the pod's soft constraints, the feasible
- * nodes that are not scored (they miss a topology key), the matching pods per domain of every non-hostname constraint
- * (only domains that some feasible node is in), and each constraint's normalising weight. Read-only once written, so
- * {@link #copy()} shares it.
+ * What PreScore computes for Score, as upstream's {@code preScoreState}: the pod's soft
+ * constraints, the feasible nodes that are not scored (they miss a topology key), the matching pods
+ * per domain of every non-hostname constraint (only domains that some feasible node is in), and
+ * each constraint's normalising weight. Read-only once written, so {@link #copy()} shares it.
  */
 final class PreScoreState implements StateData {
 
@@ -52,10 +52,11 @@ final class PreScoreState implements StateData {
   }
 
   /**
-   * Registers the domains of the feasible {@code filtered} nodes (ignoring those that miss a key when
-   * {@code requireAllTopologies}), weights each constraint by ln(domains + 2) (hostname: the scored nodes), then
-   * counts the matching pods of those domains over every eligible node of {@code allNodes}: from {@code totals},
-   * adjusted for the nodes changed since the last pod counted the same way.
+   * Registers the domains of the feasible {@code filtered} nodes (ignoring those that miss a key
+   * when {@code requireAllTopologies}), weights each constraint by ln(domains + 2) (hostname: the
+   * scored nodes), then counts the matching pods of those domains over every eligible node of
+   * {@code allNodes}: from {@code totals}, adjusted for the nodes changed since the last pod
+   * counted the same way.
    */
   static PreScoreState compute(
       List<SpreadConstraint> constraints,
@@ -73,8 +74,10 @@ final class PreScoreState implements StateData {
       podCounts.add(new HashMap<>());
     }
     Set<String> ignored = new HashSet<>();
-    // Per constraint, the first few domains registered, compared by identity before the map is consulted: zone
-    // values are shared instances, so almost every node is settled by a reference comparison or two.
+    // Per constraint, the first few domains registered, compared by identity before the map is
+    // consulted: zone
+    // values are shared instances, so almost every node is settled by a reference comparison or
+    // two.
     String[][] seen = new String[n][SEEN];
     int[] seenCount = new int[n];
     for (int k = 0; k < filtered.size(); k++) {
@@ -93,7 +96,8 @@ final class PreScoreState implements StateData {
     double[] weights = new double[n];
     for (int i = 0; i < n; i++) {
       int size = hostname[i] ? filtered.size() - ignored.size() : podCounts.get(i).size();
-      // StrictMath is fdlibm's log, the algorithm Go's math.Log ports, so weights agree to the last bit.
+      // StrictMath is fdlibm's log, the algorithm Go's math.Log ports, so weights agree to the last
+      // bit.
       weights[i] = StrictMath.log(size + 2);
     }
 
@@ -102,29 +106,37 @@ final class PreScoreState implements StateData {
     for (int i = 0; i < n; i++) {
       matching[i] = constraints.get(i).matchingPods(pod.namespace());
     }
-    List<String> requiredKeys = requireAllTopologies ? SpreadConstraint.topologyKeys(constraints) : null;
+    List<String> requiredKeys =
+        requireAllTopologies ? SpreadConstraint.topologyKeys(constraints) : null;
     for (int i = 0; i < n; i++) {
       Map<String, long[]> registered = podCounts.get(i);
       if (hostname[i] || registered.isEmpty()) {
         continue;
       }
-      DomainTotals.Key key = DomainTotals.Key.of(constraints.get(i), matching[i], requiredKeys, pod, false);
-      totals.total(key, allNodes, new DomainTotals(key, affinity), parallelizer, total -> {
-        for (Map.Entry<String, long[]> e : registered.entrySet()) {
-          long[] cell = total.get(e.getKey());
-          e.getValue()[0] = cell == null ? 0 : cell[0];
-        }
-        return null;
-      });
+      DomainTotals.Key key =
+          DomainTotals.Key.of(constraints.get(i), matching[i], requiredKeys, pod, false);
+      totals.total(
+          key,
+          allNodes,
+          new DomainTotals(key, affinity),
+          parallelizer,
+          total -> {
+            for (Map.Entry<String, long[]> e : registered.entrySet()) {
+              long[] cell = total.get(e.getKey());
+              e.getValue()[0] = cell == null ? 0 : cell[0];
+            }
+            return null;
+          });
     }
-    return new PreScoreState(List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(),
-        matching);
+    return new PreScoreState(
+        List.copyOf(constraints), hostname, ignored, podCounts, weights, pod.namespace(), matching);
   }
 
   /** Domains per constraint remembered by identity in {@link #compute}. */
   private static final int SEEN = 8;
 
-  private static void register(Map<String, long[]> domains, String value, String[] seen, int[] seenCount, int i) {
+  private static void register(
+      Map<String, long[]> domains, String value, String[] seen, int[] seenCount, int i) {
     int count = seenCount[i];
     for (int j = 0; j < count; j++) {
       if (seen[j] == value) {
@@ -165,7 +177,10 @@ final class PreScoreState implements StateData {
     return !ignoredNodes.isEmpty() && ignoredNodes.contains(name);
   }
 
-  /** The matching pods in domain {@code value} of non-hostname constraint {@code i}, or -1 for an unknown domain. */
+  /**
+   * The matching pods in domain {@code value} of non-hostname constraint {@code i}, or -1 for an
+   * unknown domain.
+   */
   long podCount(int i, String value) {
     long[] cell = podCounts.get(i).get(value);
     return cell == null ? -1 : cell[0];

@@ -15,16 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One topology spread constraint with its selector compiled, as upstream's internal {@code topologySpreadConstraint}:
- * matchLabelKeys already merged into the selector, minDomains defaulted to 1, and the node inclusion policies
- * resolved (affinity Honor, taints Ignore unless stated). Immutable and thread-safe.
+ * One topology spread constraint with its selector compiled, as upstream's internal {@code
+ * topologySpreadConstraint}: matchLabelKeys already merged into the selector, minDomains defaulted
+ * to 1, and the node inclusion policies resolved (affinity Honor, taints Ignore unless stated).
+ * Immutable and thread-safe.
  *
  * @param maxSkew the largest allowed difference between a domain's count and the global minimum
  * @param topologyKey the node label whose values are the domains
  * @param selector the pods counted in each domain
  * @param minDomains below this many eligible domains, the global minimum is taken as 0
- * @param honorNodeAffinity whether only nodes matching the pod's node selector and required affinity count
- * @param honorNodeTaints whether nodes with taints the pod does not tolerate (NoSchedule, NoExecute) are left out
+ * @param honorNodeAffinity whether only nodes matching the pod's node selector and required
+ *     affinity count
+ * @param honorNodeTaints whether nodes with taints the pod does not tolerate (NoSchedule,
+ *     NoExecute) are left out
  */
 record SpreadConstraint(
     int maxSkew,
@@ -41,7 +44,8 @@ record SpreadConstraint(
   private static final String HONOR = "Honor";
 
   SpreadConstraint {
-    // The zone and hostname keys as NodeInfo's own constants: its per-node label lookups for them then end at an
+    // The zone and hostname keys as NodeInfo's own constants: its per-node label lookups for them
+    // then end at an
     // identity comparison.
     if (LABEL_HOSTNAME.equals(topologyKey)) {
       topologyKey = LABEL_HOSTNAME;
@@ -51,8 +55,8 @@ record SpreadConstraint(
   }
 
   /**
-   * Compiles the constraints whose {@code whenUnsatisfiable} equals {@code action}, merging each one's
-   * {@code matchLabelKeys} (the values the pod itself carries) into its selector. Throws
+   * Compiles the constraints whose {@code whenUnsatisfiable} equals {@code action}, merging each
+   * one's {@code matchLabelKeys} (the values the pod itself carries) into its selector. Throws
    * {@link IllegalArgumentException} for a malformed label selector.
    */
   static List<SpreadConstraint> compile(
@@ -76,55 +80,72 @@ record SpreadConstraint(
           selector = Selector.fromSet(matchLabels).and(selector.requirements());
         }
       }
-      out.add(new SpreadConstraint(
-          c.getMaxSkew() == null ? 0 : c.getMaxSkew(),
-          c.getTopologyKey() == null ? "" : c.getTopologyKey(),
-          selector,
-          c.getMinDomains() == null ? 1 : c.getMinDomains(),
-          c.getNodeAffinityPolicy() == null || HONOR.equals(c.getNodeAffinityPolicy()),
-          HONOR.equals(c.getNodeTaintsPolicy())));
+      out.add(
+          new SpreadConstraint(
+              c.getMaxSkew() == null ? 0 : c.getMaxSkew(),
+              c.getTopologyKey() == null ? "" : c.getTopologyKey(),
+              selector,
+              c.getMinDomains() == null ? 1 : c.getMinDomains(),
+              c.getNodeAffinityPolicy() == null || HONOR.equals(c.getNodeAffinityPolicy()),
+              HONOR.equals(c.getNodeTaintsPolicy())));
     }
     return out;
   }
 
-  /** This constraint counting {@code other} pods instead (default constraints take the pod's default selector). */
+  /**
+   * This constraint counting {@code other} pods instead (default constraints take the pod's default
+   * selector).
+   */
   SpreadConstraint withSelector(Selector other) {
-    return new SpreadConstraint(maxSkew, topologyKey, other, minDomains, honorNodeAffinity, honorNodeTaints);
+    return new SpreadConstraint(
+        maxSkew, topologyKey, other, minDomains, honorNodeAffinity, honorNodeTaints);
   }
 
-  /** True when {@code node} is an eligible domain member under this constraint's node inclusion policies. */
+  /**
+   * True when {@code node} is an eligible domain member under this constraint's node inclusion
+   * policies.
+   */
   boolean includesNode(NodeInfo node, RequiredNodeAffinity affinity, List<Toleration> tolerations) {
     return includesNode(node, honorNodeAffinity, affinity, honorNodeTaints, tolerations);
   }
 
   /**
-   * True when {@code node} passes the node inclusion policies: under Honor for affinity, the pod's node selector and
-   * required node affinity; under Honor for taints, its tolerations of the node's NoSchedule and NoExecute taints.
+   * True when {@code node} passes the node inclusion policies: under Honor for affinity, the pod's
+   * node selector and required node affinity; under Honor for taints, its tolerations of the node's
+   * NoSchedule and NoExecute taints.
    */
-  static boolean includesNode(NodeInfo node, boolean honorNodeAffinity, RequiredNodeAffinity affinity,
-      boolean honorNodeTaints, List<Toleration> tolerations) {
+  static boolean includesNode(
+      NodeInfo node,
+      boolean honorNodeAffinity,
+      RequiredNodeAffinity affinity,
+      boolean honorNodeTaints,
+      List<Toleration> tolerations) {
     if (honorNodeAffinity && !affinity.matches(node.name(), node.labels())) {
       return false;
     }
     return !honorNodeTaints || Taints.findUntolerated(node.noScheduleTaints(), tolerations) == null;
   }
 
-  /** This constraint's pods in {@code namespace}, interned: make one per request, use it for every node. */
+  /**
+   * This constraint's pods in {@code namespace}, interned: make one per request, use it for every
+   * node.
+   */
   MatchingPods matchingPods(String namespace) {
     return MatchingPods.INTERNED.intern(new MatchingPods(namespace, selector));
   }
 
   /**
-   * The non-terminating pods of one namespace that one selector matches, counted per node. It is also the key of the
-   * count remembered on the (immutable) snapshot node info, so the next pod of the same workload reads it back: its
-   * components are every input of the count.
+   * The non-terminating pods of one namespace that one selector matches, counted per node. It is
+   * also the key of the count remembered on the (immutable) snapshot node info, so the next pod of
+   * the same workload reads it back: its components are every input of the count.
    *
    * @param namespace the namespace
    * @param selector the selector
    */
   record MatchingPods(String namespace, Selector selector) {
 
-    // One instance per namespace and selector, shared by every plugin instance as the node infos are, so that the
+    // One instance per namespace and selector, shared by every plugin instance as the node infos
+    // are, so that the
     // per-node memo lookups compare references.
     private static final Interner<MatchingPods> INTERNED = new Interner<>(1024);
 
@@ -139,7 +160,9 @@ record SpreadConstraint(
     private static int countNow(NodeInfo node, MatchingPods m) {
       int count = 0;
       for (PodInfo p : node.pods()) {
-        if (!p.terminating() && p.namespace().equals(m.namespace) && m.selector.matches(p.labels())) {
+        if (!p.terminating()
+            && p.namespace().equals(m.namespace)
+            && m.selector.matches(p.labels())) {
           count++;
         }
       }

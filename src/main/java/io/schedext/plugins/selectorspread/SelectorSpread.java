@@ -19,16 +19,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The legacy SelectorSpread plugin (dropped from the defaults with v1beta2 and later removed upstream), as it behaved
- * in v1.22: spreads the pods of the same Services, ReplicationController, ReplicaSet or StatefulSet over nodes and,
- * when nodes carry zone labels, over zones. Pods with their own topology spread constraints are left to
- * PodTopologySpread. Off by default.
+ * The legacy SelectorSpread plugin (dropped from the defaults with v1beta2 and later removed
+ * upstream), as it behaved in v1.22: spreads the pods of the same Services, ReplicationController,
+ * ReplicaSet or StatefulSet over nodes and, when nodes carry zone labels, over zones. Pods with
+ * their own topology spread constraints are left to PodTopologySpread. Off by default.
  */
 public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreExtensions {
 
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.SELECTOR_SPREAD;
 
-  /** The share of the zone spreading score when zones are known; the node spreading score gets the rest. */
+  /**
+   * The share of the zone spreading score when zones are known; the node spreading score gets the
+   * rest.
+   */
   static final double ZONE_WEIGHTING = 2.0 / 3.0;
 
   private static final String LABEL_BETA_ZONE = "failure-domain.beta.kubernetes.io/zone";
@@ -48,8 +51,8 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
   }
 
   /**
-   * Stores the pod's default selector; does nothing for pods with topology spread constraints. As v1.22, this never
-   * returns Skip: Score still runs for such pods and gives every node 0.
+   * Stores the pod's default selector; does nothing for pods with topology spread constraints. As
+   * v1.22, this never returns Skip: Score still runs for such pods and gives every node 0.
    */
   @Override
   public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
@@ -61,8 +64,8 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
   }
 
   /**
-   * The number of non-terminating pods in the pod's namespace on the node that the default selector matches; 0 when
-   * the selector is empty.
+   * The number of non-terminating pods in the pod's namespace on the node that the default selector
+   * matches; 0 when the selector is empty.
    */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
@@ -75,7 +78,9 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
     }
     long count = 0;
     for (PodInfo p : node.pods()) {
-      if (pod.namespace().equals(p.namespace()) && !p.terminating() && selector.matches(p.labels())) {
+      if (pod.namespace().equals(p.namespace())
+          && !p.terminating()
+          && selector.matches(p.labels())) {
         count++;
       }
     }
@@ -88,9 +93,10 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
   }
 
   /**
-   * Turns counts into spreading scores: {@code 100 × (maxNode − count) / maxNode} (100 when no node has a matching
-   * pod); on a node with a zone key, when any scored node has one, blended as 1/3 of that plus 2/3 of {@code 100 ×
-   * (maxZone − zoneCount) / maxZone}. Floating point, truncated once, as v1.22.
+   * Turns counts into spreading scores: {@code 100 × (maxNode − count) / maxNode} (100 when no node
+   * has a matching pod); on a node with a zone key, when any scored node has one, blended as 1/3 of
+   * that plus 2/3 of {@code 100 × (maxZone − zoneCount) / maxZone}. Floating point, truncated once,
+   * as v1.22.
    */
   @Override
   public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
@@ -122,7 +128,8 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
       if (haveZones && !zones[i].isEmpty()) {
         double zoneScore = max;
         if (maxByZone > 0) {
-          zoneScore = max * ((double) (maxByZone - countsByZone.get(zones[i])) / (double) maxByZone);
+          zoneScore =
+              max * ((double) (maxByZone - countsByZone.get(zones[i])) / (double) maxByZone);
         }
         f = (f * (1.0 - ZONE_WEIGHTING)) + (ZONE_WEIGHTING * zoneScore);
       }
@@ -132,13 +139,17 @@ public final class SelectorSpread implements PreScorePlugin, ScorePlugin, ScoreE
   }
 
   /**
-   * A key unique per failure zone, as v1.22's {@code utilnode.GetZoneKey}: region and zone (each from the beta label
-   * when the node has it, else the GA label) joined by {@code ":\0:"}; "" when both are empty.
+   * A key unique per failure zone, as v1.22's {@code utilnode.GetZoneKey}: region and zone (each
+   * from the beta label when the node has it, else the GA label) joined by {@code ":\0:"}; "" when
+   * both are empty.
    */
   static String zoneKey(Map<String, String> labels) {
-    String zone = labels.containsKey(LABEL_BETA_ZONE) ? labels.get(LABEL_BETA_ZONE) : labels.get(LABEL_ZONE);
+    String zone =
+        labels.containsKey(LABEL_BETA_ZONE) ? labels.get(LABEL_BETA_ZONE) : labels.get(LABEL_ZONE);
     String region =
-        labels.containsKey(LABEL_BETA_REGION) ? labels.get(LABEL_BETA_REGION) : labels.get(LABEL_REGION);
+        labels.containsKey(LABEL_BETA_REGION)
+            ? labels.get(LABEL_BETA_REGION)
+            : labels.get(LABEL_REGION);
     zone = zone == null ? "" : zone;
     region = region == null ? "" : region;
     if (zone.isEmpty() && region.isEmpty()) {

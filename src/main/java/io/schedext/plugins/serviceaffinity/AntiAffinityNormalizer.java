@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * ServiceAffinity's NormalizeScore, as v1.22's {@code updateNodeScoresForLabel}: spreads a service's pods over the
- * values of each anti-affinity label. For label L, with N the sum of all raw scores and c(v) the sum over nodes whose
- * L is v, a node with L=v earns {@code 100 × (N − c(v)) / N} (100 when N is 0) divided by the number of labels; nodes
- * without L earn nothing for it. The per-label shares are added in floating point and truncated once at the end, so
- * the raw scores are replaced (no labels: every score becomes 0). Stateless.
+ * ServiceAffinity's NormalizeScore, as v1.22's {@code updateNodeScoresForLabel}: spreads a
+ * service's pods over the values of each anti-affinity label. For label L, with N the sum of all
+ * raw scores and c(v) the sum over nodes whose L is v, a node with L=v earns {@code 100 × (N −
+ * c(v)) / N} (100 when N is 0) divided by the number of labels; nodes without L earn nothing for
+ * it. The per-label shares are added in floating point and truncated once at the end, so the raw
+ * scores are replaced (no labels: every score becomes 0). Stateless.
  */
 final class AntiAffinityNormalizer {
 
@@ -29,7 +30,8 @@ final class AntiAffinityNormalizer {
     }
   }
 
-  private static void addLabelShare(String label, int labelCount, NodeScores scores, double[] result) {
+  private static void addLabelShare(
+      String label, int labelCount, NodeScores scores, double[] result) {
     long total = 0;
     Map<String, Long> countByValue = new HashMap<>();
     for (int i = 0; i < scores.size(); i++) {
@@ -47,7 +49,10 @@ final class AntiAffinityNormalizer {
       }
       double share = max;
       if (total > 0) {
-        share = max * ((double) (total - countByValue.get(valueOf(nodeLabels, label))) / (double) total);
+        share =
+            max
+                * ((double) (total - countByValue.get(valueOf(nodeLabels, label)))
+                    / (double) total);
       }
       result[i] += share / (double) labelCount;
     }

@@ -4,8 +4,8 @@ import io.schedext.framework.StateData;
 import io.schedext.kube.Selector;
 
 /**
- * What ServiceAffinity's PreScore computes for Score: the selector of the first service selecting the pod, or null
- * when no service selects it. Immutable.
+ * What ServiceAffinity's PreScore computes for Score: the selector of the first service selecting
+ * the pod, or null when no service selects it. Immutable.
  */
 final class ScoreState implements StateData {
 

@@ -27,14 +27,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The legacy ServiceAffinity plugin (removed upstream in v1.23), as it behaved in v1.22. Filter keeps the pods of a
- * service on nodes that share the values of the configured affinity labels: values the pod's node selector does not
- * fix are copied from the node of the first existing pod like it. Score counts the pods of the pod's first service on
- * each node and NormalizeScore spreads them over the values of the anti-affinity labels (the old
- * ServiceAntiAffinity priority). Off by default.
+ * The legacy ServiceAffinity plugin (removed upstream in v1.23), as it behaved in v1.22. Filter
+ * keeps the pods of a service on nodes that share the values of the configured affinity labels:
+ * values the pod's node selector does not fix are copied from the node of the first existing pod
+ * like it. Score counts the pods of the pod's first service on each node and NormalizeScore spreads
+ * them over the values of the anti-affinity labels (the old ServiceAntiAffinity priority). Off by
+ * default.
  */
 public final class ServiceAffinity
-    implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+    implements PreFilterPlugin,
+        PreFilterExtensions,
+        FilterPlugin,
+        PreScorePlugin,
+        ScorePlugin,
+        ScoreExtensions {
 
   /** The reason when a node's affinity label values differ from those of the service's pods. */
   public static final String ERR_REASON = "node(s) didn't match service affinity";
@@ -42,8 +48,10 @@ public final class ServiceAffinity
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + Names.SERVICE_AFFINITY;
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.SERVICE_AFFINITY;
 
-  private static final Status MISMATCH = Status.unschedulable(ERR_REASON).withPlugin(Names.SERVICE_AFFINITY);
-  private static final Status NODE_NOT_FOUND = Status.error("node not found").withPlugin(Names.SERVICE_AFFINITY);
+  private static final Status MISMATCH =
+      Status.unschedulable(ERR_REASON).withPlugin(Names.SERVICE_AFFINITY);
+  private static final Status NODE_NOT_FOUND =
+      Status.error("node not found").withPlugin(Names.SERVICE_AFFINITY);
   private static final Status STATE_NOT_FOUND =
       Status.error("error reading \"" + PRE_FILTER_STATE_KEY + "\" from cycleState: not found")
           .withPlugin(Names.SERVICE_AFFINITY);
@@ -62,8 +70,8 @@ public final class ServiceAffinity
   }
 
   /**
-   * Collects the services selecting the pod and every same-namespace pod of the snapshot whose labels include all of
-   * the pod's labels; does nothing when no affinity label is configured.
+   * Collects the services selecting the pod and every same-namespace pod of the snapshot whose
+   * labels include all of the pod's labels; does nothing when no affinity label is configured.
    */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
@@ -80,7 +88,8 @@ public final class ServiceAffinity
         }
       }
     }
-    state.write(PRE_FILTER_STATE_KEY, new PreFilterState(services, podLabels, fixedLabels(pod), matching));
+    state.write(
+        PRE_FILTER_STATE_KEY, new PreFilterState(services, podLabels, fixedLabels(pod), matching));
     return PreFilterResult.success();
   }
 
@@ -100,20 +109,27 @@ public final class ServiceAffinity
     return Map.copyOf(out);
   }
 
-  /** This plugin as its own extensions, or null when no affinity label is configured (PreFilter kept no state). */
+  /**
+   * This plugin as its own extensions, or null when no affinity label is configured (PreFilter kept
+   * no state).
+   */
   @Override
   public PreFilterExtensions preFilterExtensions() {
     return args.affinityLabels().isEmpty() ? null : this;
   }
 
-  /** Adds {@code podToAdd} to the matching pods when it is in the pod's namespace and carries all its labels. */
+  /**
+   * Adds {@code podToAdd} to the matching pods when it is in the pod's namespace and carries all
+   * its labels.
+   */
   @Override
   public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
     StateData d = state.readOrNull(PRE_FILTER_STATE_KEY);
     if (!(d instanceof PreFilterState s)) {
       return stateError(d);
     }
-    if (podToAdd.namespace().equals(podToSchedule.namespace()) && s.podLabels.matches(podToAdd.labels())) {
+    if (podToAdd.namespace().equals(podToSchedule.namespace())
+        && s.podLabels.matches(podToAdd.labels())) {
       s.matchingPods.add(podToAdd);
     }
     return Status.success();
@@ -121,13 +137,15 @@ public final class ServiceAffinity
 
   /** Removes the first matching pod with {@code podToRemove}'s namespace and name. */
   @Override
-  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+  public Status removePod(
+      CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
     StateData d = state.readOrNull(PRE_FILTER_STATE_KEY);
     if (!(d instanceof PreFilterState s)) {
       return stateError(d);
     }
     List<PodInfo> pods = s.matchingPods;
-    // As upstream, the namespace is compared with the first matching pod's (all share the incoming pod's).
+    // As upstream, the namespace is compared with the first matching pod's (all share the incoming
+    // pod's).
     if (pods.isEmpty() || !podToRemove.namespace().equals(pods.get(0).namespace())) {
       return Status.success();
     }
@@ -142,8 +160,9 @@ public final class ServiceAffinity
   }
 
   /**
-   * Requires the node to carry every affinity label value the pod fixes: from its node selector first, else (when a
-   * service selects the pod) from the node of the first matching pod still present in this simulation.
+   * Requires the node to carry every affinity label value the pod fixes: from its node selector
+   * first, else (when a service selects the pod) from the node of the first matching pod still
+   * present in this simulation.
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
@@ -177,7 +196,8 @@ public final class ServiceAffinity
       if (want == null && backfill != null && backfill.containsKey(l)) {
         want = nullToEmpty(backfill.get(l));
       }
-      if (want != null && !(nodeLabels.containsKey(l) && want.equals(nullToEmpty(nodeLabels.get(l))))) {
+      if (want != null
+          && !(nodeLabels.containsKey(l) && want.equals(nullToEmpty(nodeLabels.get(l))))) {
         return MISMATCH;
       }
     }
@@ -185,9 +205,9 @@ public final class ServiceAffinity
   }
 
   /**
-   * The first pod of {@code pods} that is either on another node or still present on {@code node}, as upstream's
-   * {@code NodeInfo.FilterOutPods}: a pod removed from the node in a preemption simulation no longer counts (and a pod
-   * on this node without a UID never does).
+   * The first pod of {@code pods} that is either on another node or still present on {@code node},
+   * as upstream's {@code NodeInfo.FilterOutPods}: a pod removed from the node in a preemption
+   * simulation no longer counts (and a pod on this node without a UID never does).
    */
   private static PodInfo firstPresent(List<PodInfo> pods, NodeInfo node) {
     for (PodInfo p : pods) {
@@ -215,7 +235,9 @@ public final class ServiceAffinity
         .withPlugin(Names.SERVICE_AFFINITY);
   }
 
-  /** Resolves the selector of the first service selecting the pod once for the whole Score phase. */
+  /**
+   * Resolves the selector of the first service selecting the pod once for the whole Score phase.
+   */
   @Override
   public Status preScore(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     state.write(PRE_SCORE_STATE_KEY, new ScoreState(firstServiceSelector(pod)));
@@ -228,24 +250,28 @@ public final class ServiceAffinity
   }
 
   /**
-   * The number of non-terminating pods in the pod's namespace on the node that the first service selecting the pod
-   * selects; 0 without a service or with an empty service selector.
+   * The number of non-terminating pods in the pod's namespace on the node that the first service
+   * selecting the pod selects; 0 without a service or with an empty service selector.
    */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     if (node.node() == null) {
       throw new FrameworkException("node not found");
     }
-    // Upstream has no PreScore: when this plugin is enabled at Score only, resolve the service here instead.
-    Selector selector = state.readOrNull(PRE_SCORE_STATE_KEY) instanceof ScoreState s
-        ? s.firstServiceSelector
-        : firstServiceSelector(pod);
+    // Upstream has no PreScore: when this plugin is enabled at Score only, resolve the service here
+    // instead.
+    Selector selector =
+        state.readOrNull(PRE_SCORE_STATE_KEY) instanceof ScoreState s
+            ? s.firstServiceSelector
+            : firstServiceSelector(pod);
     if (node.pods().isEmpty() || selector == null || selector.isEverything()) {
       return 0;
     }
     long score = 0;
     for (PodInfo p : node.pods()) {
-      if (pod.namespace().equals(p.namespace()) && !p.terminating() && selector.matches(p.labels())) {
+      if (pod.namespace().equals(p.namespace())
+          && !p.terminating()
+          && selector.matches(p.labels())) {
         score++;
       }
     }
@@ -257,7 +283,9 @@ public final class ServiceAffinity
     return this;
   }
 
-  /** Replaces the counts by the anti-affinity spreading scores (see {@link AntiAffinityNormalizer}). */
+  /**
+   * Replaces the counts by the anti-affinity spreading scores (see {@link AntiAffinityNormalizer}).
+   */
   @Override
   public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
     AntiAffinityNormalizer.normalize(args.antiAffinityLabelsPreference(), scores);
@@ -268,9 +296,12 @@ public final class ServiceAffinity
     return s == null ? "" : s;
   }
 
-  /** The factory registered under {@link Names#SERVICE_AFFINITY}; v1.22 did not validate these args. */
+  /**
+   * The factory registered under {@link Names#SERVICE_AFFINITY}; v1.22 did not validate these args.
+   */
   public static ServiceAffinity create(PluginArgs args, Handle handle) {
-    ServiceAffinityArgs a = args == null ? new ServiceAffinityArgs(null, null) : args.as(ServiceAffinityArgs.class);
+    ServiceAffinityArgs a =
+        args == null ? new ServiceAffinityArgs(null, null) : args.as(ServiceAffinityArgs.class);
     return new ServiceAffinity(a, handle.clusterObjects());
   }
 }

@@ -21,15 +21,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks that the pod tolerates the node's NoSchedule and NoExecute taints (Filter) and prefers nodes with fewer
- * untolerated PreferNoSchedule taints (Score, normalised in reverse). Stateless and thread-safe.
+ * Checks that the pod tolerates the node's NoSchedule and NoExecute taints (Filter) and prefers
+ * nodes with fewer untolerated PreferNoSchedule taints (Score, normalised in reverse). Stateless
+ * and thread-safe.
  */
-public final class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+public final class TaintToleration
+    implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
 
   /** The CycleState key of the pod's PreferNoSchedule tolerations, written in PreScore. */
   static final String PRE_SCORE_STATE_KEY = "PreScore" + Names.TAINT_TOLERATION;
 
-  /** The pod's tolerations whose effect is PreferNoSchedule or empty (all effects); read-only, so shared by copies. */
+  /**
+   * The pod's tolerations whose effect is PreferNoSchedule or empty (all effects); read-only, so
+   * shared by copies.
+   */
   record PreScoreState(List<Toleration> tolerationsPreferNoSchedule) implements StateData {
     @Override
     public StateData copy() {
@@ -52,9 +57,15 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
     return Status.unresolvable(untoleratedReason(taint)).withPlugin(Names.TAINT_TOLERATION);
   }
 
-  /** Upstream's reason text, e.g. {@code node(s) had untolerated taint {dedicated: user1}} (empty value allowed). */
+  /**
+   * Upstream's reason text, e.g. {@code node(s) had untolerated taint {dedicated: user1}} (empty
+   * value allowed).
+   */
   static String untoleratedReason(Taint taint) {
-    return "node(s) had untolerated taint {" + nullToEmpty(taint.getKey()) + ": " + nullToEmpty(taint.getValue())
+    return "node(s) had untolerated taint {"
+        + nullToEmpty(taint.getKey())
+        + ": "
+        + nullToEmpty(taint.getValue())
         + "}";
   }
 
@@ -75,7 +86,8 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
   /** The number of the node's PreferNoSchedule taints the pod does not tolerate. */
   @Override
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
-    List<Toleration> tolerations = state.read(PRE_SCORE_STATE_KEY, PreScoreState.class).tolerationsPreferNoSchedule();
+    List<Toleration> tolerations =
+        state.read(PRE_SCORE_STATE_KEY, PreScoreState.class).tolerationsPreferNoSchedule();
     List<Taint> taints = node.preferNoScheduleTaints();
     long intolerable = 0;
     for (int i = 0; i < taints.size(); i++) {
@@ -91,7 +103,10 @@ public final class TaintToleration implements FilterPlugin, PreScorePlugin, Scor
     return this;
   }
 
-  /** Scales the counts so the node with the fewest untolerated taints gets 100 (all 100 when every count is 0). */
+  /**
+   * Scales the counts so the node with the fewest untolerated taints gets 100 (all 100 when every
+   * count is 0).
+   */
   @Override
   public Status normalizeScore(CycleState state, PodInfo pod, NodeScores scores) {
     return Normalize.defaultNormalizeScore(MAX_NODE_SCORE, true, scores);

@@ -5,33 +5,39 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Upstream's scheduler assume cache: per object the latest informer ("api") version and the "latest" version, which
- * Reserve may replace in memory ({@link #assume}) before the API write happens and Unreserve puts back
- * ({@link #restore}). Informer events replace both versions only when they carry a newer resource version, so an
- * assumption survives resyncs. Reads ({@link #get}, {@link #list}) see the latest version; binding checks use
- * {@link #getApiObject}. Objects are keyed {@code namespace/name} ({@code name} when cluster-scoped). Thread-safe;
- * stored objects must not be mutated.
+ * Upstream's scheduler assume cache: per object the latest informer ("api") version and the
+ * "latest" version, which Reserve may replace in memory ({@link #assume}) before the API write
+ * happens and Unreserve puts back ({@link #restore}). Informer events replace both versions only
+ * when they carry a newer resource version, so an assumption survives resyncs. Reads ({@link #get},
+ * {@link #list}) see the latest version; binding checks use {@link #getApiObject}. Objects are
+ * keyed {@code namespace/name} ({@code name} when cluster-scoped). Thread-safe; stored objects must
+ * not be mutated.
  *
- * <p>The informer side comes either from events ({@link #add}, {@link #delete}) or, with a {@link Source}, lazily:
- * every read and assume first offers the source's current object under that key to {@link #add} (or forgets the key
- * when the source no longer has it), and {@link #list} does so for every object. The outcome is the one an informer
- * would have produced had its events arrived just before the call.
+ * <p>The informer side comes either from events ({@link #add}, {@link #delete}) or, with a {@link
+ * Source}, lazily: every read and assume first offers the source's current object under that key to
+ * {@link #add} (or forgets the key when the source no longer has it), and {@link #list} does so for
+ * every object. The outcome is the one an informer would have produced had its events arrived just
+ * before the call.
  *
  * @param <T> the object kind
  */
 public final class AssumeCache<T extends HasMetadata> {
 
-  /** How many key refreshes pass between two sweeps of keys a source that cannot list may have dropped. */
+  /**
+   * How many key refreshes pass between two sweeps of keys a source that cannot list may have
+   * dropped.
+   */
   static final int SWEEP_EVERY = 1024;
 
   /**
-   * The informer state a lazily fed cache reads: the current object per key. Implementations are thread-safe.
+   * The informer state a lazily fed cache reads: the current object per key. Implementations are
+   * thread-safe.
    *
    * @param <T> the object kind
    */
@@ -40,7 +46,10 @@ public final class AssumeCache<T extends HasMetadata> {
     /** The current object under cache key {@code key}, or null when there is none. */
     T get(String key);
 
-    /** Every current object, or null when the source cannot list (known keys are then refreshed one by one). */
+    /**
+     * Every current object, or null when the source cannot list (known keys are then refreshed one
+     * by one).
+     */
     Collection<T> list();
   }
 
@@ -53,14 +62,17 @@ public final class AssumeCache<T extends HasMetadata> {
   private int refreshesSinceSweep;
 
   /**
-   * A cache fed by events, of objects described as {@code description} in errors (e.g. {@code v1.PersistentVolume}),
-   * listable by {@code indexFunc} of the latest version (null: list returns everything).
+   * A cache fed by events, of objects described as {@code description} in errors (e.g. {@code
+   * v1.PersistentVolume}), listable by {@code indexFunc} of the latest version (null: list returns
+   * everything).
    */
   public AssumeCache(String description, Function<T, String> indexFunc) {
     this(description, indexFunc, null);
   }
 
-  /** Like {@link #AssumeCache(String, Function)}, fed lazily from {@code source} (null: by events). */
+  /**
+   * Like {@link #AssumeCache(String, Function)}, fed lazily from {@code source} (null: by events).
+   */
   public AssumeCache(String description, Function<T, String> indexFunc, Source<T> source) {
     this.description = description;
     this.indexFunc = indexFunc;
@@ -70,10 +82,15 @@ public final class AssumeCache<T extends HasMetadata> {
   /** The key of {@code obj}: {@code namespace/name}, or {@code name} without namespace. */
   public static String keyOf(HasMetadata obj) {
     String ns = obj.getMetadata().getNamespace();
-    return ns == null || ns.isEmpty() ? obj.getMetadata().getName() : ns + "/" + obj.getMetadata().getName();
+    return ns == null || ns.isEmpty()
+        ? obj.getMetadata().getName()
+        : ns + "/" + obj.getMetadata().getName();
   }
 
-  /** Informer add or update: stores {@code obj} unless the cache already holds this or a newer version. */
+  /**
+   * Informer add or update: stores {@code obj} unless the cache already holds this or a newer
+   * version.
+   */
   public synchronized void add(T obj) {
     addLocked(obj);
   }
@@ -105,19 +122,28 @@ public final class AssumeCache<T extends HasMetadata> {
     store.remove(keyOf(obj));
   }
 
-  /** The latest version under {@code key}; throws {@link AssumeCacheException} (not found) when unknown. */
+  /**
+   * The latest version under {@code key}; throws {@link AssumeCacheException} (not found) when
+   * unknown.
+   */
   public synchronized T get(String key) {
     refresh(key);
     return entry(key).latest();
   }
 
-  /** The informer version under {@code key}; throws {@link AssumeCacheException} (not found) when unknown. */
+  /**
+   * The informer version under {@code key}; throws {@link AssumeCacheException} (not found) when
+   * unknown.
+   */
   public synchronized T getApiObject(String key) {
     refresh(key);
     return entry(key).api();
   }
 
-  /** The latest versions whose index value is {@code indexValue} (all objects without an index), by key. */
+  /**
+   * The latest versions whose index value is {@code indexValue} (all objects without an index), by
+   * key.
+   */
   public synchronized List<T> list(String indexValue) {
     refreshAll();
     List<T> out = new ArrayList<>();
@@ -131,8 +157,8 @@ public final class AssumeCache<T extends HasMetadata> {
   }
 
   /**
-   * Replaces the latest version in memory; the object must be known and its resource version not older than the
-   * latest one, else {@link AssumeCacheException}.
+   * Replaces the latest version in memory; the object must be known and its resource version not
+   * older than the latest one, else {@link AssumeCacheException}.
    */
   public synchronized void assume(T obj) {
     String key = keyOf(obj);
@@ -141,13 +167,24 @@ public final class AssumeCache<T extends HasMetadata> {
     long newVersion = version(key, obj);
     long storedVersion = version(key, e.latest());
     if (newVersion < storedVersion) {
-      throw new AssumeCacheException(description + " \"" + key + "\" is out of sync (stored: " + storedVersion
-          + ", assume: " + newVersion + ")", false);
+      throw new AssumeCacheException(
+          description
+              + " \""
+              + key
+              + "\" is out of sync (stored: "
+              + storedVersion
+              + ", assume: "
+              + newVersion
+              + ")",
+          false);
     }
     store.put(key, new Entry<>(obj, e.api()));
   }
 
-  /** Drops an assumption: the latest version becomes the informer version again. Unknown keys are ignored. */
+  /**
+   * Drops an assumption: the latest version becomes the informer version again. Unknown keys are
+   * ignored.
+   */
   public synchronized void restore(String key) {
     Entry<T> e = store.get(key);
     if (e != null && e.latest() != e.api()) {
@@ -210,9 +247,17 @@ public final class AssumeCache<T extends HasMetadata> {
     try {
       return Long.parseLong(rv == null ? "" : rv);
     } catch (NumberFormatException ex) {
-      throw new AssumeCacheException("error parsing ResourceVersion \"" + (rv == null ? "" : rv) + "\" for "
-          + description + " \"" + key + "\": strconv.ParseInt: parsing \"" + (rv == null ? "" : rv)
-          + "\": invalid syntax", false);
+      throw new AssumeCacheException(
+          "error parsing ResourceVersion \""
+              + (rv == null ? "" : rv)
+              + "\" for "
+              + description
+              + " \""
+              + key
+              + "\": strconv.ParseInt: parsing \""
+              + (rv == null ? "" : rv)
+              + "\": invalid syntax",
+          false);
     }
   }
 }

@@ -1,6 +1,9 @@
 package io.schedext.plugins.volumebinding;
 
-/** Why an {@link AssumeCache} operation failed: the object is unknown, out of sync, or has a bad resource version. */
+/**
+ * Why an {@link AssumeCache} operation failed: the object is unknown, out of sync, or has a bad
+ * resource version.
+ */
 public final class AssumeCacheException extends RuntimeException {
 
   private final boolean notFound;

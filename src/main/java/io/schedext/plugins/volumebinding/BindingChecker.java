@@ -13,12 +13,12 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Upstream's {@code checkBindings}: one look, on the informer ("api") versions in the assume caches, at whether the
- * PV controller has finished what PreBind started, or has undone it. Answers true when every claim is fully bound,
- * false to keep waiting (not bound yet, or the informer has not caught up with our own write), and throws
- * {@link FrameworkException} with upstream's text when binding must be retried: node or pod gone, a volume's claim
- * reference dropped, a claim's selected node removed or changed, a volume's node affinity not matching the node.
- * Thread-safe.
+ * Upstream's {@code checkBindings}: one look, on the informer ("api") versions in the assume
+ * caches, at whether the PV controller has finished what PreBind started, or has undone it. Answers
+ * true when every claim is fully bound, false to keep waiting (not bound yet, or the informer has
+ * not caught up with our own write), and throws {@link FrameworkException} with upstream's text
+ * when binding must be retried: node or pod gone, a volume's claim reference dropped, a claim's
+ * selected node removed or changed, a volume's node affinity not matching the node. Thread-safe.
  */
 final class BindingChecker {
 
@@ -31,17 +31,24 @@ final class BindingChecker {
   }
 
   /**
-   * Checks the static {@code bindings} and {@code claimsToProvision} (as written to the API) of {@code pod} on
-   * {@code nodeName}, whose labels {@code nodeLabels} gives (null when the node is unknown).
+   * Checks the static {@code bindings} and {@code claimsToProvision} (as written to the API) of
+   * {@code pod} on {@code nodeName}, whose labels {@code nodeLabels} gives (null when the node is
+   * unknown).
    */
-  boolean check(PodInfo pod, String nodeName, List<BindingInfo> bindings, List<PersistentVolumeClaim> claimsToProvision,
+  boolean check(
+      PodInfo pod,
+      String nodeName,
+      List<BindingInfo> bindings,
+      List<PersistentVolumeClaim> claimsToProvision,
       Function<String, Map<String, String>> nodeLabels) {
     Map<String, String> labels = nodeLabels.apply(nodeName);
     if (labels == null) {
-      throw new FrameworkException("failed to get node \"" + nodeName + "\": node \"" + nodeName + "\" not found");
+      throw new FrameworkException(
+          "failed to get node \"" + nodeName + "\": node \"" + nodeName + "\" not found");
     }
     if (!writer.podExists(pod.namespace(), pod.name())) {
-      throw new FrameworkException("pod does not exist any more: pod \"" + pod.name() + "\" not found");
+      throw new FrameworkException(
+          "pod does not exist any more: pod \"" + pod.name() + "\" not found");
     }
     for (BindingInfo b : bindings) {
       PersistentVolume pv;
@@ -58,7 +65,8 @@ final class BindingChecker {
       checkNodeAffinity(pv, nodeName, labels);
       ObjectReference ref = pv.getSpec() == null ? null : pv.getSpec().getClaimRef();
       if (ref == null || ref.getUid() == null || ref.getUid().isEmpty()) {
-        throw new FrameworkException("ClaimRef got reset for pv \"" + pv.getMetadata().getName() + "\"");
+        throw new FrameworkException(
+            "ClaimRef got reset for pv \"" + pv.getMetadata().getName() + "\"");
       }
       if (!ClaimClassifier.isFullyBound(pvc)) {
         return false;
@@ -75,7 +83,8 @@ final class BindingChecker {
         return false;
       }
       String name = pvc.getMetadata().getName();
-      // Go tells a nil annotation map from an empty one; after a JSON round trip through the API both are nil.
+      // Go tells a nil annotation map from an empty one; after a JSON round trip through the API
+      // both are nil.
       Map<String, String> ann = pvc.getMetadata().getAnnotations();
       if (ann == null || ann.isEmpty()) {
         throw new FrameworkException("selectedNode annotation reset for PVC \"" + name + "\"");
@@ -92,7 +101,8 @@ final class BindingChecker {
           if (e.isNotFound()) {
             return false;
           }
-          throw new FrameworkException("failed to get pv \"" + volumeName + "\" from cache: " + e.getMessage());
+          throw new FrameworkException(
+              "failed to get pv \"" + volumeName + "\" from cache: " + e.getMessage());
         }
         checkNodeAffinity(pv, nodeName, labels);
       }
@@ -103,25 +113,34 @@ final class BindingChecker {
     return true;
   }
 
-  private static void checkNodeAffinity(PersistentVolume pv, String nodeName, Map<String, String> labels) {
+  private static void checkNodeAffinity(
+      PersistentVolume pv, String nodeName, Map<String, String> labels) {
     String problem = nodeAffinityProblem(pv, labels);
     if (problem != null) {
-      throw new FrameworkException("pv \"" + pv.getMetadata().getName() + "\" node affinity doesn't match node \""
-          + nodeName + "\": " + problem);
+      throw new FrameworkException(
+          "pv \""
+              + pv.getMetadata().getName()
+              + "\" node affinity doesn't match node \""
+              + nodeName
+              + "\": "
+              + problem);
     }
   }
 
   /**
-   * Why {@code pv}'s required node affinity rejects a node with {@code labels}, as component-helpers'
-   * {@code CheckNodeAffinity} (a node built from the labels alone): null when it admits it, the parse errors of the
-   * terms when none matched and some are malformed, else {@code no matching NodeSelectorTerms}.
+   * Why {@code pv}'s required node affinity rejects a node with {@code labels}, as
+   * component-helpers' {@code CheckNodeAffinity} (a node built from the labels alone): null when it
+   * admits it, the parse errors of the terms when none matched and some are malformed, else {@code
+   * no matching NodeSelectorTerms}.
    */
   static String nodeAffinityProblem(PersistentVolume pv, Map<String, String> labels) {
-    if (pv.getSpec() == null || pv.getSpec().getNodeAffinity() == null
+    if (pv.getSpec() == null
+        || pv.getSpec().getNodeAffinity() == null
         || pv.getSpec().getNodeAffinity().getRequired() == null) {
       return null;
     }
-    NodeSelectorTerms terms = NodeSelectorTerms.compile(pv.getSpec().getNodeAffinity().getRequired());
+    NodeSelectorTerms terms =
+        NodeSelectorTerms.compile(pv.getSpec().getNodeAffinity().getRequired());
     if (terms.matches("", labels)) {
       return null;
     }
@@ -145,7 +164,8 @@ final class BindingChecker {
     try {
       return Long.parseUnsignedLong(rv);
     } catch (NumberFormatException e) {
-      throw new FrameworkException("invalid resource version \"" + rv + "\" of " + AssumeCache.keyOf(o));
+      throw new FrameworkException(
+          "invalid resource version \"" + rv + "\" of " + AssumeCache.keyOf(o));
     }
   }
 }

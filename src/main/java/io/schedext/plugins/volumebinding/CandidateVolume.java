@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A PersistentVolume with what matching reads pre-computed once per cycle: capacity, volume mode, attributes class,
- * storage class, phase, access modes and compiled node affinity. Immutable and thread-safe.
+ * A PersistentVolume with what matching reads pre-computed once per cycle: capacity, volume mode,
+ * attributes class, storage class, phase, access modes and compiled node affinity. Immutable and
+ * thread-safe.
  *
  * @param pv the volume object (read-only)
  * @param name the volume name
@@ -26,7 +27,8 @@ import java.util.Set;
  * @param labels the volume labels (never null)
  * @param accessModes the access modes
  * @param claimRef the claim the volume is (pre-)bound to, or null
- * @param nodeAffinity the compiled required node affinity, or null when the volume has none (fits every node)
+ * @param nodeAffinity the compiled required node affinity, or null when the volume has none (fits
+ *     every node)
  */
 public record CandidateVolume(
     PersistentVolume pv,
@@ -62,7 +64,9 @@ public record CandidateVolume(
         spec.getVolumeMode() == null ? FILESYSTEM : spec.getVolumeMode(),
         spec.getVolumeAttributesClassName() == null ? "" : spec.getVolumeAttributesClassName(),
         StorageClassNames.ofVolume(pv),
-        pv.getStatus() == null || pv.getStatus().getPhase() == null ? "" : pv.getStatus().getPhase(),
+        pv.getStatus() == null || pv.getStatus().getPhase() == null
+            ? ""
+            : pv.getStatus().getPhase(),
         pv.getMetadata().getDeletionTimestamp() != null,
         labels == null ? Map.of() : labels,
         modes == null ? Set.of() : Set.copyOf(modes),
@@ -71,8 +75,9 @@ public record CandidateVolume(
   }
 
   /**
-   * Whether the volume's required node affinity admits a node with these labels, as component-helpers'
-   * {@code CheckNodeAffinity} (which builds a node from the labels only, so {@code matchFields} are not applied).
+   * Whether the volume's required node affinity admits a node with these labels, as
+   * component-helpers' {@code CheckNodeAffinity} (which builds a node from the labels only, so
+   * {@code matchFields} are not applied).
    */
   public boolean fitsNode(Map<String, String> nodeLabels) {
     return nodeAffinity == null || nodeAffinity.matches("", nodeLabels);

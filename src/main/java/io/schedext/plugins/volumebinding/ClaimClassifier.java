@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * VolumeBinding's PreFilter work: finds what is wrong with a pod's claims (upstream's {@code podHasPVCs}), sorts them
- * into bound, delayed and immediate ({@code GetPodVolumeClaims}) and compiles what the per-node checks read.
- * Thread-safe.
+ * VolumeBinding's PreFilter work: finds what is wrong with a pod's claims (upstream's {@code
+ * podHasPVCs}), sorts them into bound, delayed and immediate ({@code GetPodVolumeClaims}) and
+ * compiles what the per-node checks read. Thread-safe.
  */
 final class ClaimClassifier {
 
@@ -40,8 +40,8 @@ final class ClaimClassifier {
   record Check(boolean hasClaims, String problem) {}
 
   /**
-   * Checks in volume order that each claim exists, is not lost or being deleted, and ephemeral ones are the pod's, on
-   * the cluster objects.
+   * Checks in volume order that each claim exists, is not lost or being deleted, and ephemeral ones
+   * are the pod's, on the cluster objects.
    */
   Check check(Pod pod) {
     boolean hasClaims = false;
@@ -60,13 +60,22 @@ final class ClaimClassifier {
       // Upstream's podHasPVCs asks the informer's lister, not the assume cache.
       PersistentVolumeClaim pvc = objects.persistentVolumeClaim(namespace(pod), name);
       if (pvc == null) {
-        return new Check(true, ephemeral
-            ? "waiting for ephemeral volume controller to create the persistentvolumeclaim \"" + name + "\""
-            : NotFound.claim(name));
+        return new Check(
+            true,
+            ephemeral
+                ? "waiting for ephemeral volume controller to create the persistentvolumeclaim \""
+                    + name
+                    + "\""
+                : NotFound.claim(name));
       }
       if (pvc.getStatus() != null && CLAIM_LOST.equals(pvc.getStatus().getPhase())) {
-        return new Check(true, "persistentvolumeclaim \"" + name + "\" bound to non-existent persistentvolume \""
-            + nullToEmpty(pvc.getSpec() == null ? null : pvc.getSpec().getVolumeName()) + "\"");
+        return new Check(
+            true,
+            "persistentvolumeclaim \""
+                + name
+                + "\" bound to non-existent persistentvolume \""
+                + nullToEmpty(pvc.getSpec() == null ? null : pvc.getSpec().getVolumeName())
+                + "\"");
       }
       if (pvc.getMetadata().getDeletionTimestamp() != null) {
         return new Check(true, "persistentvolumeclaim \"" + name + "\" is being deleted");
@@ -82,7 +91,8 @@ final class ClaimClassifier {
   }
 
   /**
-   * Sorts the pod's claims; throws {@link FrameworkException} when a claim is missing or a class has no binding mode.
+   * Sorts the pod's claims; throws {@link FrameworkException} when a claim is missing or a class
+   * has no binding mode.
    */
   PodVolumeClaims classify(Pod pod) {
     List<PersistentVolumeClaim> bound = new ArrayList<>();
@@ -99,7 +109,8 @@ final class ClaimClassifier {
       }
       PersistentVolumeClaim pvc = lister.claim(namespace(pod), name);
       if (pvc == null) {
-        throw new FrameworkException("error getting PVC \"" + namespace(pod) + "/" + name + "\": not found");
+        throw new FrameworkException(
+            "error getting PVC \"" + namespace(pod) + "/" + name + "\": not found");
       }
       if (isFullyBound(pvc)) {
         bound.add(pvc);
@@ -114,10 +125,13 @@ final class ClaimClassifier {
       String className = StorageClassNames.ofClaim(pvc);
       byClass.computeIfAbsent(className, lister::volumesOfClass);
     }
-    return new PodVolumeClaims(List.copyOf(bound), List.copyOf(delayed), List.copyOf(immediate), byClass);
+    return new PodVolumeClaims(
+        List.copyOf(bound), List.copyOf(delayed), List.copyOf(immediate), byClass);
   }
 
-  /** Compiles the bound claims' volumes, the delayed claims, their candidate volumes and classes. */
+  /**
+   * Compiles the bound claims' volumes, the delayed claims, their candidate volumes and classes.
+   */
   PreparedClaims prepare(PodVolumeClaims claims) {
     List<PreparedClaims.BoundClaim> bound = new ArrayList<>(claims.bound().size());
     for (PersistentVolumeClaim pvc : claims.bound()) {
@@ -134,13 +148,16 @@ final class ClaimClassifier {
       }
     }
     Map<String, List<CandidateVolume>> volumes = new LinkedHashMap<>();
-    claims.volumesByClass().forEach((className, pvs) -> {
-      List<CandidateVolume> compiled = new ArrayList<>(pvs.size());
-      for (PersistentVolume pv : pvs) {
-        compiled.add(CandidateVolume.of(pv));
-      }
-      volumes.put(className, List.copyOf(compiled));
-    });
+    claims
+        .volumesByClass()
+        .forEach(
+            (className, pvs) -> {
+              List<CandidateVolume> compiled = new ArrayList<>(pvs.size());
+              for (PersistentVolume pv : pvs) {
+                compiled.add(CandidateVolume.of(pv));
+              }
+              volumes.put(className, List.copyOf(compiled));
+            });
     return new PreparedClaims(claims, List.copyOf(bound), List.copyOf(delayed), volumes, classes);
   }
 
@@ -160,7 +177,8 @@ final class ClaimClassifier {
       return false;
     }
     if (sc.getVolumeBindingMode() == null) {
-      throw new FrameworkException("VolumeBindingMode not set for StorageClass \"" + className + "\"");
+      throw new FrameworkException(
+          "VolumeBindingMode not set for StorageClass \"" + className + "\"");
     }
     return WAIT_FOR_FIRST_CONSUMER.equals(sc.getVolumeBindingMode());
   }

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An unbound claim with what matching and provisioning read pre-computed once per cycle. Immutable and thread-safe.
+ * An unbound claim with what matching and provisioning read pre-computed once per cycle. Immutable
+ * and thread-safe.
  *
  * @param pvc the claim object (read-only)
  * @param namespace the claim's namespace
@@ -25,7 +26,8 @@ import java.util.Map;
  * @param accessModes the requested access modes
  * @param selector the compiled volume selector, or null when the claim has none
  * @param selectorError why the selector did not compile, or null
- * @param selectedNode the {@code volume.kubernetes.io/selected-node} annotation, or null when absent
+ * @param selectedNode the {@code volume.kubernetes.io/selected-node} annotation, or null when
+ *     absent
  */
 public record ClaimRequest(
     PersistentVolumeClaim pvc,
@@ -45,10 +47,15 @@ public record ClaimRequest(
   /** The annotation the scheduler sets on a claim to have it provisioned for a node. */
   public static final String ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node";
 
-  /** Pre-computes {@code pvc}; throws {@link IllegalArgumentException} for a malformed storage request. */
+  /**
+   * Pre-computes {@code pvc}; throws {@link IllegalArgumentException} for a malformed storage
+   * request.
+   */
   public static ClaimRequest of(PersistentVolumeClaim pvc) {
-    PersistentVolumeClaimSpec spec = pvc.getSpec() == null ? new PersistentVolumeClaimSpec() : pvc.getSpec();
-    Map<String, Quantity> requests = spec.getResources() == null ? null : spec.getResources().getRequests();
+    PersistentVolumeClaimSpec spec =
+        pvc.getSpec() == null ? new PersistentVolumeClaimSpec() : pvc.getSpec();
+    Map<String, Quantity> requests =
+        spec.getResources() == null ? null : spec.getResources().getRequests();
     Quantity storage = requests == null ? null : requests.get(CandidateVolume.STORAGE);
     Selector selector = null;
     String selectorError = null;
@@ -74,7 +81,9 @@ public record ClaimRequest(
         spec.getAccessModes() == null ? List.of() : spec.getAccessModes(),
         selector,
         selectorError,
-        ann == null || !ann.containsKey(ANN_SELECTED_NODE) ? null : nullToEmpty(ann.get(ANN_SELECTED_NODE)));
+        ann == null || !ann.containsKey(ANN_SELECTED_NODE)
+            ? null
+            : nullToEmpty(ann.get(ANN_SELECTED_NODE)));
   }
 
   /** {@code namespace/name}. */

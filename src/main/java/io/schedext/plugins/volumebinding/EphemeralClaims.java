@@ -19,15 +19,25 @@ public final class EphemeralClaims {
     return pod.getMetadata().getName() + "-" + v.getName();
   }
 
-  /** Null when {@code pvc} was created for {@code pod} (same namespace, pod is its controller), else the reason. */
+  /**
+   * Null when {@code pvc} was created for {@code pod} (same namespace, pod is its controller), else
+   * the reason.
+   */
   public static String notOwnedReason(Pod pod, PersistentVolumeClaim pvc) {
     String podNs = pod.getMetadata().getNamespace();
     String pvcNs = pvc.getMetadata().getNamespace();
     if (Objects.equals(nullToEmpty(podNs), nullToEmpty(pvcNs)) && isControlledBy(pvc, pod)) {
       return null;
     }
-    return "PVC " + nullToEmpty(pvcNs) + "/" + pvc.getMetadata().getName() + " was not created for pod "
-        + nullToEmpty(podNs) + "/" + pod.getMetadata().getName() + " (pod is not owner)";
+    return "PVC "
+        + nullToEmpty(pvcNs)
+        + "/"
+        + pvc.getMetadata().getName()
+        + " was not created for pod "
+        + nullToEmpty(podNs)
+        + "/"
+        + pod.getMetadata().getName()
+        + " (pod is not owner)";
   }
 
   private static boolean isControlledBy(PersistentVolumeClaim pvc, Pod pod) {

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Upstream's {@code GetEligibleNodes}: when bound claims use local volumes pinned by {@code kubernetes.io/hostname In}
- * terms, only the named nodes (the hostname label values, taken as node names) are worth filtering. Stateless.
+ * Upstream's {@code GetEligibleNodes}: when bound claims use local volumes pinned by {@code
+ * kubernetes.io/hostname In} terms, only the named nodes (the hostname label values, taken as node
+ * names) are worth filtering. Stateless.
  */
 final class LocalVolumeNodes {
 
@@ -17,7 +18,10 @@ final class LocalVolumeNodes {
 
   private LocalVolumeNodes() {}
 
-  /** The nodes the bound claims allow, or null when they do not narrow the nodes (or a volume is missing). */
+  /**
+   * The nodes the bound claims allow, or null when they do not narrow the nodes (or a volume is
+   * missing).
+   */
   static Set<String> eligible(List<PreparedClaims.BoundClaim> bound) {
     Set<String> eligible = null;
     for (PreparedClaims.BoundClaim b : bound) {
@@ -40,12 +44,14 @@ final class LocalVolumeNodes {
   /** The union over the volume's required terms of the intersection of their hostname In values. */
   static Set<String> nodeNames(PersistentVolume pv) {
     Set<String> result = new HashSet<>();
-    if (pv.getSpec() == null || pv.getSpec().getNodeAffinity() == null
+    if (pv.getSpec() == null
+        || pv.getSpec().getNodeAffinity() == null
         || pv.getSpec().getNodeAffinity().getRequired() == null
         || pv.getSpec().getNodeAffinity().getRequired().getNodeSelectorTerms() == null) {
       return result;
     }
-    for (NodeSelectorTerm term : pv.getSpec().getNodeAffinity().getRequired().getNodeSelectorTerms()) {
+    for (NodeSelectorTerm term :
+        pv.getSpec().getNodeAffinity().getRequired().getNodeSelectorTerms()) {
       Set<String> nodes = null;
       if (term.getMatchExpressions() == null) {
         continue;

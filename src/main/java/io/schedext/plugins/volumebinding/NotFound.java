@@ -1,8 +1,9 @@
 package io.schedext.plugins.volumebinding;
 
 /**
- * The messages of client-go's informer listers when an object is missing ({@code errors.NewNotFound} with the
- * singular resource name), which upstream plugins pass on as status reasons.
+ * The messages of client-go's informer listers when an object is missing ({@code
+ * errors.NewNotFound} with the singular resource name), which upstream plugins pass on as status
+ * reasons.
  */
 public final class NotFound {
 

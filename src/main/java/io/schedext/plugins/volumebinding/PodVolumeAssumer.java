@@ -13,13 +13,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The in-memory half of upstream's Reserve/Unreserve ({@code AssumePodVolumes}, {@code RevertAssumedPodVolumes}):
- * assumes each statically matched PV bound to its claim and each claim to provision annotated with the chosen node,
- * undoing everything on the first failure. Makes no API calls. Thread-safe through the caches.
+ * The in-memory half of upstream's Reserve/Unreserve ({@code AssumePodVolumes}, {@code
+ * RevertAssumedPodVolumes}): assumes each statically matched PV bound to its claim and each claim
+ * to provision annotated with the chosen node, undoing everything on the first failure. Makes no
+ * API calls. Thread-safe through the caches.
  */
 public final class PodVolumeAssumer {
 
-  /** The annotation marking a binding made by the controller (or the scheduler) rather than the user. */
+  /**
+   * The annotation marking a binding made by the controller (or the scheduler) rather than the
+   * user.
+   */
   public static final String ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller";
 
   private final VolumeAssumeCaches caches;
@@ -32,14 +36,17 @@ public final class PodVolumeAssumer {
   /**
    * The outcome of assuming.
    *
-   * @param allBound true when every claim of the pod was already fully bound (nothing assumed, nothing to bind)
-   * @param volumes the assumed objects (PVs with their claim reference, claims with the selected node)
+   * @param allBound true when every claim of the pod was already fully bound (nothing assumed,
+   *     nothing to bind)
+   * @param volumes the assumed objects (PVs with their claim reference, claims with the selected
+   *     node)
    */
   public record Assumed(boolean allBound, PodVolumes volumes) {}
 
   /**
-   * Assumes {@code podVolumes} for {@code pod} on {@code nodeName}; throws {@link AssumeCacheException} (after
-   * restoring what it assumed) when a PV or claim is unknown or out of sync.
+   * Assumes {@code podVolumes} for {@code pod} on {@code nodeName}; throws {@link
+   * AssumeCacheException} (after restoring what it assumed) when a PV or claim is unknown or out of
+   * sync.
    */
   public Assumed assume(Pod pod, String nodeName, PodVolumes podVolumes) {
     if (arePodVolumesBound(pod)) {
@@ -60,8 +67,12 @@ public final class PodVolumeAssumer {
     }
     List<PersistentVolumeClaim> provisioned = new ArrayList<>();
     for (PersistentVolumeClaim claim : podVolumes.dynamicProvisions()) {
-      PersistentVolumeClaim clone = new PersistentVolumeClaimBuilder(claim).editMetadata()
-          .addToAnnotations(ClaimRequest.ANN_SELECTED_NODE, nodeName).endMetadata().build();
+      PersistentVolumeClaim clone =
+          new PersistentVolumeClaimBuilder(claim)
+              .editMetadata()
+              .addToAnnotations(ClaimRequest.ANN_SELECTED_NODE, nodeName)
+              .endMetadata()
+              .build();
       try {
         caches.pvcs().assume(clone);
       } catch (AssumeCacheException e) {
@@ -81,21 +92,30 @@ public final class PodVolumeAssumer {
   }
 
   /**
-   * {@code pv} bound to {@code claim} as component-helpers' {@code GetBindVolumeToClaim}: a copy with the claim
-   * reference and the bound-by-controller annotation set as needed, or {@code pv} itself when nothing changes.
+   * {@code pv} bound to {@code claim} as component-helpers' {@code GetBindVolumeToClaim}: a copy
+   * with the claim reference and the bound-by-controller annotation set as needed, or {@code pv}
+   * itself when nothing changes.
    */
   static PersistentVolume bindVolumeToClaim(PersistentVolume pv, PersistentVolumeClaim claim) {
     ObjectReference ref = pv.getSpec() == null ? null : pv.getSpec().getClaimRef();
     boolean setBoundByController = !PvMatcher.isBoundToClaim(ref, ClaimRequest.of(claim));
     PersistentVolumeBuilder b = new PersistentVolumeBuilder(pv);
     boolean dirty = false;
-    if (ref == null || !str(ref.getName()).equals(str(claim.getMetadata().getName()))
+    if (ref == null
+        || !str(ref.getName()).equals(str(claim.getMetadata().getName()))
         || !str(ref.getNamespace()).equals(str(claim.getMetadata().getNamespace()))
         || !str(ref.getUid()).equals(str(claim.getMetadata().getUid()))) {
-      b.editOrNewSpec().withClaimRef(new ObjectReferenceBuilder().withKind("PersistentVolumeClaim")
-          .withApiVersion("v1").withName(claim.getMetadata().getName())
-          .withNamespace(claim.getMetadata().getNamespace()).withUid(claim.getMetadata().getUid())
-          .withResourceVersion(claim.getMetadata().getResourceVersion()).build()).endSpec();
+      b.editOrNewSpec()
+          .withClaimRef(
+              new ObjectReferenceBuilder()
+                  .withKind("PersistentVolumeClaim")
+                  .withApiVersion("v1")
+                  .withName(claim.getMetadata().getName())
+                  .withNamespace(claim.getMetadata().getNamespace())
+                  .withUid(claim.getMetadata().getUid())
+                  .withResourceVersion(claim.getMetadata().getResourceVersion())
+                  .build())
+          .endSpec();
       dirty = true;
     }
     Map<String, String> ann = pv.getMetadata().getAnnotations();
@@ -126,7 +146,8 @@ public final class PodVolumeAssumer {
         continue;
       }
       PersistentVolumeClaim pvc = caches.claim(ns, name);
-      if (pvc == null || !ClaimClassifier.isFullyBound(pvc)
+      if (pvc == null
+          || !ClaimClassifier.isFullyBound(pvc)
           || (v.getEphemeral() != null && EphemeralClaims.notOwnedReason(pod, pvc) != null)) {
         return false;
       }

@@ -14,14 +14,17 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Upstream's {@code BindPodVolumes}, PreBind's work: writes the assumed PVs (claim reference) and then the claims to
- * provision (selected-node annotation) through the API, putting back in the caches whatever it did not write when a
- * write fails; then, every second until the bind timeout, checks whether the PV controller has bound them all
- * ({@link BindingChecker}). Time comes from the injected clock and sleeper. Thread-safe; one call per binding pod.
+ * Upstream's {@code BindPodVolumes}, PreBind's work: writes the assumed PVs (claim reference) and
+ * then the claims to provision (selected-node annotation) through the API, putting back in the
+ * caches whatever it did not write when a write fails; then, every second until the bind timeout,
+ * checks whether the PV controller has bound them all ({@link BindingChecker}). Time comes from the
+ * injected clock and sleeper. Thread-safe; one call per binding pod.
  */
 final class PodVolumeBinder {
 
-  /** How often the binding is checked (upstream polls every second, first check after one interval). */
+  /**
+   * How often the binding is checked (upstream polls every second, first check after one interval).
+   */
   static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
 
   private final VolumeAssumeCaches caches;
@@ -31,7 +34,12 @@ final class PodVolumeBinder {
   private final Clock clock;
   private final Sleeper sleeper;
 
-  PodVolumeBinder(VolumeAssumeCaches caches, VolumeWriter writer, Duration bindTimeout, Clock clock, Sleeper sleeper) {
+  PodVolumeBinder(
+      VolumeAssumeCaches caches,
+      VolumeWriter writer,
+      Duration bindTimeout,
+      Clock clock,
+      Sleeper sleeper) {
     this.caches = caches;
     this.writer = writer;
     this.checker = new BindingChecker(caches, writer);
@@ -41,12 +49,15 @@ final class PodVolumeBinder {
   }
 
   /**
-   * Writes {@code volumes} (as assumed by Reserve) for {@code pod} on {@code nodeName} and waits until they are bound.
-   * Throws {@link FrameworkException}: the API's message when a write fails, {@code binding volumes: <why>} when the
-   * check fails or the timeout ({@code context deadline exceeded}) or an interrupt ({@code context canceled}) ends
-   * the wait.
+   * Writes {@code volumes} (as assumed by Reserve) for {@code pod} on {@code nodeName} and waits
+   * until they are bound. Throws {@link FrameworkException}: the API's message when a write fails,
+   * {@code binding volumes: <why>} when the check fails or the timeout ({@code context deadline
+   * exceeded}) or an interrupt ({@code context canceled}) ends the wait.
    */
-  void bindPodVolumes(PodInfo pod, String nodeName, PodVolumes volumes,
+  void bindPodVolumes(
+      PodInfo pod,
+      String nodeName,
+      PodVolumes volumes,
       Function<String, Map<String, String>> nodeLabels) {
     List<BindingInfo> bindings = new ArrayList<>(volumes.staticBindings());
     List<PersistentVolumeClaim> claims = new ArrayList<>(volumes.dynamicProvisions());
@@ -59,8 +70,8 @@ final class PodVolumeBinder {
   }
 
   /**
-   * Writes the volumes, then the claims, replacing each in the lists by what the API returned; on a failure restores
-   * the cache entries of the ones not written and rethrows.
+   * Writes the volumes, then the claims, replacing each in the lists by what the API returned; on a
+   * failure restores the cache entries of the ones not written and rethrows.
    */
   void bindApiUpdate(List<BindingInfo> bindings, List<PersistentVolumeClaim> claims) {
     int writtenVolumes = 0;
@@ -91,8 +102,8 @@ final class PodVolumeBinder {
   }
 
   /**
-   * apimachinery's {@code PollUntilContextTimeout(interval 1s, timeout, immediate=false)}: sleeps an interval, checks,
-   * repeats; the deadline wins a tie with a tick.
+   * apimachinery's {@code PollUntilContextTimeout(interval 1s, timeout, immediate=false)}: sleeps
+   * an interval, checks, repeats; the deadline wins a tie with a tick.
    */
   void waitUntilBound(Condition condition) {
     Instant deadline = clock.instant().plus(bindTimeout);

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pod's claims sorted as upstream's {@code GetPodVolumeClaims}: bound (volume name and bind-completed annotation),
- * unbound with delayed binding (WaitForFirstConsumer class, no volume name) and unbound immediate (everything else,
- * pre-bound claims included), plus the PVs of the delayed claims' classes. Immutable.
+ * A pod's claims sorted as upstream's {@code GetPodVolumeClaims}: bound (volume name and
+ * bind-completed annotation), unbound with delayed binding (WaitForFirstConsumer class, no volume
+ * name) and unbound immediate (everything else, pre-bound claims included), plus the PVs of the
+ * delayed claims' classes. Immutable.
  *
  * @param bound the bound claims, in volume order
  * @param unboundDelayBinding the unbound WaitForFirstConsumer claims, in volume order

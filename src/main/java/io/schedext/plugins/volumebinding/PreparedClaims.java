@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A pod's classified claims compiled for the per-node checks of one cycle. Immutable and thread-safe.
+ * A pod's classified claims compiled for the per-node checks of one cycle. Immutable and
+ * thread-safe.
  *
  * @param claims the classification the binding side reuses
  * @param bound the bound claims with their volume (null when it does not exist), in volume order

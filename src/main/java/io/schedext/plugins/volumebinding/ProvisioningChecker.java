@@ -10,9 +10,9 @@ import java.util.Map;
 
 /**
  * Decides whether claims without a matching volume can be provisioned for a node, as upstream's
- * {@code checkVolumeProvisions}: the class must have a real provisioner, allow the node's topology, and — when its CSI
- * driver tracks capacity — some CSIStorageCapacity of the class reachable from the node must be large enough.
- * Stateless and thread-safe.
+ * {@code checkVolumeProvisions}: the class must have a real provisioner, allow the node's topology,
+ * and — when its CSI driver tracks capacity — some CSIStorageCapacity of the class reachable from
+ * the node must be large enough. Stateless and thread-safe.
  */
 public final class ProvisioningChecker {
 
@@ -28,14 +28,19 @@ public final class ProvisioningChecker {
    * @param sufficientStorage false when some claim's class lacks capacity on the node
    * @param dynamicProvisions the claims to provision, empty unless every claim passed
    */
-  public record Outcome(boolean satisfied, boolean sufficientStorage, List<PersistentVolumeClaim> dynamicProvisions) {}
+  public record Outcome(
+      boolean satisfied,
+      boolean sufficientStorage,
+      List<PersistentVolumeClaim> dynamicProvisions) {}
 
   /**
-   * Checks {@code claims} in order, stopping at the first that fails; throws {@link FrameworkException} when a claim
-   * has no class or its class does not exist.
+   * Checks {@code claims} in order, stopping at the first that fails; throws {@link
+   * FrameworkException} when a claim has no class or its class does not exist.
    */
   public static Outcome check(
-      List<ClaimRequest> claims, Map<String, ProvisioningClass> classes, Map<String, String> nodeLabels) {
+      List<ClaimRequest> claims,
+      Map<String, ProvisioningClass> classes,
+      Map<String, String> nodeLabels) {
     List<PersistentVolumeClaim> provisions = new ArrayList<>(claims.size());
     for (ClaimRequest claim : claims) {
       if (claim.className().isEmpty()) {
@@ -59,7 +64,10 @@ public final class ProvisioningChecker {
     return new Outcome(true, true, provisions);
   }
 
-  /** Upstream's {@code MatchTopologySelectorTerms}: no terms admit every node, empty or invalid terms none. */
+  /**
+   * Upstream's {@code MatchTopologySelectorTerms}: no terms admit every node, empty or invalid
+   * terms none.
+   */
   static boolean topologyAllows(List<Selector> terms, Map<String, String> nodeLabels) {
     if (terms.isEmpty()) {
       return true;
@@ -72,13 +80,17 @@ public final class ProvisioningChecker {
     return false;
   }
 
-  private static boolean hasEnoughCapacity(ClaimRequest claim, ProvisioningClass pc, Map<String, String> labels) {
+  private static boolean hasEnoughCapacity(
+      ClaimRequest claim, ProvisioningClass pc, Map<String, String> labels) {
     if (claim.storageRequest() == null || !pc.tracksCapacity()) {
       return true;
     }
     long size = Quantities.value(claim.storageRequest());
     for (ProvisioningClass.Capacity c : pc.capacities()) {
-      if (c.limit() != null && c.limit() >= size && c.nodeTopology() != null && c.nodeTopology().matches(labels)) {
+      if (c.limit() != null
+          && c.limit() >= size
+          && c.nodeTopology() != null
+          && c.nodeTopology().matches(labels)) {
         return true;
       }
     }

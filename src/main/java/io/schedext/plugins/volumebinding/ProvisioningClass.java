@@ -14,15 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A storage class as dynamic provisioning checks read it, compiled once per cycle: provisioner, allowed topologies,
- * whether its CSI driver opted into capacity tracking, and the CSIStorageCapacity objects of the class. Immutable.
+ * A storage class as dynamic provisioning checks read it, compiled once per cycle: provisioner,
+ * allowed topologies, whether its CSI driver opted into capacity tracking, and the
+ * CSIStorageCapacity objects of the class. Immutable.
  *
  * @param name the class name
  * @param found false when the class does not exist
  * @param provisioner the provisioner ("" when unset)
- * @param allowedTopologies one selector per allowed topology term (null for an empty or invalid term); empty list =
- *     every node
- * @param tracksCapacity true when the provisioner is a CSI driver with {@code storageCapacity: true}
+ * @param allowedTopologies one selector per allowed topology term (null for an empty or invalid
+ *     term); empty list = every node
+ * @param tracksCapacity true when the provisioner is a CSI driver with {@code storageCapacity:
+ *     true}
  * @param capacities the capacity objects of this class
  */
 public record ProvisioningClass(
@@ -55,8 +57,10 @@ public record ProvisioningClass(
       }
     }
     CSIDriver driver = objects.csiDriver(provisioner);
-    boolean tracks = driver != null && driver.getSpec() != null
-        && Boolean.TRUE.equals(driver.getSpec().getStorageCapacity());
+    boolean tracks =
+        driver != null
+            && driver.getSpec() != null
+            && Boolean.TRUE.equals(driver.getSpec().getStorageCapacity());
     List<Capacity> capacities = new ArrayList<>();
     if (tracks) {
       for (CSIStorageCapacity c : objects.csiStorageCapacities()) {
@@ -65,7 +69,8 @@ public record ProvisioningClass(
         }
       }
     }
-    return new ProvisioningClass(name, true, provisioner, List.copyOf(topologies), tracks, List.copyOf(capacities));
+    return new ProvisioningClass(
+        name, true, provisioner, List.copyOf(topologies), tracks, List.copyOf(capacities));
   }
 
   private static Selector compile(TopologySelectorTerm term) {

@@ -11,14 +11,16 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Matches unbound claims to existing volumes on one node, as upstream's {@code findMatchingVolumes} and
- * component-helpers' {@code FindMatchingVolume} on the scheduler path: claims in increasing size order each take the
- * smallest fitting volume not already chosen, a volume pre-bound to the claim wins at once. Stateless and thread-safe.
+ * Matches unbound claims to existing volumes on one node, as upstream's {@code findMatchingVolumes}
+ * and component-helpers' {@code FindMatchingVolume} on the scheduler path: claims in increasing
+ * size order each take the smallest fitting volume not already chosen, a volume pre-bound to the
+ * claim wins at once. Stateless and thread-safe.
  */
 public final class PvMatcher {
 
   private static final String AVAILABLE = "Available";
-  private static final Comparator<ClaimRequest> BY_REQUEST = Comparator.comparing(ClaimRequest::request);
+  private static final Comparator<ClaimRequest> BY_REQUEST =
+      Comparator.comparing(ClaimRequest::request);
 
   private PvMatcher() {}
 
@@ -29,16 +31,20 @@ public final class PvMatcher {
    * @param bindings the claims that found one, with it
    * @param unmatched the claims left for dynamic provisioning
    */
-  public record Matches(boolean allMatched, List<BindingInfo> bindings, List<ClaimRequest> unmatched) {}
+  public record Matches(
+      boolean allMatched, List<BindingInfo> bindings, List<ClaimRequest> unmatched) {}
 
   /**
-   * Matches {@code claims} against the volumes of their classes for a node with {@code nodeLabels}. Throws
-   * {@link FrameworkException} when a claim's selector is malformed.
+   * Matches {@code claims} against the volumes of their classes for a node with {@code nodeLabels}.
+   * Throws {@link FrameworkException} when a claim's selector is malformed.
    */
   public static Matches findMatchingVolumes(
-      List<ClaimRequest> claims, Map<String, List<CandidateVolume>> volumesByClass, Map<String, String> nodeLabels) {
+      List<ClaimRequest> claims,
+      Map<String, List<CandidateVolume>> volumesByClass,
+      Map<String, String> nodeLabels) {
     List<ClaimRequest> sorted = new ArrayList<>(claims);
-    // Upstream sorts with sort.Sort (unstable in theory, insertion sort for the few claims a pod has); stable here.
+    // Upstream sorts with sort.Sort (unstable in theory, insertion sort for the few claims a pod
+    // has); stable here.
     sorted.sort(BY_REQUEST);
     Set<String> chosen = new HashSet<>();
     List<BindingInfo> bindings = new ArrayList<>();
@@ -57,16 +63,23 @@ public final class PvMatcher {
   }
 
   /**
-   * The volume for {@code claim} on a node with {@code nodeLabels}, or null: a volume pre-bound to the claim if it
-   * fits (null if it does not fit the node), else the smallest Available volume of the claim's class that is large
-   * enough, of the same volume mode and attributes class, not being deleted, matched by the claim's selector, fitting
-   * the node and offering the claim's access modes. Volumes named in {@code excluded} are ignored.
+   * The volume for {@code claim} on a node with {@code nodeLabels}, or null: a volume pre-bound to
+   * the claim if it fits (null if it does not fit the node), else the smallest Available volume of
+   * the claim's class that is large enough, of the same volume mode and attributes class, not being
+   * deleted, matched by the claim's selector, fitting the node and offering the claim's access
+   * modes. Volumes named in {@code excluded} are ignored.
    */
   public static CandidateVolume findMatchingVolume(
-      ClaimRequest claim, List<CandidateVolume> volumes, Map<String, String> nodeLabels, Set<String> excluded) {
+      ClaimRequest claim,
+      List<CandidateVolume> volumes,
+      Map<String, String> nodeLabels,
+      Set<String> excluded) {
     if (claim.selectorError() != null) {
-      throw new FrameworkException("error creating internal label selector for claim: " + claim.key() + ": "
-          + claim.selectorError());
+      throw new FrameworkException(
+          "error creating internal label selector for claim: "
+              + claim.key()
+              + ": "
+              + claim.selectorError());
     }
     CandidateVolume smallest = null;
     for (CandidateVolume v : volumes) {
@@ -117,8 +130,8 @@ public final class PvMatcher {
     if (ref == null) {
       return false;
     }
-    if (!Objects.equals(ref.getName(), claim.name()) || !Objects.equals(nullToEmpty(ref.getNamespace()),
-        claim.namespace())) {
+    if (!Objects.equals(ref.getName(), claim.name())
+        || !Objects.equals(nullToEmpty(ref.getNamespace()), claim.namespace())) {
       return false;
     }
     String uid = nullToEmpty(ref.getUid());

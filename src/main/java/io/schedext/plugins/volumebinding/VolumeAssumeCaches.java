@@ -7,11 +7,12 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The PV and PVC assume caches volume binding works on, as upstream's {@code PVAssumeCache} (listed by storage class)
- * and {@code PVCAssumeCache}; as a {@link VolumeLister} it serves the latest (possibly assumed) versions, so claims
- * and volumes reserved for one pod are seen by the next. The plugin's caches read the cluster objects lazily (see
- * {@link AssumeCache.Source}): the object store is this extender's informer cache, so each read first takes in what
- * the informers delivered since. Thread-safe.
+ * The PV and PVC assume caches volume binding works on, as upstream's {@code PVAssumeCache} (listed
+ * by storage class) and {@code PVCAssumeCache}; as a {@link VolumeLister} it serves the latest
+ * (possibly assumed) versions, so claims and volumes reserved for one pod are seen by the next. The
+ * plugin's caches read the cluster objects lazily (see {@link AssumeCache.Source}): the object
+ * store is this extender's informer cache, so each read first takes in what the informers delivered
+ * since. Thread-safe.
  */
 public final class VolumeAssumeCaches implements VolumeLister {
 
@@ -25,32 +26,44 @@ public final class VolumeAssumeCaches implements VolumeLister {
 
   /** Caches reading {@code objects} lazily (null: fed by events only). */
   public VolumeAssumeCaches(ClusterObjects objects) {
-    pvs = new AssumeCache<>("v1.PersistentVolume", StorageClassNames::ofVolume, objects == null ? null
-        : new AssumeCache.Source<>() {
-          @Override
-          public PersistentVolume get(String key) {
-            return objects.persistentVolume(key);
-          }
+    pvs =
+        new AssumeCache<>(
+            "v1.PersistentVolume",
+            StorageClassNames::ofVolume,
+            objects == null
+                ? null
+                : new AssumeCache.Source<>() {
+                  @Override
+                  public PersistentVolume get(String key) {
+                    return objects.persistentVolume(key);
+                  }
 
-          @Override
-          public Collection<PersistentVolume> list() {
-            return objects.persistentVolumes();
-          }
-        });
-    pvcs = new AssumeCache<>("v1.PersistentVolumeClaim", null, objects == null ? null
-        : new AssumeCache.Source<>() {
-          @Override
-          public PersistentVolumeClaim get(String key) {
-            int slash = key.indexOf('/');
-            return slash < 0 ? objects.persistentVolumeClaim("", key)
-                : objects.persistentVolumeClaim(key.substring(0, slash), key.substring(slash + 1));
-          }
+                  @Override
+                  public Collection<PersistentVolume> list() {
+                    return objects.persistentVolumes();
+                  }
+                });
+    pvcs =
+        new AssumeCache<>(
+            "v1.PersistentVolumeClaim",
+            null,
+            objects == null
+                ? null
+                : new AssumeCache.Source<>() {
+                  @Override
+                  public PersistentVolumeClaim get(String key) {
+                    int slash = key.indexOf('/');
+                    return slash < 0
+                        ? objects.persistentVolumeClaim("", key)
+                        : objects.persistentVolumeClaim(
+                            key.substring(0, slash), key.substring(slash + 1));
+                  }
 
-          @Override
-          public Collection<PersistentVolumeClaim> list() {
-            return null;
-          }
-        });
+                  @Override
+                  public Collection<PersistentVolumeClaim> list() {
+                    return null;
+                  }
+                });
   }
 
   /** The PV cache. */

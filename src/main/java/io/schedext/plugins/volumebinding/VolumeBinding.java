@@ -20,18 +20,21 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * Binds a pod's PersistentVolumeClaims as part of scheduling it. PreFilter rejects pods whose claims are missing,
- * lost, being deleted or unbound with immediate binding, and narrows to the nodes of bound local volumes; Filter
- * finds, per node, existing volumes for the WaitForFirstConsumer claims or checks they can be provisioned there, and
- * keeps the result; Reserve assumes the chosen node's result in the PV and PVC assume caches (so later pods see those
- * volumes taken) and Unreserve puts the caches back; PreBind writes the PVs and claims through the API and waits for
- * the PV controller to bind them. Claims and volumes are read through the assume caches, fed lazily from the cluster
- * objects.
+ * Binds a pod's PersistentVolumeClaims as part of scheduling it. PreFilter rejects pods whose
+ * claims are missing, lost, being deleted or unbound with immediate binding, and narrows to the
+ * nodes of bound local volumes; Filter finds, per node, existing volumes for the
+ * WaitForFirstConsumer claims or checks they can be provisioned there, and keeps the result;
+ * Reserve assumes the chosen node's result in the PV and PVC assume caches (so later pods see those
+ * volumes taken) and Unreserve puts the caches back; PreBind writes the PVs and claims through the
+ * API and waits for the PV controller to bind them. Claims and volumes are read through the assume
+ * caches, fed lazily from the cluster objects.
  */
-public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin {
+public final class VolumeBinding
+    implements PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin {
 
   /** The reason when a claim with immediate binding is not bound yet. */
-  public static final String ERR_REASON_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims";
+  public static final String ERR_REASON_UNBOUND_IMMEDIATE =
+      "pod has unbound immediate PersistentVolumeClaims";
 
   static final String STATE_KEY = "PreFilter" + Names.VOLUME_BINDING;
 
@@ -45,12 +48,17 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
   private final PodVolumeBinder binder;
 
   private VolumeBinding(
-      ClusterObjects objects, long bindTimeoutSeconds, VolumeWriter writer, Clock clock, Sleeper sleeper) {
+      ClusterObjects objects,
+      long bindTimeoutSeconds,
+      VolumeWriter writer,
+      Clock clock,
+      Sleeper sleeper) {
     this.caches = new VolumeAssumeCaches(objects);
     this.classifier = new ClaimClassifier(caches, objects);
     this.bindTimeoutSeconds = bindTimeoutSeconds;
     this.assumer = new PodVolumeAssumer(caches);
-    this.binder = new PodVolumeBinder(caches, writer, Duration.ofSeconds(bindTimeoutSeconds), clock, sleeper);
+    this.binder =
+        new PodVolumeBinder(caches, writer, Duration.ofSeconds(bindTimeoutSeconds), clock, sleeper);
   }
 
   @Override
@@ -69,8 +77,9 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
   }
 
   /**
-   * Skips pods without claims; rejects (unresolvable) pods whose claims cannot be used as they are; otherwise stores
-   * the classified claims and narrows to the nodes bound local volumes allow, if any.
+   * Skips pods without claims; rejects (unresolvable) pods whose claims cannot be used as they are;
+   * otherwise stores the classified claims and narrows to the nodes bound local volumes allow, if
+   * any.
    */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
@@ -98,8 +107,8 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
   }
 
   /**
-   * Rejects (unresolvable, every reason that applies) a node where the claims cannot be satisfied; otherwise records
-   * what binding takes there.
+   * Rejects (unresolvable, every reason that applies) a node where the claims cannot be satisfied;
+   * otherwise records what binding takes there.
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
@@ -121,8 +130,9 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
   }
 
   /**
-   * Assumes the volumes Filter found for {@code nodeName} (PVs bound to their claims, claims to provision with the
-   * selected node) unless every claim is bound already; an assume-cache failure is an Error.
+   * Assumes the volumes Filter found for {@code nodeName} (PVs bound to their claims, claims to
+   * provision with the selected node) unless every claim is bound already; an assume-cache failure
+   * is an Error.
    */
   @Override
   public Status reserve(CycleState state, PodInfo pod, String nodeName) {
@@ -143,7 +153,10 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
     return Status.success();
   }
 
-  /** Puts back the cache entries Reserve assumed for {@code nodeName}; does nothing when there are none. */
+  /**
+   * Puts back the cache entries Reserve assumed for {@code nodeName}; does nothing when there are
+   * none.
+   */
   @Override
   public void unreserve(CycleState state, PodInfo pod, String nodeName) {
     if (!(state.readOrNull(STATE_KEY) instanceof VolumeBindingState s)) {
@@ -156,8 +169,8 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
   }
 
   /**
-   * Writes the assumed PVs and claims and waits (up to {@code bindTimeoutSeconds}) for the PV controller to bind
-   * them; any failure is an Error, so the pod is unreserved and retried.
+   * Writes the assumed PVs and claims and waits (up to {@code bindTimeoutSeconds}) for the PV
+   * controller to bind them; any failure is an Error, so the pod is unreserved and retried.
    */
   @Override
   public Status preBind(CycleState state, PodInfo pod, String nodeName) {
@@ -170,28 +183,41 @@ public final class VolumeBinding implements PreFilterPlugin, FilterPlugin, Reser
       return Status.error("no pod volumes found for node \"" + nodeName + "\"").withPlugin(name());
     }
     try {
-      binder.bindPodVolumes(pod, nodeName, volumes, n -> {
-        NodeInfo node = state.snapshot().get(n);
-        return node == null ? null : node.labels();
-      });
+      binder.bindPodVolumes(
+          pod,
+          nodeName,
+          volumes,
+          n -> {
+            NodeInfo node = state.snapshot().get(n);
+            return node == null ? null : node.labels();
+          });
     } catch (FrameworkException e) {
       return Status.error(e.getMessage()).withPlugin(name());
     }
     return Status.success();
   }
 
-  /** The factory registered under {@link Names#VOLUME_BINDING}; rejects a negative {@code bindTimeoutSeconds}. */
+  /**
+   * The factory registered under {@link Names#VOLUME_BINDING}; rejects a negative {@code
+   * bindTimeoutSeconds}.
+   */
   public static VolumeBinding create(PluginArgs args, Handle handle) {
     return create(args, handle, handle.clock(), Sleeper.SYSTEM);
   }
 
-  /** Like {@link #create(PluginArgs, Handle)}, with PreBind's waits on {@code clock} and {@code sleeper}. */
+  /**
+   * Like {@link #create(PluginArgs, Handle)}, with PreBind's waits on {@code clock} and {@code
+   * sleeper}.
+   */
   static VolumeBinding create(PluginArgs args, Handle handle, Clock clock, Sleeper sleeper) {
     VolumeBindingArgs a = args.as(VolumeBindingArgs.class);
     if (a.bindTimeoutSeconds() < 0) {
-      throw new FrameworkException("bindTimeoutSeconds: Invalid value: " + a.bindTimeoutSeconds()
-          + ": invalid BindTimeoutSeconds, should not be a negative value");
+      throw new FrameworkException(
+          "bindTimeoutSeconds: Invalid value: "
+              + a.bindTimeoutSeconds()
+              + ": invalid BindTimeoutSeconds, should not be a negative value");
     }
-    return new VolumeBinding(handle.clusterObjects(), a.bindTimeoutSeconds(), handle.volumeWriter(), clock, sleeper);
+    return new VolumeBinding(
+        handle.clusterObjects(), a.bindTimeoutSeconds(), handle.volumeWriter(), clock, sleeper);
   }
 }

@@ -3,11 +3,12 @@ package io.schedext.plugins.volumebinding;
 import java.util.List;
 
 /**
- * VolumeBinding's args ({@code VolumeBindingArgs}). {@code shape} is only used for capacity scoring, which needs the
- * StorageCapacityScoring feature gate (alpha, off); with the gate off it is accepted and ignored here, where upstream's
- * validation rejects a configured shape.
+ * VolumeBinding's args ({@code VolumeBindingArgs}). {@code shape} is only used for capacity
+ * scoring, which needs the StorageCapacityScoring feature gate (alpha, off); with the gate off it
+ * is accepted and ignored here, where upstream's validation rejects a configured shape.
  *
- * @param bindTimeoutSeconds how long PreBind waits for the volumes to be bound; default 600, must be &gt;= 0
+ * @param bindTimeoutSeconds how long PreBind waits for the volumes to be bound; default 600, must
+ *     be &gt;= 0
  * @param shape the utilization-to-score function for capacity scoring; ignored
  */
 public record VolumeBindingArgs(Long bindTimeoutSeconds, List<UtilizationShapePoint> shape) {

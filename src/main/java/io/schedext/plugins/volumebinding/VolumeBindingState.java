@@ -1,16 +1,17 @@
 package io.schedext.plugins.volumebinding;
 
 import io.schedext.framework.StateData;
+import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Collections;
 
 /**
- * VolumeBinding's cycle state: the pod's prepared claims (null when it has none), per node that passed Filter what
- * binding the pod's volumes there takes (replaced by its assumed form in Reserve, read by PreBind and Unreserve), and
- * whether Reserve found every claim already bound. As upstream, Filter adds to the per-node map while running in
- * parallel (a concurrent map here, a mutex there) and {@link #copy()} shares this instance, so results of simulated
- * cycles land in the same map.
+ * VolumeBinding's cycle state: the pod's prepared claims (null when it has none), per node that
+ * passed Filter what binding the pod's volumes there takes (replaced by its assumed form in
+ * Reserve, read by PreBind and Unreserve), and whether Reserve found every claim already bound. As
+ * upstream, Filter adds to the per-node map while running in parallel (a concurrent map here, a
+ * mutex there) and {@link #copy()} shares this instance, so results of simulated cycles land in the
+ * same map.
  */
 public final class VolumeBindingState implements StateData {
 
@@ -45,7 +46,10 @@ public final class VolumeBindingState implements StateData {
     }
   }
 
-  /** True once Reserve found every claim of the pod bound (or the pod has none): PreBind has nothing to do. */
+  /**
+   * True once Reserve found every claim of the pod bound (or the pod has none): PreBind has nothing
+   * to do.
+   */
   public boolean allBound() {
     return allBound;
   }
@@ -54,7 +58,10 @@ public final class VolumeBindingState implements StateData {
     this.allBound = allBound;
   }
 
-  /** Replaces the node's entry with what Reserve assumed, which PreBind writes and Unreserve reverts. */
+  /**
+   * Replaces the node's entry with what Reserve assumed, which PreBind writes and Unreserve
+   * reverts.
+   */
   void assumed(String nodeName, PodVolumes volumes) {
     podVolumesByNode.put(nodeName, volumes);
   }

@@ -6,18 +6,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Upstream's {@code FindPodVolumes} for one node: bound claims' volumes must admit the node; delayed claims already
- * provisioned for another node (selected-node annotation) rule the node out; the others are matched to existing
- * volumes, and what stays unmatched must be provisionable. Stateless and thread-safe.
+ * Upstream's {@code FindPodVolumes} for one node: bound claims' volumes must admit the node;
+ * delayed claims already provisioned for another node (selected-node annotation) rule the node out;
+ * the others are matched to existing volumes, and what stays unmatched must be provisionable.
+ * Stateless and thread-safe.
  */
 public final class VolumeFinder {
 
   /** A bound claim's volume does not admit the node. */
-  public static final String ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity";
+  public static final String ERR_REASON_NODE_CONFLICT =
+      "node(s) didn't match PersistentVolume's node affinity";
+
   /** Some delayed claim can neither be matched nor provisioned. */
-  public static final String ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
+  public static final String ERR_REASON_BIND_CONFLICT =
+      "node(s) didn't find available persistent volumes to bind";
+
   /** A claim to provision lacks storage capacity reachable from the node. */
-  public static final String ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage";
+  public static final String ERR_REASON_NOT_ENOUGH_SPACE =
+      "node(s) did not have enough free storage";
+
   /** A bound claim's volume does not exist. */
   public static final String ERR_REASON_PV_NOT_EXIST =
       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
@@ -34,10 +41,11 @@ public final class VolumeFinder {
 
   /**
    * Checks {@code claims} against the node called {@code nodeName} with {@code nodeLabels}. Throws
-   * {@link FrameworkException} for the failures upstream reports as errors (malformed claim selector, claim class
-   * missing).
+   * {@link FrameworkException} for the failures upstream reports as errors (malformed claim
+   * selector, claim class missing).
    */
-  public static Result find(PreparedClaims claims, String nodeName, Map<String, String> nodeLabels) {
+  public static Result find(
+      PreparedClaims claims, String nodeName, Map<String, String> nodeLabels) {
     boolean boundSatisfied = true;
     boolean boundVolumesFound = true;
     boolean unboundSatisfied = true;
@@ -74,13 +82,15 @@ public final class VolumeFinder {
         unboundSatisfied = false;
       } else {
         if (!toMatch.isEmpty()) {
-          PvMatcher.Matches m = PvMatcher.findMatchingVolumes(toMatch, claims.volumesByClass(), nodeLabels);
+          PvMatcher.Matches m =
+              PvMatcher.findMatchingVolumes(toMatch, claims.volumesByClass(), nodeLabels);
           unboundSatisfied = m.allMatched();
           staticBindings = m.bindings();
           toProvision.addAll(m.unmatched());
         }
         if (!toProvision.isEmpty()) {
-          ProvisioningChecker.Outcome p = ProvisioningChecker.check(toProvision, claims.classes(), nodeLabels);
+          ProvisioningChecker.Outcome p =
+              ProvisioningChecker.check(toProvision, claims.classes(), nodeLabels);
           unboundSatisfied = p.satisfied();
           sufficientStorage = p.sufficientStorage();
           provisions = p.dynamicProvisions();

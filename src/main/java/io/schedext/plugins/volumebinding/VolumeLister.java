@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The PVs and PVCs volume binding decides on: the plugin uses the assume caches' "latest" view
- * ({@link VolumeAssumeCaches}), so bindings assumed for one pod are seen by later pods. Implementations are
- * thread-safe; returned objects are read-only.
+ * ({@link VolumeAssumeCaches}), so bindings assumed for one pod are seen by later pods.
+ * Implementations are thread-safe; returned objects are read-only.
  */
 public interface VolumeLister {
 
@@ -17,6 +17,8 @@ public interface VolumeLister {
   /** The volume {@code name}, or null. */
   PersistentVolume volume(String name);
 
-  /** The volumes of storage class {@code className} ("" = no class), in a stable order (by name). */
+  /**
+   * The volumes of storage class {@code className} ("" = no class), in a stable order (by name).
+   */
   List<PersistentVolume> volumesOfClass(String className);
 }

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The in-tree disk sharing rules: the same GCE PD, iSCSI IQN or RBD image may be mounted by several pods of one node
- * only when every mount is read-only; the same AWS EBS volume never. Stateless and thread-safe.
+ * The in-tree disk sharing rules: the same GCE PD, iSCSI IQN or RBD image may be mounted by several
+ * pods of one node only when every mount is read-only; the same AWS EBS volume never. Stateless and
+ * thread-safe.
  */
 final class DiskConflicts {
 
@@ -19,7 +20,9 @@ final class DiskConflicts {
 
   /** True when {@code v} is a volume kind these rules look at. */
   static boolean needsCheck(Volume v) {
-    return v.getGcePersistentDisk() != null || v.getAwsElasticBlockStore() != null || v.getRbd() != null
+    return v.getGcePersistentDisk() != null
+        || v.getAwsElasticBlockStore() != null
+        || v.getRbd() != null
         || v.getIscsi() != null;
   }
 
@@ -40,23 +43,32 @@ final class DiskConflicts {
     return false;
   }
 
-  private static boolean gceConflict(GCEPersistentDiskVolumeSource a, GCEPersistentDiskVolumeSource b) {
-    return a != null && b != null && str(a.getPdName()).equals(str(b.getPdName()))
+  private static boolean gceConflict(
+      GCEPersistentDiskVolumeSource a, GCEPersistentDiskVolumeSource b) {
+    return a != null
+        && b != null
+        && str(a.getPdName()).equals(str(b.getPdName()))
         && !(isTrue(a.getReadOnly()) && isTrue(b.getReadOnly()));
   }
 
-  private static boolean awsConflict(AWSElasticBlockStoreVolumeSource a, AWSElasticBlockStoreVolumeSource b) {
+  private static boolean awsConflict(
+      AWSElasticBlockStoreVolumeSource a, AWSElasticBlockStoreVolumeSource b) {
     return a != null && b != null && str(a.getVolumeID()).equals(str(b.getVolumeID()));
   }
 
   private static boolean iscsiConflict(ISCSIVolumeSource a, ISCSIVolumeSource b) {
-    return a != null && b != null && str(a.getIqn()).equals(str(b.getIqn()))
+    return a != null
+        && b != null
+        && str(a.getIqn()).equals(str(b.getIqn()))
         && !(isTrue(a.getReadOnly()) && isTrue(b.getReadOnly()));
   }
 
   private static boolean rbdConflict(RBDVolumeSource a, RBDVolumeSource b) {
-    return a != null && b != null && haveOverlap(a.getMonitors(), b.getMonitors())
-        && str(a.getPool()).equals(str(b.getPool())) && str(a.getImage()).equals(str(b.getImage()))
+    return a != null
+        && b != null
+        && haveOverlap(a.getMonitors(), b.getMonitors())
+        && str(a.getPool()).equals(str(b.getPool()))
+        && str(a.getImage()).equals(str(b.getImage()))
         && !(isTrue(a.getReadOnly()) && isTrue(b.getReadOnly()));
   }
 

@@ -6,8 +6,8 @@ import io.schedext.framework.StateData;
 import java.util.Set;
 
 /**
- * What PreFilter found: the names of the pod's ReadWriteOncePod claims and how many references to those claims scheduled
- * pods hold. Only the count changes (AddPod/RemovePod, on a copy).
+ * What PreFilter found: the names of the pod's ReadWriteOncePod claims and how many references to
+ * those claims scheduled pods hold. Only the count changes (AddPod/RemovePod, on a copy).
  */
 final class PreFilterState implements StateData {
 
@@ -23,7 +23,10 @@ final class PreFilterState implements StateData {
     return conflictingClaimRefs;
   }
 
-  /** Adds {@code sign} for each PVC volume of {@code other} naming one of the ReadWriteOncePod claims. */
+  /**
+   * Adds {@code sign} for each PVC volume of {@code other} naming one of the ReadWriteOncePod
+   * claims.
+   */
   void update(PodInfo other, int sign) {
     if (readWriteOncePodClaims.isEmpty()) {
       return;

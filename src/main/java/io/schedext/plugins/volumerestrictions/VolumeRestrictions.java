@@ -7,7 +7,6 @@ import io.schedext.framework.CycleState;
 import io.schedext.framework.FilterPlugin;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.NodeInfoLister;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterExtensions;
@@ -20,13 +19,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Rejects nodes where the pod's in-tree disks (GCE PD, AWS EBS, iSCSI, RBD) would be shared against their rules, and
- * pods whose ReadWriteOncePod claims are already in use by another pod anywhere in the cluster.
+ * Rejects nodes where the pod's in-tree disks (GCE PD, AWS EBS, iSCSI, RBD) would be shared against
+ * their rules, and pods whose ReadWriteOncePod claims are already in use by another pod anywhere in
+ * the cluster.
  */
-public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin {
+public final class VolumeRestrictions
+    implements PreFilterPlugin, PreFilterExtensions, FilterPlugin {
 
   /** The reason when a disk of the pod is already mounted on the node in a conflicting way. */
   public static final String ERR_REASON_DISK_CONFLICT = "node(s) had no available disk";
+
   /** The reason when a ReadWriteOncePod claim of the pod is used by another pod. */
   public static final String ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT =
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode";
@@ -37,7 +39,8 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
   private static final Status DISK_CONFLICT =
       Status.unschedulable(ERR_REASON_DISK_CONFLICT).withPlugin(Names.VOLUME_RESTRICTIONS);
   private static final Status RWOP_CONFLICT =
-      Status.unschedulable(ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT).withPlugin(Names.VOLUME_RESTRICTIONS);
+      Status.unschedulable(ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
+          .withPlugin(Names.VOLUME_RESTRICTIONS);
 
   private final ClusterObjects objects;
 
@@ -51,8 +54,9 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
   }
 
   /**
-   * Counts the pods of the snapshot using the pod's ReadWriteOncePod claims; skips the Filter when the pod has neither
-   * such a conflict nor an in-tree disk to check. A missing claim is unresolvable.
+   * Counts the pods of the snapshot using the pod's ReadWriteOncePod claims; skips the Filter when
+   * the pod has neither such a conflict nor an in-tree disk to check. A missing claim is
+   * unresolvable.
    */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
@@ -70,7 +74,8 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
       PersistentVolumeClaim pvc = objects.persistentVolumeClaim(pod.namespace(), claim);
       if (pvc == null) {
         return PreFilterResult.of(
-            Status.unresolvable("persistentvolumeclaim \"" + claim + "\" not found").withPlugin(name()));
+            Status.unresolvable("persistentvolumeclaim \"" + claim + "\" not found")
+                .withPlugin(name()));
       }
       List<String> modes = pvc.getSpec() == null ? null : pvc.getSpec().getAccessModes();
       if (modes != null && modes.contains(READ_WRITE_ONCE_POD)) {
@@ -104,7 +109,8 @@ public final class VolumeRestrictions implements PreFilterPlugin, PreFilterExten
 
   /** Uncounts the ReadWriteOncePod claims of the pod that {@code podToRemove} used. */
   @Override
-  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+  public Status removePod(
+      CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
     state.read(PRE_FILTER_STATE_KEY, PreFilterState.class).update(podToRemove, -1);
     return Status.success();
   }

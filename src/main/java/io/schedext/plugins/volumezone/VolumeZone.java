@@ -25,8 +25,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Keeps pods next to their bound volumes: every zone or region label of a bound PV must be matched by the node's label
- * (a beta PV label may be matched by the GA node label), unless the node has no zone or region label at all.
+ * Keeps pods next to their bound volumes: every zone or region label of a bound PV must be matched
+ * by the node's label (a beta PV label may be matched by the GA node label), unless the node has no
+ * zone or region label at all.
  */
 public final class VolumeZone implements PreFilterPlugin, FilterPlugin {
 
@@ -43,7 +44,8 @@ public final class VolumeZone implements PreFilterPlugin, FilterPlugin {
   private static final String MULTI_ZONE_DELIMITER = "__";
   private static final String WAIT_FOR_FIRST_CONSUMER = "WaitForFirstConsumer";
 
-  private static final Status CONFLICT = Status.unresolvable(ERR_REASON_CONFLICT).withPlugin(Names.VOLUME_ZONE);
+  private static final Status CONFLICT =
+      Status.unresolvable(ERR_REASON_CONFLICT).withPlugin(Names.VOLUME_ZONE);
 
   private final ClusterObjects objects;
 
@@ -177,7 +179,10 @@ public final class VolumeZone implements PreFilterPlugin, FilterPlugin {
     return new Lookup(null, Status.unresolvable(reason).withPlugin(Names.VOLUME_ZONE));
   }
 
-  /** The {@code __}-separated zone set, trimmed; null when an element is empty (upstream ignores such a label). */
+  /**
+   * The {@code __}-separated zone set, trimmed; null when an element is empty (upstream ignores
+   * such a label).
+   */
   static Set<String> zonesToSet(String value) {
     Set<String> out = new HashSet<>();
     for (String z : value.split(MULTI_ZONE_DELIMITER, -1)) {

@@ -19,23 +19,29 @@ class HostPriorityListTest {
 
   @Test
   void encodesAndReadsLikeAListOfRecords() {
-    HostPriorityList list = new HostPriorityList(new String[] {"a", "b\"q", "c", "unused"},
-        new long[] {10, 0, 7, 99}, 3);
-    List<HostPriority> same = List.of(new HostPriority("a", 10), new HostPriority("b\"q", 0),
-        new HostPriority("c", 7));
+    HostPriorityList list =
+        new HostPriorityList(
+            new String[] {"a", "b\"q", "c", "unused"}, new long[] {10, 0, 7, 99}, 3);
+    List<HostPriority> same =
+        List.of(new HostPriority("a", 10), new HostPriority("b\"q", 0), new HostPriority("c", 7));
 
-    assertThat(json(list)).isEqualTo(json(same))
-        .isEqualTo("[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\\\"q\",\"Score\":0},{\"Host\":\"c\",\"Score\":7}]");
+    assertThat(json(list))
+        .isEqualTo(json(same))
+        .isEqualTo(
+            "[{\"Host\":\"a\",\"Score\":10},{\"Host\":\"b\\\"q\",\"Score\":0},{\"Host\":\"c\",\"Score\":7}]");
     assertThat(list).isEqualTo(same).hasSize(3);
     assertThat(json(new HostPriorityList(new String[0], new long[0], 0))).isEqualTo("[]");
   }
 
   @Test
   void encodedHostsAreCopiedAndTheRestEncoded() {
-    byte[][] encoded = {"a".getBytes(StandardCharsets.US_ASCII), null, "c".getBytes(StandardCharsets.US_ASCII)};
-    HostPriorityList list = new HostPriorityList(new String[] {"a", "b\"q", "c"}, encoded, new long[] {10, 0, 7}, 3);
-    List<HostPriority> same = List.of(new HostPriority("a", 10), new HostPriority("b\"q", 0),
-        new HostPriority("c", 7));
+    byte[][] encoded = {
+      "a".getBytes(StandardCharsets.US_ASCII), null, "c".getBytes(StandardCharsets.US_ASCII)
+    };
+    HostPriorityList list =
+        new HostPriorityList(new String[] {"a", "b\"q", "c"}, encoded, new long[] {10, 0, 7}, 3);
+    List<HostPriority> same =
+        List.of(new HostPriority("a", 10), new HostPriority("b\"q", 0), new HostPriority("c", 7));
     assertThat(json(list)).isEqualTo(json(same));
   }
 
@@ -43,7 +49,8 @@ class HostPriorityListTest {
   void isBoundedByItsSize() {
     HostPriorityList list = new HostPriorityList(new String[] {"a", "b"}, new long[] {1, 2}, 1);
     assertThatThrownBy(() -> list.get(1)).isInstanceOf(IndexOutOfBoundsException.class);
-    assertThatThrownBy(() -> list.add(new HostPriority("x", 1))).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> list.add(new HostPriority("x", 1)))
+        .isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> new HostPriorityList(new String[1], new long[2], 2))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new HostPriorityList(new String[2], new long[1], 2))

@@ -9,8 +9,8 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link NameArray} encodes exactly as a list of strings, whether a name needs escaping or not, with the encodings a
- * {@link NodeNameIndex} keeps or without.
+ * {@link NameArray} encodes exactly as a list of strings, whether a name needs escaping or not,
+ * with the encodings a {@link NodeNameIndex} keeps or without.
  */
 class NameArrayTest {
 
@@ -22,8 +22,18 @@ class NameArrayTest {
 
   @Test
   void encodesAsAListOfStrings() {
-    String[] names = {"node-1", "a.b.example.com", "quote\"d", "back\\slash", "tab\tbed", "zoné", "日本", "",
-        "del\u007f", "\ud83d\ude00"};
+    String[] names = {
+      "node-1",
+      "a.b.example.com",
+      "quote\"d",
+      "back\\slash",
+      "tab\tbed",
+      "zoné",
+      "日本",
+      "",
+      "del\u007f",
+      "\ud83d\ude00"
+    };
     assertThat(json(new NameArray(names))).isEqualTo(json(Arrays.asList(names)));
     assertThat(new NameArray(names)).containsExactly(names);
     assertThat(json(new NameArray(new String[0]))).isEqualTo("[]");
@@ -42,7 +52,8 @@ class NameArrayTest {
 
   @Test
   void theIndexKeepsAnEncodingOnlyForNamesThatNeedNoEscaping() {
-    NodeNameIndex index = NodeNameIndex.of("node-1", "quote\"d", "back\\slash", "tab\tbed", "zoné", "del\u007f");
+    NodeNameIndex index =
+        NodeNameIndex.of("node-1", "quote\"d", "back\\slash", "tab\tbed", "zoné", "del\u007f");
     assertThat(index.json(0)).isEqualTo("node-1".getBytes(StandardCharsets.US_ASCII));
     for (int i = 1; i < 6; i++) {
       assertThat(index.json(i)).as("name %d", i).isNull();

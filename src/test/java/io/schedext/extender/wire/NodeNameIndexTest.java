@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link NodeNameIndex}: canonical instances from characters, unknown names null, hash collisions told apart. */
+/**
+ * {@link NodeNameIndex}: canonical instances from characters, unknown names null, hash collisions
+ * told apart.
+ */
 class NodeNameIndexTest {
 
   private static char[] chars(String s) {

@@ -30,17 +30,24 @@ class ReasonMapSerializerTest {
     String got = new String(CODEC.encode(r), StandardCharsets.UTF_8);
 
     String plainFailed = new ObjectMapper().writeValueAsString(failed);
-    assertThat(got).isEqualTo("{\"Nodes\":null,\"NodeNames\":[\"x\"],\"FailedNodes\":" + plainFailed
-        + ",\"FailedAndUnresolvableNodes\":{},\"Error\":\"\"}");
+    assertThat(got)
+        .isEqualTo(
+            "{\"Nodes\":null,\"NodeNames\":[\"x\"],\"FailedNodes\":"
+                + plainFailed
+                + ",\"FailedAndUnresolvableNodes\":{},\"Error\":\"\"}");
     assertThat(CODEC.mapper().readTree(got).get("FailedNodes").get("d").asText())
         .isEqualTo("node(s) had untolerated taint {dedicated: \"batch\"}");
   }
 
   @Test
   void nullMapsStayNull() {
-    String got = new String(CODEC.encode(new ExtenderFilterResult(null, null, null, null, "boom")),
-        StandardCharsets.UTF_8);
-    assertThat(got).isEqualTo("{\"Nodes\":null,\"NodeNames\":null,\"FailedNodes\":null,"
-        + "\"FailedAndUnresolvableNodes\":null,\"Error\":\"boom\"}");
+    String got =
+        new String(
+            CODEC.encode(new ExtenderFilterResult(null, null, null, null, "boom")),
+            StandardCharsets.UTF_8);
+    assertThat(got)
+        .isEqualTo(
+            "{\"Nodes\":null,\"NodeNames\":null,\"FailedNodes\":null,"
+                + "\"FailedAndUnresolvableNodes\":null,\"Error\":\"boom\"}");
   }
 }

@@ -3,8 +3,6 @@ package io.schedext.extender.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.extender.WireCodec;
-import io.schedext.framework.NodeInfo;
-import io.schedext.testing.MakeNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -13,16 +11,27 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Replies encoded into a {@link ReplyBuffer} — where the node lists append their elements directly — are byte for byte
- * what Jackson writes token by token into any other stream.
+ * Replies encoded into a {@link ReplyBuffer} — where the node lists append their elements directly
+ * — are byte for byte what Jackson writes token by token into any other stream.
  */
 class ReplyBufferTest {
 
   private static final WireCodec CODEC = new WireCodec(1 << 20);
 
   /** Names that need every kind of escaping JSON has, and names that need none. */
-  private static final String[] NAMES = {"node-1", "quo\"te", "back\\slash", "tab\there", "ctl\u0001x", "nöde-ü",
-      "emoji-\uD83D\uDE00", "lone-\uD83D", "\uDE00-low", "", "node-2"};
+  private static final String[] NAMES = {
+    "node-1",
+    "quo\"te",
+    "back\\slash",
+    "tab\there",
+    "ctl\u0001x",
+    "nöde-ü",
+    "emoji-\uD83D\uDE00",
+    "lone-\uD83D",
+    "\uDE00-low",
+    "",
+    "node-2"
+  };
 
   /** Through the reply buffer (raw appends). */
   private static String raw(Object o) {
@@ -37,7 +46,8 @@ class ReplyBufferTest {
   }
 
   private static NameArray encodedNames(String... names) {
-    // The index keeps an encoding only for names that need no escaping; the others are encoded when written.
+    // The index keeps an encoding only for names that need no escaping; the others are encoded when
+    // written.
     NodeNameIndex index = NodeNameIndex.of(names);
     byte[][] encoded = new byte[names.length][];
     for (int i = 0; i < names.length; i++) {
@@ -51,13 +61,17 @@ class ReplyBufferTest {
     Map<String, String> failed = new LinkedHashMap<>();
     failed.put("node-3", "node(s) didn't match Pod's node affinity/selector");
     failed.put("nö\"de", "Insufficient cpu");
-    ExtenderFilterResult r = new ExtenderFilterResult(null, encodedNames(NAMES), failed, Map.of(), "");
+    ExtenderFilterResult r =
+        new ExtenderFilterResult(null, encodedNames(NAMES), failed, Map.of(), "");
 
     assertThat(raw(r)).isEqualTo(generated(r));
-    assertThat(raw(r)).isEqualTo(generated(new ExtenderFilterResult(null, List.of(NAMES), failed, Map.of(), "")));
-    assertThat(raw(r)).startsWith("{\"Nodes\":null,\"NodeNames\":[\"node-1\",\"quo\\\"te\",")
+    assertThat(raw(r))
+        .isEqualTo(generated(new ExtenderFilterResult(null, List.of(NAMES), failed, Map.of(), "")));
+    assertThat(raw(r))
+        .startsWith("{\"Nodes\":null,\"NodeNames\":[\"node-1\",\"quo\\\"te\",")
         .contains("\"ctl\\u0001x\"", "\"tab\\there\"", ",\"\",\"node-2\"],\"FailedNodes\":{");
-    ExtenderFilterResult empty = new ExtenderFilterResult(null, encodedNames(), Map.of(), Map.of(), "");
+    ExtenderFilterResult empty =
+        new ExtenderFilterResult(null, encodedNames(), Map.of(), Map.of(), "");
     assertThat(raw(empty)).isEqualTo(generated(empty)).contains("\"NodeNames\":[],");
   }
 
@@ -71,27 +85,50 @@ class ReplyBufferTest {
     }
     HostPriorityList withEncodings = new HostPriorityList(NAMES, encoded, scores, NAMES.length);
     HostPriorityList without = new HostPriorityList(NAMES, scores, NAMES.length - 1);
-    // Arrays of arrays and fields of objects: the separators around a raw value are the generator's.
+    // Arrays of arrays and fields of objects: the separators around a raw value are the
+    // generator's.
     Object nested = List.of(withEncodings, without, Map.of("k", withEncodings));
 
     assertThat(raw(withEncodings)).isEqualTo(generated(withEncodings));
     assertThat(raw(nested)).isEqualTo(generated(nested));
-    List<HostPriority> records = Arrays.stream(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-        .mapToObj(i -> new HostPriority(NAMES[i], scores[i])).toList();
-    assertThat(raw(withEncodings)).isEqualTo(generated(records))
-        .contains("\"Score\":-9223372036854775808}", "\"Score\":9223372036854775807}", "\"Score\":-3}");
+    List<HostPriority> records =
+        Arrays.stream(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+            .mapToObj(i -> new HostPriority(NAMES[i], scores[i]))
+            .toList();
+    assertThat(raw(withEncodings))
+        .isEqualTo(generated(records))
+        .contains(
+            "\"Score\":-9223372036854775808}", "\"Score\":9223372036854775807}", "\"Score\":-3}");
     HostPriorityList none = new HostPriorityList(new String[0], new long[0], 0);
     assertThat(raw(none)).isEqualTo("[]");
   }
 
   @Test
   void numbersAreWrittenAsDecimalText() {
-    long[] values = {0, 1, 9, 10, 11, 99, 100, 101, -1, -9, -10, 4096, 999_999_999_999L, Long.MAX_VALUE,
-        Long.MIN_VALUE, Long.MIN_VALUE + 1};
+    long[] values = {
+      0,
+      1,
+      9,
+      10,
+      11,
+      99,
+      100,
+      101,
+      -1,
+      -9,
+      -10,
+      4096,
+      999_999_999_999L,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      Long.MIN_VALUE + 1
+    };
     for (long v : values) {
       ReplyBuffer b = new ReplyBuffer(16);
       b.number(v);
-      assertThat(new String(b.toByteArray(), StandardCharsets.US_ASCII)).as("%d", v).isEqualTo(Long.toString(v));
+      assertThat(new String(b.toByteArray(), StandardCharsets.US_ASCII))
+          .as("%d", v)
+          .isEqualTo(Long.toString(v));
     }
   }
 

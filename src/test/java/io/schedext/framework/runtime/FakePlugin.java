@@ -1,53 +1,46 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.PreFilterResult;
-
 import io.schedext.framework.BindPlugin;
-
-import io.schedext.framework.PreFilterExtensions;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.ScorePlugin;
-
-import io.schedext.framework.PostFilterPlugin;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.PostBindPlugin;
-
-import io.schedext.framework.PermitPlugin;
-
-import io.schedext.framework.ReservePlugin;
-
-import io.schedext.framework.PostFilterResult;
-
 import io.schedext.framework.CycleState;
-
-import io.schedext.framework.PreScorePlugin;
-
 import io.schedext.framework.FilterPlugin;
-
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PermitPlugin;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PostBindPlugin;
+import io.schedext.framework.PostFilterPlugin;
+import io.schedext.framework.PostFilterResult;
 import io.schedext.framework.PreBindPlugin;
-
+import io.schedext.framework.PreFilterExtensions;
 import io.schedext.framework.PreFilterPlugin;
-
+import io.schedext.framework.PreFilterResult;
+import io.schedext.framework.PreScorePlugin;
+import io.schedext.framework.ReservePlugin;
 import io.schedext.framework.ScoreExtensions;
-
+import io.schedext.framework.ScorePlugin;
+import io.schedext.framework.Status;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
-import java.util.HashMap;
 
 /**
- * A plugin at every extension point whose outcome at each point the test sets (as upstream's TestPlugin injects its
- * results), and that logs every call as {@code "name:Point"} into a list the test may share between plugins.
+ * A plugin at every extension point whose outcome at each point the test sets (as upstream's
+ * TestPlugin injects its results), and that logs every call as {@code "name:Point"} into a list the
+ * test may share between plugins.
  */
-final class FakePlugin implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PostFilterPlugin,
-    PreScorePlugin, ScorePlugin, ReservePlugin, PermitPlugin, PreBindPlugin, BindPlugin, PostBindPlugin {
+final class FakePlugin
+    implements PreFilterPlugin,
+        PreFilterExtensions,
+        FilterPlugin,
+        PostFilterPlugin,
+        PreScorePlugin,
+        ScorePlugin,
+        ReservePlugin,
+        PermitPlugin,
+        PreBindPlugin,
+        BindPlugin,
+        PostBindPlugin {
 
   private final String name;
   final List<String> calls;
@@ -57,19 +50,27 @@ final class FakePlugin implements PreFilterPlugin, PreFilterExtensions, FilterPl
   Status addPod = Status.success();
   Status removePod = Status.success();
   Status filter = Status.success();
+
   /** When set, decides Filter instead of {@link #filter}. */
   BiFunction<CycleState, NodeInfo, Status> filterFn;
+
   PostFilterResult postFilter = PostFilterResult.of(Status.success());
   Status preScore = Status.success();
   long score;
+
   /** When set, every normalised score becomes this value. */
   Long normalizeTo;
+
   Status normalize = Status.success();
   Status reserve = Status.success();
   PermitPlugin.Result permit = PermitPlugin.Result.of(Status.success());
   Status preBind = Status.success();
   Status bind = Status.success();
-  /** Points ({@code "Filter"}, {@code "Score"}, ...) at which the plugin throws this exception instead. */
+
+  /**
+   * Points ({@code "Filter"}, {@code "Score"}, ...) at which the plugin throws this exception
+   * instead.
+   */
   final Map<String, RuntimeException> throwAt = new HashMap<>();
 
   FakePlugin(String name, List<String> calls) {
@@ -114,7 +115,8 @@ final class FakePlugin implements PreFilterPlugin, PreFilterExtensions, FilterPl
   }
 
   @Override
-  public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+  public Status removePod(
+      CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
     called("RemovePod");
     return removePod;
   }
@@ -145,15 +147,17 @@ final class FakePlugin implements PreFilterPlugin, PreFilterExtensions, FilterPl
 
   @Override
   public ScoreExtensions scoreExtensions() {
-    return normalizeTo == null && normalize.isSuccess() ? null : (state, pod, scores) -> {
-      called("NormalizeScore");
-      if (normalizeTo != null) {
-        for (int i = 0; i < scores.size(); i++) {
-          scores.set(i, normalizeTo);
-        }
-      }
-      return normalize;
-    };
+    return normalizeTo == null && normalize.isSuccess()
+        ? null
+        : (state, pod, scores) -> {
+          called("NormalizeScore");
+          if (normalizeTo != null) {
+            for (int i = 0; i < scores.size(); i++) {
+              scores.set(i, normalizeTo);
+            }
+          }
+          return normalize;
+        };
   }
 
   @Override

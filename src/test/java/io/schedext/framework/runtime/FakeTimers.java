@@ -1,12 +1,13 @@
 package io.schedext.framework.runtime;
 
 import io.schedext.framework.Timers;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@link Timers} that only record what was scheduled; the test fires them by hand. Not thread-safe. */
+/**
+ * {@link Timers} that only record what was scheduled; the test fires them by hand. Not thread-safe.
+ */
 final class FakeTimers implements Timers {
 
   /** One scheduled callback. */

@@ -1,35 +1,18 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Timers;
-
-import io.schedext.framework.PodBinder;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.Registry;
-
-import io.schedext.framework.Profile;
-
-import io.schedext.framework.FrameworkMetrics;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.PodNominator;
-
-import io.schedext.framework.runtime.WaitingPodsMap;
-
-
-
-
-import io.schedext.framework.parallelize.Parallelizer;
-
 import io.schedext.cluster.ObjectStore;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.FrameworkMetrics;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Registry;
+import io.schedext.framework.Timers;
+import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -47,11 +30,19 @@ final class Fixtures {
   private Fixtures() {}
 
   static FrameworkServices services(PodNominator nominator, Timers timers) {
-    PodBinder refusing = (pod, node) -> {
-      throw new FrameworkException("binding is not available in this test");
-    };
-    return new FrameworkServices(new ObjectStore(), refusing, PARALLELIZER, nominator, CLOCK, timers,
-        new WaitingPodsMap(), FrameworkMetrics.NONE);
+    PodBinder refusing =
+        (pod, node) -> {
+          throw new FrameworkException("binding is not available in this test");
+        };
+    return new FrameworkServices(
+        new ObjectStore(),
+        refusing,
+        PARALLELIZER,
+        nominator,
+        CLOCK,
+        timers,
+        new WaitingPodsMap(),
+        FrameworkMetrics.NONE);
   }
 
   static FrameworkServices services() {

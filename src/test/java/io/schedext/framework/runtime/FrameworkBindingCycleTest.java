@@ -1,23 +1,5 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.Status;
-
-import io.schedext.framework.PodNominator;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.PermitPlugin;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.PostFilterResult;
-
-
-
 import static io.schedext.framework.ExtensionPoint.BIND;
 import static io.schedext.framework.ExtensionPoint.PERMIT;
 import static io.schedext.framework.ExtensionPoint.POST_BIND;
@@ -26,6 +8,14 @@ import static io.schedext.framework.ExtensionPoint.PRE_BIND;
 import static io.schedext.framework.ExtensionPoint.RESERVE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.PermitPlugin;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.PostFilterResult;
+import io.schedext.framework.Status;
 import io.schedext.testing.MakePod;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Reserve, Unreserve, Permit and waiting, PreBind, Bind, PostBind and PostFilter, as upstream's tests. */
+/**
+ * Reserve, Unreserve, Permit and waiting, PreBind, Bind, PostBind and PostFilter, as upstream's
+ * tests.
+ */
 class FrameworkBindingCycleTest {
 
   static final String INJECTED = "injected status";
@@ -51,7 +44,8 @@ class FrameworkBindingCycleTest {
     return new Spec(name, setup);
   }
 
-  private static Framework at(ExtensionPoint point, FrameworkServices services, List<Spec> specs, List<String> calls) {
+  private static Framework at(
+      ExtensionPoint point, FrameworkServices services, List<Spec> specs, List<String> calls) {
     List<Plugin> plugins = new ArrayList<>();
     for (Spec s : specs) {
       FakePlugin p = new FakePlugin(s.name(), calls);
@@ -85,33 +79,60 @@ class FrameworkBindingCycleTest {
   static Stream<Case> reserveCases() {
     return Stream.of(
         new Case("no Reserve plugin", List.of(), Status.success(), List.of()),
-        new Case("a succeeding Reserve", List.of(reserve("TestPlugin", Status.success())), Status.success(),
+        new Case(
+            "a succeeding Reserve",
+            List.of(reserve("TestPlugin", Status.success())),
+            Status.success(),
             List.of("TestPlugin:Reserve")),
-        new Case("Unschedulable is kept, with its plugin (current upstream)",
+        new Case(
+            "Unschedulable is kept, with its plugin (current upstream)",
             List.of(reserve("TestPlugin", Status.unschedulable(INJECTED))),
-            Status.unschedulable(INJECTED).withPlugin("TestPlugin"), List.of("TestPlugin:Reserve")),
-        new Case("UnschedulableAndUnresolvable is kept, with its plugin",
+            Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
+            List.of("TestPlugin:Reserve")),
+        new Case(
+            "UnschedulableAndUnresolvable is kept, with its plugin",
             List.of(reserve("TestPlugin", Status.unresolvable(INJECTED))),
-            Status.unresolvable(INJECTED).withPlugin("TestPlugin"), List.of("TestPlugin:Reserve")),
-        new Case("an Error is wrapped without plugin attribution",
+            Status.unresolvable(INJECTED).withPlugin("TestPlugin"),
+            List.of("TestPlugin:Reserve")),
+        new Case(
+            "an Error is wrapped without plugin attribution",
             List.of(reserve("TestPlugin", Status.error(INJECTED))),
-            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED), List.of("TestPlugin:Reserve")),
-        new Case("two successes", List.of(reserve("TestPlugin", Status.success()),
-            reserve("TestPlugin 1", Status.success())), Status.success(),
+            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED),
+            List.of("TestPlugin:Reserve")),
+        new Case(
+            "two successes",
+            List.of(
+                reserve("TestPlugin", Status.success()), reserve("TestPlugin 1", Status.success())),
+            Status.success(),
             List.of("TestPlugin:Reserve", "TestPlugin 1:Reserve")),
-        new Case("two Errors: the first stops the run", List.of(reserve("TestPlugin", Status.error(INJECTED)),
-            reserve("TestPlugin 1", Status.error(INJECTED))),
-            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED), List.of("TestPlugin:Reserve")),
-        new Case("a success then an Error: the Error", List.of(reserve("TestPlugin", Status.success()),
-            reserve("TestPlugin 1", Status.error(INJECTED))),
+        new Case(
+            "two Errors: the first stops the run",
+            List.of(
+                reserve("TestPlugin", Status.error(INJECTED)),
+                reserve("TestPlugin 1", Status.error(INJECTED))),
+            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED),
+            List.of("TestPlugin:Reserve")),
+        new Case(
+            "a success then an Error: the Error",
+            List.of(
+                reserve("TestPlugin", Status.success()),
+                reserve("TestPlugin 1", Status.error(INJECTED))),
             Status.error("running Reserve plugin \"TestPlugin 1\": " + INJECTED),
             List.of("TestPlugin:Reserve", "TestPlugin 1:Reserve")),
-        new Case("a rejection stops the run", List.of(reserve("TestPlugin", Status.unschedulable(INJECTED)),
-            reserve("TestPlugin 1", Status.success())), Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "a rejection stops the run",
+            List.of(
+                reserve("TestPlugin", Status.unschedulable(INJECTED)),
+                reserve("TestPlugin 1", Status.success())),
+            Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
             List.of("TestPlugin:Reserve")),
-        new Case("a thrown exception is wrapped like an Error",
-            List.of(spec("TestPlugin", p -> p.throwAt.put("Reserve", new FrameworkException(INJECTED)))),
-            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED), List.of("TestPlugin:Reserve")));
+        new Case(
+            "a thrown exception is wrapped like an Error",
+            List.of(
+                spec(
+                    "TestPlugin", p -> p.throwAt.put("Reserve", new FrameworkException(INJECTED)))),
+            Status.error("running Reserve plugin \"TestPlugin\": " + INJECTED),
+            List.of("TestPlugin:Reserve")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -126,8 +147,15 @@ class FrameworkBindingCycleTest {
   @Test
   void unreserveRunsEveryReservePluginInReverseOrderEvenWhenOneThrows() {
     List<String> calls = new ArrayList<>();
-    Framework fw = at(RESERVE, Fixtures.services(), List.of(spec("a", p -> { }),
-        spec("b", p -> p.throwAt.put("Unreserve", new FrameworkException("boom"))), spec("c", p -> { })), calls);
+    Framework fw =
+        at(
+            RESERVE,
+            Fixtures.services(),
+            List.of(
+                spec("a", p -> {}),
+                spec("b", p -> p.throwAt.put("Unreserve", new FrameworkException("boom"))),
+                spec("c", p -> {})),
+            calls);
 
     fw.runReservePluginsUnreserve(Fixtures.state(), POD, "node");
 
@@ -146,32 +174,61 @@ class FrameworkBindingCycleTest {
   static Stream<Case> permitCases() {
     return Stream.of(
         new Case("no Permit plugin", List.of(), Status.success(), List.of()),
-        new Case("a succeeding Permit", List.of(permit("TestPlugin", Status.success())), Status.success(),
+        new Case(
+            "a succeeding Permit",
+            List.of(permit("TestPlugin", Status.success())),
+            Status.success(),
             List.of("TestPlugin:Permit")),
-        new Case("a Permit returning nothing counts as success", List.of(spec("TestPlugin",
-            p -> p.permit = new PermitPlugin.Result(null, null))), Status.success(), List.of("TestPlugin:Permit")),
-        new Case("Unschedulable is returned with its plugin", List.of(permit("TestPlugin", Status.unschedulable(
-            INJECTED))), Status.unschedulable(INJECTED).withPlugin("TestPlugin"), List.of("TestPlugin:Permit")),
-        new Case("an Error is wrapped and attributed", List.of(permit("TestPlugin", Status.error(INJECTED))),
-            Status.error("running Permit plugin \"TestPlugin\": " + INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "a Permit returning nothing counts as success",
+            List.of(spec("TestPlugin", p -> p.permit = new PermitPlugin.Result(null, null))),
+            Status.success(),
             List.of("TestPlugin:Permit")),
-        new Case("UnschedulableAndUnresolvable is returned with its plugin", List.of(permit("TestPlugin",
-            Status.unresolvable(INJECTED))), Status.unresolvable(INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "Unschedulable is returned with its plugin",
+            List.of(permit("TestPlugin", Status.unschedulable(INJECTED))),
+            Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
             List.of("TestPlugin:Permit")),
-        new Case("Wait makes the pod wait", List.of(spec("TestPlugin",
-            p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(10)))), WAITING,
+        new Case(
+            "an Error is wrapped and attributed",
+            List.of(permit("TestPlugin", Status.error(INJECTED))),
+            Status.error("running Permit plugin \"TestPlugin\": " + INJECTED)
+                .withPlugin("TestPlugin"),
             List.of("TestPlugin:Permit")),
-        new Case("two successes", List.of(permit("TestPlugin", Status.success()),
-            permit("TestPlugin 1", Status.success())), Status.success(),
+        new Case(
+            "UnschedulableAndUnresolvable is returned with its plugin",
+            List.of(permit("TestPlugin", Status.unresolvable(INJECTED))),
+            Status.unresolvable(INJECTED).withPlugin("TestPlugin"),
+            List.of("TestPlugin:Permit")),
+        new Case(
+            "Wait makes the pod wait",
+            List.of(
+                spec(
+                    "TestPlugin",
+                    p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(10)))),
+            WAITING,
+            List.of("TestPlugin:Permit")),
+        new Case(
+            "two successes",
+            List.of(
+                permit("TestPlugin", Status.success()), permit("TestPlugin 1", Status.success())),
+            Status.success(),
             List.of("TestPlugin:Permit", "TestPlugin 1:Permit")),
-        new Case("two Errors: the first stops the run", List.of(permit("TestPlugin", Status.error(INJECTED)),
-            permit("TestPlugin 1", Status.error(INJECTED))),
-            Status.error("running Permit plugin \"TestPlugin\": " + INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "two Errors: the first stops the run",
+            List.of(
+                permit("TestPlugin", Status.error(INJECTED)),
+                permit("TestPlugin 1", Status.error(INJECTED))),
+            Status.error("running Permit plugin \"TestPlugin\": " + INJECTED)
+                .withPlugin("TestPlugin"),
             List.of("TestPlugin:Permit")),
-        new Case("a Wait then a rejection: the rejection, and nothing waits",
-            List.of(spec("w", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(1))),
+        new Case(
+            "a Wait then a rejection: the rejection, and nothing waits",
+            List.of(
+                spec("w", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(1))),
                 permit("r", Status.unschedulable(INJECTED))),
-            Status.unschedulable(INJECTED).withPlugin("r"), List.of("w:Permit", "r:Permit")));
+            Status.unschedulable(INJECTED).withPlugin("r"),
+            List.of("w:Permit", "r:Permit")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -191,10 +248,17 @@ class FrameworkBindingCycleTest {
     static Waiting start() {
       FakeTimers timers = new FakeTimers();
       FrameworkServices services = Fixtures.services(PodNominator.NONE, timers);
-      Framework fw = at(PERMIT, services, List.of(
-          spec("short", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(10))),
-          spec("ok", p -> { }),
-          spec("long", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofMinutes(20)))), new ArrayList<>());
+      Framework fw =
+          at(
+              PERMIT,
+              services,
+              List.of(
+                  spec(
+                      "short", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofSeconds(10))),
+                  spec("ok", p -> {}),
+                  spec(
+                      "long", p -> p.permit = PermitPlugin.Result.waitFor(Duration.ofMinutes(20)))),
+              new ArrayList<>());
       assertThat(fw.runPermitPlugins(Fixtures.state(), POD, "node")).isEqualTo(WAITING);
       return new Waiting(fw, timers, services.waitingPods());
     }
@@ -248,7 +312,8 @@ class FrameworkBindingCycleTest {
     w.pod().reject("long", "not now");
     w.pod().allow("short");
 
-    assertThat(w.fw().waitOnPermit(POD)).isEqualTo(Status.unschedulable("not now").withPlugin("long"));
+    assertThat(w.fw().waitOnPermit(POD))
+        .isEqualTo(Status.unschedulable("not now").withPlugin("long"));
     assertThat(w.waitingPods().get(POD.uid())).isNull();
     assertThat(w.timers().scheduled).allMatch(s -> s.cancelled);
   }
@@ -260,9 +325,13 @@ class FrameworkBindingCycleTest {
     w.timers().scheduled.get(0).fire();
     w.timers().scheduled.get(1).fire();
 
-    assertThat(w.fw().waitOnPermit(POD)).isEqualTo(
-        Status.unschedulable("rejected due to timeout after waiting 10s at plugin short").withPlugin("short"));
-    assertThat(w.timers().scheduled.get(1).fired).as("the other timer was cancelled first").isFalse();
+    assertThat(w.fw().waitOnPermit(POD))
+        .isEqualTo(
+            Status.unschedulable("rejected due to timeout after waiting 10s at plugin short")
+                .withPlugin("short"));
+    assertThat(w.timers().scheduled.get(1).fired)
+        .as("the other timer was cancelled first")
+        .isFalse();
   }
 
   @Test
@@ -272,8 +341,10 @@ class FrameworkBindingCycleTest {
 
     w.timers().scheduled.get(1).fire();
 
-    assertThat(w.fw().waitOnPermit(POD)).isEqualTo(
-        Status.unschedulable("rejected due to timeout after waiting 15m0s at plugin long").withPlugin("long"));
+    assertThat(w.fw().waitOnPermit(POD))
+        .isEqualTo(
+            Status.unschedulable("rejected due to timeout after waiting 15m0s at plugin long")
+                .withPlugin("long"));
   }
 
   @Test
@@ -300,30 +371,53 @@ class FrameworkBindingCycleTest {
   static Stream<Case> preBindCases() {
     return Stream.of(
         new Case("no PreBind plugin", List.of(), Status.success(), List.of()),
-        new Case("a succeeding PreBind", List.of(preBind("TestPlugin", Status.success())), Status.success(),
+        new Case(
+            "a succeeding PreBind",
+            List.of(preBind("TestPlugin", Status.success())),
+            Status.success(),
             List.of("TestPlugin:PreBind")),
-        new Case("Unschedulable is returned with its plugin", List.of(preBind("TestPlugin",
-            Status.unschedulable(INJECTED))), Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "Unschedulable is returned with its plugin",
+            List.of(preBind("TestPlugin", Status.unschedulable(INJECTED))),
+            Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
             List.of("TestPlugin:PreBind")),
-        new Case("an Error is wrapped without plugin attribution", List.of(preBind("TestPlugin",
-            Status.error(INJECTED))), Status.error("running PreBind plugin \"TestPlugin\": " + INJECTED),
+        new Case(
+            "an Error is wrapped without plugin attribution",
+            List.of(preBind("TestPlugin", Status.error(INJECTED))),
+            Status.error("running PreBind plugin \"TestPlugin\": " + INJECTED),
             List.of("TestPlugin:PreBind")),
-        new Case("UnschedulableAndUnresolvable is returned with its plugin", List.of(preBind("TestPlugin",
-            Status.unresolvable(INJECTED))), Status.unresolvable(INJECTED).withPlugin("TestPlugin"),
+        new Case(
+            "UnschedulableAndUnresolvable is returned with its plugin",
+            List.of(preBind("TestPlugin", Status.unresolvable(INJECTED))),
+            Status.unresolvable(INJECTED).withPlugin("TestPlugin"),
             List.of("TestPlugin:PreBind")),
-        new Case("a success then an Error: the Error", List.of(preBind("TestPlugin", Status.success()),
-            preBind("TestPlugin 1", Status.error(INJECTED))),
+        new Case(
+            "a success then an Error: the Error",
+            List.of(
+                preBind("TestPlugin", Status.success()),
+                preBind("TestPlugin 1", Status.error(INJECTED))),
             Status.error("running PreBind plugin \"TestPlugin 1\": " + INJECTED),
             List.of("TestPlugin:PreBind", "TestPlugin 1:PreBind")),
-        new Case("an Error then a success: the Error, the second not run",
-            List.of(preBind("TestPlugin", Status.error(INJECTED)), preBind("TestPlugin 1", Status.success())),
-            Status.error("running PreBind plugin \"TestPlugin\": " + INJECTED), List.of("TestPlugin:PreBind")),
-        new Case("two successes", List.of(preBind("TestPlugin", Status.success()),
-            preBind("TestPlugin 1", Status.success())), Status.success(),
+        new Case(
+            "an Error then a success: the Error, the second not run",
+            List.of(
+                preBind("TestPlugin", Status.error(INJECTED)),
+                preBind("TestPlugin 1", Status.success())),
+            Status.error("running PreBind plugin \"TestPlugin\": " + INJECTED),
+            List.of("TestPlugin:PreBind")),
+        new Case(
+            "two successes",
+            List.of(
+                preBind("TestPlugin", Status.success()), preBind("TestPlugin 1", Status.success())),
+            Status.success(),
             List.of("TestPlugin:PreBind", "TestPlugin 1:PreBind")),
-        new Case("a rejection then a success: the rejection", List.of(preBind("TestPlugin",
-            Status.unschedulable(INJECTED)), preBind("TestPlugin 1", Status.success())),
-            Status.unschedulable(INJECTED).withPlugin("TestPlugin"), List.of("TestPlugin:PreBind")));
+        new Case(
+            "a rejection then a success: the rejection",
+            List.of(
+                preBind("TestPlugin", Status.unschedulable(INJECTED)),
+                preBind("TestPlugin 1", Status.success())),
+            Status.unschedulable(INJECTED).withPlugin("TestPlugin"),
+            List.of("TestPlugin:PreBind")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -335,7 +429,8 @@ class FrameworkBindingCycleTest {
     assertThat(calls).isEqualTo(c.calls());
   }
 
-  // --------------------------------------------------------------------------------------------- Bind, PostBind
+  // ---------------------------------------------------------------------------------------------
+  // Bind, PostBind
 
   static Spec bind(String name, Status s) {
     return spec(name, p -> p.bind = s);
@@ -344,18 +439,37 @@ class FrameworkBindingCycleTest {
   static Stream<Case> bindCases() {
     return Stream.of(
         new Case("no Bind plugin: Skip", List.of(), Status.skip(), List.of()),
-        new Case("a binder that binds", List.of(bind("a", Status.success())), Status.success(), List.of("a:Bind")),
-        new Case("a skipping binder leaves the pod to the next one", List.of(bind("a", Status.skip()),
-            bind("b", Status.success()), bind("c", Status.success())), Status.success(), List.of("a:Bind", "b:Bind")),
-        new Case("every binder skipping is Skip", List.of(bind("a", Status.skip()), bind("b", Status.skip())),
-            Status.skip(), List.of("a:Bind", "b:Bind")),
-        new Case("an Error is wrapped without plugin attribution and stops", List.of(bind("a", Status.error(
-            INJECTED)), bind("b", Status.success())), Status.error("running Bind plugin \"a\": " + INJECTED),
+        new Case(
+            "a binder that binds",
+            List.of(bind("a", Status.success())),
+            Status.success(),
             List.of("a:Bind")),
-        new Case("a rejection is returned with its plugin", List.of(bind("a", Status.unschedulable(INJECTED))),
-            Status.unschedulable(INJECTED).withPlugin("a"), List.of("a:Bind")),
-        new Case("a binder returning nothing counts as bound", List.of(bind("a", null), bind("b", Status.success())),
-            Status.success(), List.of("a:Bind")));
+        new Case(
+            "a skipping binder leaves the pod to the next one",
+            List.of(
+                bind("a", Status.skip()), bind("b", Status.success()), bind("c", Status.success())),
+            Status.success(),
+            List.of("a:Bind", "b:Bind")),
+        new Case(
+            "every binder skipping is Skip",
+            List.of(bind("a", Status.skip()), bind("b", Status.skip())),
+            Status.skip(),
+            List.of("a:Bind", "b:Bind")),
+        new Case(
+            "an Error is wrapped without plugin attribution and stops",
+            List.of(bind("a", Status.error(INJECTED)), bind("b", Status.success())),
+            Status.error("running Bind plugin \"a\": " + INJECTED),
+            List.of("a:Bind")),
+        new Case(
+            "a rejection is returned with its plugin",
+            List.of(bind("a", Status.unschedulable(INJECTED))),
+            Status.unschedulable(INJECTED).withPlugin("a"),
+            List.of("a:Bind")),
+        new Case(
+            "a binder returning nothing counts as bound",
+            List.of(bind("a", null), bind("b", Status.success())),
+            Status.success(),
+            List.of("a:Bind")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -370,8 +484,14 @@ class FrameworkBindingCycleTest {
   @Test
   void postBindRunsEveryPluginAndIgnoresFailures() {
     List<String> calls = new ArrayList<>();
-    Framework fw = at(POST_BIND, Fixtures.services(), List.of(
-        spec("a", p -> p.throwAt.put("PostBind", new FrameworkException("boom"))), spec("b", p -> { })), calls);
+    Framework fw =
+        at(
+            POST_BIND,
+            Fixtures.services(),
+            List.of(
+                spec("a", p -> p.throwAt.put("PostBind", new FrameworkException("boom"))),
+                spec("b", p -> {})),
+            calls);
 
     fw.runPostBindPlugins(Fixtures.state(), POD, "node");
 
@@ -388,7 +508,8 @@ class FrameworkBindingCycleTest {
    * @param want the expected result
    * @param calls the expected calls
    */
-  record PostFilterCase(String name, List<Spec> plugins, PostFilterResult want, List<String> calls) {
+  record PostFilterCase(
+      String name, List<Spec> plugins, PostFilterResult want, List<String> calls) {
     @Override
     public String toString() {
       return name;
@@ -400,37 +521,60 @@ class FrameworkBindingCycleTest {
   }
 
   static Stream<PostFilterCase> postFilterCases() {
-    PostFilterResult nominating = new PostFilterResult(Status.unschedulable("partial"), "n1", List.of(POD));
+    PostFilterResult nominating =
+        new PostFilterResult(Status.unschedulable("partial"), "n1", List.of(POD));
     return Stream.of(
-        new PostFilterCase("no PostFilter plugin: Unschedulable", List.of(),
-            PostFilterResult.of(Status.unschedulable()), List.of()),
-        new PostFilterCase("the first success is returned as is", List.of(post("a", PostFilterResult.of(
-            Status.unschedulable("a1"))), post("b", new PostFilterResult(Status.success(), "n2", List.of())),
-            post("c", PostFilterResult.of(Status.success()))),
-            new PostFilterResult(Status.success(), "n2", List.of()), List.of("a:PostFilter", "b:PostFilter")),
-        new PostFilterCase("UnschedulableAndUnresolvable stops at once with its plugin",
-            List.of(post("a", PostFilterResult.of(Status.unresolvable("a1"))),
+        new PostFilterCase(
+            "no PostFilter plugin: Unschedulable",
+            List.of(),
+            PostFilterResult.of(Status.unschedulable()),
+            List.of()),
+        new PostFilterCase(
+            "the first success is returned as is",
+            List.of(
+                post("a", PostFilterResult.of(Status.unschedulable("a1"))),
+                post("b", new PostFilterResult(Status.success(), "n2", List.of())),
+                post("c", PostFilterResult.of(Status.success()))),
+            new PostFilterResult(Status.success(), "n2", List.of()),
+            List.of("a:PostFilter", "b:PostFilter")),
+        new PostFilterCase(
+            "UnschedulableAndUnresolvable stops at once with its plugin",
+            List.of(
+                post("a", PostFilterResult.of(Status.unresolvable("a1"))),
                 post("b", PostFilterResult.of(Status.success()))),
-            PostFilterResult.of(Status.unresolvable("a1").withPlugin("a")), List.of("a:PostFilter")),
-        new PostFilterCase("an Error stops at once, attributed to its plugin",
-            List.of(post("a", PostFilterResult.of(Status.unschedulable("a1"))),
+            PostFilterResult.of(Status.unresolvable("a1").withPlugin("a")),
+            List.of("a:PostFilter")),
+        new PostFilterCase(
+            "an Error stops at once, attributed to its plugin",
+            List.of(
+                post("a", PostFilterResult.of(Status.unschedulable("a1"))),
                 post("b", PostFilterResult.of(Status.error(INJECTED))),
                 post("c", PostFilterResult.of(Status.success()))),
-            PostFilterResult.of(Status.error(INJECTED).withPlugin("b")), List.of("a:PostFilter", "b:PostFilter")),
-        new PostFilterCase("a thrown exception is an Error attributed to its plugin",
+            PostFilterResult.of(Status.error(INJECTED).withPlugin("b")),
+            List.of("a:PostFilter", "b:PostFilter")),
+        new PostFilterCase(
+            "a thrown exception is an Error attributed to its plugin",
             List.of(spec("a", p -> p.throwAt.put("PostFilter", new FrameworkException(INJECTED)))),
-            PostFilterResult.of(Status.error(INJECTED).withPlugin("a")), List.of("a:PostFilter")),
-        new PostFilterCase("a single rejection keeps its reasons and plugin",
+            PostFilterResult.of(Status.error(INJECTED).withPlugin("a")),
+            List.of("a:PostFilter")),
+        new PostFilterCase(
+            "a single rejection keeps its reasons and plugin",
             List.of(post("a", PostFilterResult.of(Status.unschedulable("a1", "a2")))),
-            PostFilterResult.of(Status.unschedulable("a1", "a2").withPlugin("a")), List.of("a:PostFilter")),
-        new PostFilterCase("several rejections join their reasons under the first rejecting plugin",
-            List.of(post("a", PostFilterResult.of(Status.unschedulable("a1"))),
+            PostFilterResult.of(Status.unschedulable("a1", "a2").withPlugin("a")),
+            List.of("a:PostFilter")),
+        new PostFilterCase(
+            "several rejections join their reasons under the first rejecting plugin",
+            List.of(
+                post("a", PostFilterResult.of(Status.unschedulable("a1"))),
                 post("b", PostFilterResult.of(Status.unschedulable("b1", "b2")))),
             PostFilterResult.of(Status.unschedulable("a1", "b1", "b2").withPlugin("a")),
             List.of("a:PostFilter", "b:PostFilter")),
-        new PostFilterCase("the last result that nominated a node is kept",
-            List.of(post("a", nominating), post("b", PostFilterResult.of(Status.unschedulable("b1")))),
-            new PostFilterResult(Status.unschedulable("partial", "b1").withPlugin("a"), "n1", List.of(POD)),
+        new PostFilterCase(
+            "the last result that nominated a node is kept",
+            List.of(
+                post("a", nominating), post("b", PostFilterResult.of(Status.unschedulable("b1")))),
+            new PostFilterResult(
+                Status.unschedulable("partial", "b1").withPlugin("a"), "n1", List.of(POD)),
             List.of("a:PostFilter", "b:PostFilter")));
   }
 

@@ -1,38 +1,23 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.PreFilterResult;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.PreFilterExtensions;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.Code;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.StateData;
-
-import io.schedext.framework.Profile;
-
-import io.schedext.framework.PreFilterPlugin;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.PodNominator;
-
-
 import static io.schedext.framework.ExtensionPoint.FILTER;
 import static io.schedext.framework.ExtensionPoint.PRE_FILTER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.schedext.framework.Code;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.PreFilterExtensions;
+import io.schedext.framework.PreFilterPlugin;
+import io.schedext.framework.PreFilterResult;
+import io.schedext.framework.Profile;
+import io.schedext.framework.StateData;
+import io.schedext.framework.Status;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
@@ -45,7 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** PreFilter, its AddPod/RemovePod extensions, Filter and Filter with nominated pods, as upstream's tests. */
+/**
+ * PreFilter, its AddPod/RemovePod extensions, Filter and Filter with nominated pods, as upstream's
+ * tests.
+ */
 class FrameworkFilterTest {
 
   static final String INJECTED = "injected status";
@@ -73,7 +61,12 @@ class FrameworkFilterTest {
 
   // ---------------------------------------------------------------------------------------------------- PreFilter
 
-  record PreFilterCase(String name, List<Spec> plugins, PreFilterResult want, Set<String> skipped, List<String> calls) {
+  record PreFilterCase(
+      String name,
+      List<Spec> plugins,
+      PreFilterResult want,
+      Set<String> skipped,
+      List<String> calls) {
     @Override
     public String toString() {
       return name;
@@ -94,60 +87,116 @@ class FrameworkFilterTest {
 
   static Stream<PreFilterCase> preFilterCases() {
     return Stream.of(
-        new PreFilterCase("no plugins: success for every node", List.of(), PreFilterResult.success(), Set.of(),
+        new PreFilterCase(
+            "no plugins: success for every node",
+            List.of(),
+            PreFilterResult.success(),
+            Set.of(),
             List.of()),
-        new PreFilterCase("every plugin succeeds: success for every node",
-            List.of(pf("a", Status.success()), pf("b", Status.success())), PreFilterResult.success(), Set.of(),
+        new PreFilterCase(
+            "every plugin succeeds: success for every node",
+            List.of(pf("a", Status.success()), pf("b", Status.success())),
+            PreFilterResult.success(),
+            Set.of(),
             List.of("a:PreFilter", "b:PreFilter")),
-        new PreFilterCase("a plugin returning nothing counts as success", List.of(pf("a", (PreFilterResult) null)),
-            PreFilterResult.success(), Set.of(), List.of("a:PreFilter")),
-        new PreFilterCase("Skip marks the plugin's Filter skipped and its node set is ignored",
-            List.of(pf("a", new PreFilterResult(Status.skip(), Set.of())), pf("b", Status.success())),
-            PreFilterResult.success(), Set.of("a"), List.of("a:PreFilter", "b:PreFilter")),
-        new PreFilterCase("an Error stops the run and is wrapped, attributed to its plugin",
+        new PreFilterCase(
+            "a plugin returning nothing counts as success",
+            List.of(pf("a", (PreFilterResult) null)),
+            PreFilterResult.success(),
+            Set.of(),
+            List.of("a:PreFilter")),
+        new PreFilterCase(
+            "Skip marks the plugin's Filter skipped and its node set is ignored",
+            List.of(
+                pf("a", new PreFilterResult(Status.skip(), Set.of())), pf("b", Status.success())),
+            PreFilterResult.success(),
+            Set.of("a"),
+            List.of("a:PreFilter", "b:PreFilter")),
+        new PreFilterCase(
+            "an Error stops the run and is wrapped, attributed to its plugin",
             List.of(pf("a", Status.error(INJECTED)), pf("b", Status.success())),
-            PreFilterResult.of(Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")), Set.of(),
+            PreFilterResult.of(
+                Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")),
+            Set.of(),
             List.of("a:PreFilter")),
-        new PreFilterCase("a thrown FrameworkException is the same Error",
-            List.of(Spec.of("a", p -> p.throwAt.put("PreFilter", new FrameworkException(INJECTED)))),
-            PreFilterResult.of(Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")), Set.of(),
+        new PreFilterCase(
+            "a thrown FrameworkException is the same Error",
+            List.of(
+                Spec.of("a", p -> p.throwAt.put("PreFilter", new FrameworkException(INJECTED)))),
+            PreFilterResult.of(
+                Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")),
+            Set.of(),
             List.of("a:PreFilter")),
-        new PreFilterCase("a Wait from PreFilter is an Error too",
+        new PreFilterCase(
+            "a Wait from PreFilter is an Error too",
             List.of(pf("a", Status.waiting(INJECTED))),
-            PreFilterResult.of(Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")), Set.of(),
+            PreFilterResult.of(
+                Status.error("running PreFilter plugin \"a\": " + INJECTED).withPlugin("a")),
+            Set.of(),
             List.of("a:PreFilter")),
-        new PreFilterCase("UnschedulableAndUnresolvable stops at once, keeping its code, attributed to its plugin",
+        new PreFilterCase(
+            "UnschedulableAndUnresolvable stops at once, keeping its code, attributed to its plugin",
             List.of(pf("a", Status.unresolvable(INJECTED)), pf("b", Status.success())),
-            PreFilterResult.of(Status.unresolvable(INJECTED).withPlugin("a")), Set.of(), List.of("a:PreFilter")),
-        new PreFilterCase("Unschedulable lets the remaining plugins run and is returned at the end",
-            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", narrow("n1"))),
-            new PreFilterResult(Status.unschedulable(INJECTED).withPlugin("a"), Set.of("n1")), Set.of(),
-            List.of("a:PreFilter", "b:PreFilter")),
-        new PreFilterCase("Unschedulable then UnschedulableAndUnresolvable: the latter is returned",
-            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", Status.unresolvable("other"))),
-            PreFilterResult.of(Status.unresolvable("other").withPlugin("b")), Set.of(),
-            List.of("a:PreFilter", "b:PreFilter")),
-        new PreFilterCase("Unschedulable then an Error: the Error is returned",
-            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", Status.error("boom"))),
-            PreFilterResult.of(Status.error("running PreFilter plugin \"b\": boom").withPlugin("b")), Set.of(),
-            List.of("a:PreFilter", "b:PreFilter")),
-        new PreFilterCase("node sets of several plugins are intersected",
-            List.of(pf("a", narrow("n1", "n2", "n3")), pf("b", Status.success()), pf("c", narrow("n2", "n3", "n4"))),
-            narrow("n2", "n3"), Set.of(), List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")),
-        new PreFilterCase("one plugin narrowing to no node is named alone",
-            List.of(pf("a", narrow()), pf("b", Status.success())),
-            new PreFilterResult(Status.unresolvable("node(s) didn't satisfy plugin a"), Set.of()), Set.of(),
+            PreFilterResult.of(Status.unresolvable(INJECTED).withPlugin("a")),
+            Set.of(),
             List.of("a:PreFilter")),
-        new PreFilterCase("disjoint node sets name every narrowing plugin, sorted, and stop the run",
-            List.of(pf("zz", narrow("n1")), pf("b", Status.success()), pf("aa", narrow("n2")), pf("c", narrow("n2"))),
-            new PreFilterResult(Status.unresolvable("node(s) didn't satisfy plugin(s) [aa zz] simultaneously"),
+        new PreFilterCase(
+            "Unschedulable lets the remaining plugins run and is returned at the end",
+            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", narrow("n1"))),
+            new PreFilterResult(Status.unschedulable(INJECTED).withPlugin("a"), Set.of("n1")),
+            Set.of(),
+            List.of("a:PreFilter", "b:PreFilter")),
+        new PreFilterCase(
+            "Unschedulable then UnschedulableAndUnresolvable: the latter is returned",
+            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", Status.unresolvable("other"))),
+            PreFilterResult.of(Status.unresolvable("other").withPlugin("b")),
+            Set.of(),
+            List.of("a:PreFilter", "b:PreFilter")),
+        new PreFilterCase(
+            "Unschedulable then an Error: the Error is returned",
+            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", Status.error("boom"))),
+            PreFilterResult.of(
+                Status.error("running PreFilter plugin \"b\": boom").withPlugin("b")),
+            Set.of(),
+            List.of("a:PreFilter", "b:PreFilter")),
+        new PreFilterCase(
+            "node sets of several plugins are intersected",
+            List.of(
+                pf("a", narrow("n1", "n2", "n3")),
+                pf("b", Status.success()),
+                pf("c", narrow("n2", "n3", "n4"))),
+            narrow("n2", "n3"),
+            Set.of(),
+            List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")),
+        new PreFilterCase(
+            "one plugin narrowing to no node is named alone",
+            List.of(pf("a", narrow()), pf("b", Status.success())),
+            new PreFilterResult(Status.unresolvable("node(s) didn't satisfy plugin a"), Set.of()),
+            Set.of(),
+            List.of("a:PreFilter")),
+        new PreFilterCase(
+            "disjoint node sets name every narrowing plugin, sorted, and stop the run",
+            List.of(
+                pf("zz", narrow("n1")),
+                pf("b", Status.success()),
+                pf("aa", narrow("n2")),
+                pf("c", narrow("n2"))),
+            new PreFilterResult(
+                Status.unresolvable("node(s) didn't satisfy plugin(s) [aa zz] simultaneously"),
                 Set.of()),
-            Set.of(), List.of("zz:PreFilter", "b:PreFilter", "aa:PreFilter")),
-        new PreFilterCase("an empty intersection after an Unschedulable still reports the intersection",
-            List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", narrow("n1")), pf("c", narrow("n2"))),
-            new PreFilterResult(Status.unresolvable("node(s) didn't satisfy plugin(s) [b c] simultaneously"),
+            Set.of(),
+            List.of("zz:PreFilter", "b:PreFilter", "aa:PreFilter")),
+        new PreFilterCase(
+            "an empty intersection after an Unschedulable still reports the intersection",
+            List.of(
+                pf("a", Status.unschedulable(INJECTED)),
+                pf("b", narrow("n1")),
+                pf("c", narrow("n2"))),
+            new PreFilterResult(
+                Status.unresolvable("node(s) didn't satisfy plugin(s) [b c] simultaneously"),
                 Set.of()),
-            Set.of(), List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")));
+            Set.of(),
+            List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -163,10 +212,12 @@ class FrameworkFilterTest {
     assertThat(got).isEqualTo(c.want());
     assertThat(state.skipFilterPlugins()).isEqualTo(c.skipped());
     assertThat(calls).isEqualTo(c.calls());
-    assertThat(observed).isEqualTo(c.calls().stream().map(s -> s.substring(0, s.indexOf(':'))).toList());
+    assertThat(observed)
+        .isEqualTo(c.calls().stream().map(s -> s.substring(0, s.indexOf(':'))).toList());
   }
 
-  // ------------------------------------------------------------------------------------------ AddPod / RemovePod
+  // ------------------------------------------------------------------------------------------
+  // AddPod / RemovePod
 
   @Test
   void extensionsRunForEveryPluginThatHasThemExceptSkippedOnes() {
@@ -182,11 +233,13 @@ class FrameworkFilterTest {
     calls.clear();
 
     assertThat(fw.runPreFilterExtensionAddPod(state, POD, POD, NODE)).isEqualTo(Status.success());
-    assertThat(fw.runPreFilterExtensionRemovePod(state, POD, POD, NODE)).isEqualTo(Status.success());
+    assertThat(fw.runPreFilterExtensionRemovePod(state, POD, POD, NODE))
+        .isEqualTo(Status.success());
     assertThat(calls).containsExactly("with-ext:AddPod", "with-ext:RemovePod");
   }
 
-  record ExtensionCase(String name, List<Spec> plugins, Status wantAdd, Status wantRemove, List<String> calls) {
+  record ExtensionCase(
+      String name, List<Spec> plugins, Status wantAdd, Status wantRemove, List<String> calls) {
     @Override
     public String toString() {
       return name;
@@ -195,22 +248,35 @@ class FrameworkFilterTest {
 
   static Stream<ExtensionCase> extensionCases() {
     return Stream.of(
-        new ExtensionCase("every extension succeeds",
-            List.of(Spec.of("a", p -> { }), Spec.of("b", p -> { })), Status.success(), Status.success(),
+        new ExtensionCase(
+            "every extension succeeds",
+            List.of(Spec.of("a", p -> {}), Spec.of("b", p -> {})),
+            Status.success(),
+            Status.success(),
             List.of("a:AddPod", "b:AddPod", "a:RemovePod", "b:RemovePod")),
-        new ExtensionCase("a failing AddPod stops and becomes an Error without plugin attribution",
-            List.of(Spec.of("a", p -> p.addPod = Status.unschedulable(INJECTED)), Spec.of("b", p -> { })),
-            Status.error("running AddPod on PreFilter plugin \"a\": " + INJECTED), Status.success(),
+        new ExtensionCase(
+            "a failing AddPod stops and becomes an Error without plugin attribution",
+            List.of(
+                Spec.of("a", p -> p.addPod = Status.unschedulable(INJECTED)),
+                Spec.of("b", p -> {})),
+            Status.error("running AddPod on PreFilter plugin \"a\": " + INJECTED),
+            Status.success(),
             List.of("a:AddPod", "a:RemovePod", "b:RemovePod")),
-        new ExtensionCase("a failing RemovePod stops and becomes an Error without plugin attribution",
-            List.of(Spec.of("a", p -> { }), Spec.of("b", p -> p.removePod = Status.error(INJECTED))),
-            Status.success(), Status.error("running RemovePod on PreFilter plugin \"b\": " + INJECTED),
+        new ExtensionCase(
+            "a failing RemovePod stops and becomes an Error without plugin attribution",
+            List.of(Spec.of("a", p -> {}), Spec.of("b", p -> p.removePod = Status.error(INJECTED))),
+            Status.success(),
+            Status.error("running RemovePod on PreFilter plugin \"b\": " + INJECTED),
             List.of("a:AddPod", "b:AddPod", "a:RemovePod", "b:RemovePod")),
-        new ExtensionCase("thrown exceptions are wrapped the same way",
-            List.of(Spec.of("a", p -> {
-              p.throwAt.put("AddPod", new FrameworkException("add broke"));
-              p.throwAt.put("RemovePod", new IllegalArgumentException("remove broke"));
-            })),
+        new ExtensionCase(
+            "thrown exceptions are wrapped the same way",
+            List.of(
+                Spec.of(
+                    "a",
+                    p -> {
+                      p.throwAt.put("AddPod", new FrameworkException("add broke"));
+                      p.throwAt.put("RemovePod", new IllegalArgumentException("remove broke"));
+                    })),
             Status.error("running AddPod on PreFilter plugin \"a\": add broke"),
             Status.error("running RemovePod on PreFilter plugin \"a\": remove broke"),
             List.of("a:AddPod", "a:RemovePod")));
@@ -242,46 +308,87 @@ class FrameworkFilterTest {
   }
 
   static Status wrapped(String plugin) {
-    return Status.error("running \"" + plugin + "\" filter plugin: " + INJECTED_FILTER).withPlugin(plugin);
+    return Status.error("running \"" + plugin + "\" filter plugin: " + INJECTED_FILTER)
+        .withPlugin(plugin);
   }
 
   static Stream<FilterCase> filterCases() {
     Status unsched = Status.unschedulable(INJECTED_FILTER);
     Status unresolvable = Status.unresolvable(INJECTED_FILTER);
     return Stream.of(
-        new FilterCase("one succeeding filter", List.of(f("TestPlugin", Status.success())), Status.success(),
+        new FilterCase(
+            "one succeeding filter",
+            List.of(f("TestPlugin", Status.success())),
+            Status.success(),
             List.of("TestPlugin:Filter")),
-        new FilterCase("an Error is wrapped and attributed",
-            List.of(f("TestPlugin", Status.error(INJECTED_FILTER))), wrapped("TestPlugin"),
+        new FilterCase(
+            "an Error is wrapped and attributed",
+            List.of(f("TestPlugin", Status.error(INJECTED_FILTER))),
+            wrapped("TestPlugin"),
             List.of("TestPlugin:Filter")),
-        new FilterCase("Unschedulable is returned with its plugin", List.of(f("TestPlugin", unsched)),
-            unsched.withPlugin("TestPlugin"), List.of("TestPlugin:Filter")),
-        new FilterCase("UnschedulableAndUnresolvable is returned with its plugin", List.of(f("TestPlugin", unresolvable)),
-            unresolvable.withPlugin("TestPlugin"), List.of("TestPlugin:Filter")),
-        new FilterCase("two Errors: the first stops the run",
-            List.of(f("TestPlugin1", Status.error(INJECTED_FILTER)), f("TestPlugin2", Status.error(INJECTED_FILTER))),
-            wrapped("TestPlugin1"), List.of("TestPlugin1:Filter")),
-        new FilterCase("two successes", List.of(f("TestPlugin1", Status.success()), f("TestPlugin2", Status.success())),
-            Status.success(), List.of("TestPlugin1:Filter", "TestPlugin2:Filter")),
-        new FilterCase("an Error then a success: the Error, the second not run",
-            List.of(f("TestPlugin1", Status.error(INJECTED_FILTER)), f("TestPlugin2", Status.success())),
-            wrapped("TestPlugin1"), List.of("TestPlugin1:Filter")),
-        new FilterCase("a success then an Error: the Error",
-            List.of(f("TestPlugin1", Status.success()), f("TestPlugin2", Status.error(INJECTED_FILTER))),
-            wrapped("TestPlugin2"), List.of("TestPlugin1:Filter", "TestPlugin2:Filter")),
-        new FilterCase("the first rejection stops the run",
-            List.of(f("TestPlugin1", unsched), f("TestPlugin2", Status.error(INJECTED_FILTER))),
-            unsched.withPlugin("TestPlugin1"), List.of("TestPlugin1:Filter")),
-        new FilterCase("UnschedulableAndUnresolvable then Unschedulable: the first",
-            List.of(f("TestPlugin1", unresolvable), f("TestPlugin2", unsched)), unresolvable.withPlugin("TestPlugin1"),
+        new FilterCase(
+            "Unschedulable is returned with its plugin",
+            List.of(f("TestPlugin", unsched)),
+            unsched.withPlugin("TestPlugin"),
+            List.of("TestPlugin:Filter")),
+        new FilterCase(
+            "UnschedulableAndUnresolvable is returned with its plugin",
+            List.of(f("TestPlugin", unresolvable)),
+            unresolvable.withPlugin("TestPlugin"),
+            List.of("TestPlugin:Filter")),
+        new FilterCase(
+            "two Errors: the first stops the run",
+            List.of(
+                f("TestPlugin1", Status.error(INJECTED_FILTER)),
+                f("TestPlugin2", Status.error(INJECTED_FILTER))),
+            wrapped("TestPlugin1"),
             List.of("TestPlugin1:Filter")),
-        new FilterCase("a Skip from Filter is wrapped as an Error",
-            List.of(f("TestPlugin", Status.of(Code.SKIP, INJECTED_FILTER))), wrapped("TestPlugin"),
+        new FilterCase(
+            "two successes",
+            List.of(f("TestPlugin1", Status.success()), f("TestPlugin2", Status.success())),
+            Status.success(),
+            List.of("TestPlugin1:Filter", "TestPlugin2:Filter")),
+        new FilterCase(
+            "an Error then a success: the Error, the second not run",
+            List.of(
+                f("TestPlugin1", Status.error(INJECTED_FILTER)),
+                f("TestPlugin2", Status.success())),
+            wrapped("TestPlugin1"),
+            List.of("TestPlugin1:Filter")),
+        new FilterCase(
+            "a success then an Error: the Error",
+            List.of(
+                f("TestPlugin1", Status.success()),
+                f("TestPlugin2", Status.error(INJECTED_FILTER))),
+            wrapped("TestPlugin2"),
+            List.of("TestPlugin1:Filter", "TestPlugin2:Filter")),
+        new FilterCase(
+            "the first rejection stops the run",
+            List.of(f("TestPlugin1", unsched), f("TestPlugin2", Status.error(INJECTED_FILTER))),
+            unsched.withPlugin("TestPlugin1"),
+            List.of("TestPlugin1:Filter")),
+        new FilterCase(
+            "UnschedulableAndUnresolvable then Unschedulable: the first",
+            List.of(f("TestPlugin1", unresolvable), f("TestPlugin2", unsched)),
+            unresolvable.withPlugin("TestPlugin1"),
+            List.of("TestPlugin1:Filter")),
+        new FilterCase(
+            "a Skip from Filter is wrapped as an Error",
+            List.of(f("TestPlugin", Status.of(Code.SKIP, INJECTED_FILTER))),
+            wrapped("TestPlugin"),
             List.of("TestPlugin:Filter")),
-        new FilterCase("a thrown FrameworkException is wrapped as an Error",
-            List.of(Spec.of("TestPlugin", p -> p.throwAt.put("Filter", new FrameworkException(INJECTED_FILTER)))),
-            wrapped("TestPlugin"), List.of("TestPlugin:Filter")),
-        new FilterCase("a filter returning nothing counts as success", List.of(f("TestPlugin", null)), Status.success(),
+        new FilterCase(
+            "a thrown FrameworkException is wrapped as an Error",
+            List.of(
+                Spec.of(
+                    "TestPlugin",
+                    p -> p.throwAt.put("Filter", new FrameworkException(INJECTED_FILTER)))),
+            wrapped("TestPlugin"),
+            List.of("TestPlugin:Filter")),
+        new FilterCase(
+            "a filter returning nothing counts as success",
+            List.of(f("TestPlugin", null)),
+            Status.success(),
             List.of("TestPlugin:Filter")));
   }
 
@@ -297,7 +404,9 @@ class FrameworkFilterTest {
 
     calls.clear();
     state.setRecordPluginMetrics(true);
-    assertThat(fw.runFilterPlugins(state, POD, NODE)).as("the same with plugin metrics sampled").isEqualTo(c.want());
+    assertThat(fw.runFilterPlugins(state, POD, NODE))
+        .as("the same with plugin metrics sampled")
+        .isEqualTo(c.want());
     assertThat(calls).isEqualTo(c.calls());
   }
 
@@ -315,9 +424,11 @@ class FrameworkFilterTest {
 
     assertThat(fw.runFilterPlugins(state, POD, NODE)).isEqualTo(Status.success());
     assertThat(calls).containsExactly("other:Filter");
-    assertThat(fw.runAllFilterPlugins(state, POD, NODE)).containsExactly(null, Status.success().withPlugin("other"));
+    assertThat(fw.runAllFilterPlugins(state, POD, NODE))
+        .containsExactly(null, Status.success().withPlugin("other"));
     calls.clear();
-    assertThat(fw.runFilterPluginsOnNodes(state, POD, List.of(NODE))).as("the many-node loop skips it too")
+    assertThat(fw.runFilterPluginsOnNodes(state, POD, List.of(NODE)))
+        .as("the many-node loop skips it too")
         .containsExactly(Status.success());
     assertThat(calls).containsExactly("other:Filter");
   }
@@ -325,23 +436,42 @@ class FrameworkFilterTest {
   @Test
   void runAllFilterPluginsDoesNotStopAtTheFirstRejection() {
     List<String> calls = new ArrayList<>();
-    Framework fw = Fixtures.at(FILTER, build(List.of(f("a", Status.unschedulable("x")),
-        f("b", Status.error(INJECTED_FILTER)), f("c", Status.success())), calls).toArray(Plugin[]::new));
+    Framework fw =
+        Fixtures.at(
+            FILTER,
+            build(
+                    List.of(
+                        f("a", Status.unschedulable("x")),
+                        f("b", Status.error(INJECTED_FILTER)),
+                        f("c", Status.success())),
+                    calls)
+                .toArray(Plugin[]::new));
 
     Status[] got = fw.runAllFilterPlugins(Fixtures.state(NODE), POD, NODE);
 
-    assertThat(got).containsExactly(Status.unschedulable("x").withPlugin("a"), wrapped("b"),
-        Status.success().withPlugin("c"));
+    assertThat(got)
+        .containsExactly(
+            Status.unschedulable("x").withPlugin("a"),
+            wrapped("b"),
+            Status.success().withPlugin("c"));
     assertThat(calls).containsExactly("a:Filter", "b:Filter", "c:Filter");
   }
 
-  // -------------------------------------------------------------------------------------- Filter with nominated
+  // -------------------------------------------------------------------------------------- Filter
+  // with nominated
 
   private static final PodInfo LOW = MakePod.pod().name("low").uid("low").priority(0).info();
   private static final PodInfo HIGH = MakePod.pod().name("high").uid("high").priority(1000).info();
 
-  record NominatedCase(String name, PodInfo pod, List<PodInfo> nominated, Status addPod, Status withNominated,
-      Status without, Status want, List<Integer> podsSeenByFilter) {
+  record NominatedCase(
+      String name,
+      PodInfo pod,
+      List<PodInfo> nominated,
+      Status addPod,
+      Status withNominated,
+      Status without,
+      Status want,
+      List<Integer> podsSeenByFilter) {
     @Override
     public String toString() {
       return name;
@@ -351,27 +481,87 @@ class FrameworkFilterTest {
   static Stream<NominatedCase> nominatedCases() {
     Status rejected = Status.unschedulable(INJECTED_FILTER);
     return Stream.of(
-        new NominatedCase("no nominated pod: one pass", LOW, List.of(), Status.success(), rejected, Status.success(),
-            Status.success(), List.of(0)),
-        new NominatedCase("no nominated pod and the filter rejects", LOW, List.of(), Status.success(), Status.success(),
-            rejected, rejected.withPlugin("f"), List.of(0)),
-        new NominatedCase("a lower-priority nominated pod is not taken into account", HIGH, List.of(LOW),
-            Status.success(), rejected, Status.success(), Status.success(), List.of(0)),
-        new NominatedCase("the pod itself being nominated to the node is not taken into account", LOW,
-            List.of(MakePod.pod().name("low").uid("low").priority(5).info()), Status.success(), rejected,
-            Status.success(), Status.success(), List.of(0)),
-        new NominatedCase("an equal-priority nominated pod: both passes must succeed", LOW,
-            List.of(MakePod.pod().name("peer").uid("peer").priority(0).info()), Status.success(), Status.success(),
-            Status.success(), Status.success(), List.of(1, 0)),
-        new NominatedCase("a higher-priority nominated pod that makes the filter reject: the second pass is skipped",
-            LOW, List.of(HIGH), Status.success(), rejected, Status.success(), rejected.withPlugin("f"), List.of(1)),
-        new NominatedCase("the first pass succeeds and the second rejects: rejected", LOW, List.of(HIGH),
-            Status.success(), Status.success(), rejected, rejected.withPlugin("f"), List.of(1, 0)),
-        new NominatedCase("a failing AddPod is an Error and no filter runs", LOW, List.of(HIGH),
-            Status.error(INJECTED), Status.success(), Status.success(),
-            Status.error("running AddPod on PreFilter plugin \"f\": " + INJECTED), List.of()),
-        new NominatedCase("an Error in the first pass is returned at once", LOW, List.of(HIGH), Status.success(),
-            Status.error(INJECTED_FILTER), Status.success(), wrapped("f"), List.of(1)));
+        new NominatedCase(
+            "no nominated pod: one pass",
+            LOW,
+            List.of(),
+            Status.success(),
+            rejected,
+            Status.success(),
+            Status.success(),
+            List.of(0)),
+        new NominatedCase(
+            "no nominated pod and the filter rejects",
+            LOW,
+            List.of(),
+            Status.success(),
+            Status.success(),
+            rejected,
+            rejected.withPlugin("f"),
+            List.of(0)),
+        new NominatedCase(
+            "a lower-priority nominated pod is not taken into account",
+            HIGH,
+            List.of(LOW),
+            Status.success(),
+            rejected,
+            Status.success(),
+            Status.success(),
+            List.of(0)),
+        new NominatedCase(
+            "the pod itself being nominated to the node is not taken into account",
+            LOW,
+            List.of(MakePod.pod().name("low").uid("low").priority(5).info()),
+            Status.success(),
+            rejected,
+            Status.success(),
+            Status.success(),
+            List.of(0)),
+        new NominatedCase(
+            "an equal-priority nominated pod: both passes must succeed",
+            LOW,
+            List.of(MakePod.pod().name("peer").uid("peer").priority(0).info()),
+            Status.success(),
+            Status.success(),
+            Status.success(),
+            Status.success(),
+            List.of(1, 0)),
+        new NominatedCase(
+            "a higher-priority nominated pod that makes the filter reject: the second pass is skipped",
+            LOW,
+            List.of(HIGH),
+            Status.success(),
+            rejected,
+            Status.success(),
+            rejected.withPlugin("f"),
+            List.of(1)),
+        new NominatedCase(
+            "the first pass succeeds and the second rejects: rejected",
+            LOW,
+            List.of(HIGH),
+            Status.success(),
+            Status.success(),
+            rejected,
+            rejected.withPlugin("f"),
+            List.of(1, 0)),
+        new NominatedCase(
+            "a failing AddPod is an Error and no filter runs",
+            LOW,
+            List.of(HIGH),
+            Status.error(INJECTED),
+            Status.success(),
+            Status.success(),
+            Status.error("running AddPod on PreFilter plugin \"f\": " + INJECTED),
+            List.of()),
+        new NominatedCase(
+            "an Error in the first pass is returned at once",
+            LOW,
+            List.of(HIGH),
+            Status.success(),
+            Status.error(INJECTED_FILTER),
+            Status.success(),
+            wrapped("f"),
+            List.of(1)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -380,10 +570,11 @@ class FrameworkFilterTest {
     List<Integer> seen = new ArrayList<>();
     FakePlugin plugin = new FakePlugin("f");
     plugin.addPod = c.addPod();
-    plugin.filterFn = (state, node) -> {
-      seen.add(node.pods().size());
-      return node.pods().isEmpty() ? c.without() : c.withNominated();
-    };
+    plugin.filterFn =
+        (state, node) -> {
+          seen.add(node.pods().size());
+          return node.pods().isEmpty() ? c.without() : c.withNominated();
+        };
     PodNominator nominator = name -> name.equals("node") ? c.nominated() : List.of();
     Framework fw = Fixtures.multiPoint(Fixtures.services(nominator, new FakeTimers()), plugin);
     CycleState state = Fixtures.state(NODE);
@@ -399,44 +590,56 @@ class FrameworkFilterTest {
   void theFirstPassSeesTheNominatedPodInACopiedStateAndNode() {
     List<String> seen = new ArrayList<>();
     FakePlugin recorder = new FakePlugin("rec");
-    recorder.filterFn = (state, node) -> {
-      seen.add(state.read("key", Counter.class).value() + " " + node.pods().stream().map(PodInfo::name).toList());
-      return Status.success();
-    };
-    PreFilterExtensions counting = new PreFilterExtensions() {
-      @Override
-      public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
-        state.write("key", new Counter(state.read("key", Counter.class).value() + 1));
-        return Status.success();
-      }
+    recorder.filterFn =
+        (state, node) -> {
+          seen.add(
+              state.read("key", Counter.class).value()
+                  + " "
+                  + node.pods().stream().map(PodInfo::name).toList());
+          return Status.success();
+        };
+    PreFilterExtensions counting =
+        new PreFilterExtensions() {
+          @Override
+          public Status addPod(
+              CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
+            state.write("key", new Counter(state.read("key", Counter.class).value() + 1));
+            return Status.success();
+          }
 
-      @Override
-      public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
-        return Status.success();
-      }
-    };
-    PreFilterPlugin counter = new PreFilterPlugin() {
-      @Override
-      public String name() {
-        return "counter";
-      }
+          @Override
+          public Status removePod(
+              CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+            return Status.success();
+          }
+        };
+    PreFilterPlugin counter =
+        new PreFilterPlugin() {
+          @Override
+          public String name() {
+            return "counter";
+          }
 
-      @Override
-      public PreFilterResult preFilter(CycleState state, PodInfo pod) {
-        return PreFilterResult.success();
-      }
+          @Override
+          public PreFilterResult preFilter(CycleState state, PodInfo pod) {
+            return PreFilterResult.success();
+          }
 
-      @Override
-      public PreFilterExtensions preFilterExtensions() {
-        return counting;
-      }
-    };
+          @Override
+          public PreFilterExtensions preFilterExtensions() {
+            return counting;
+          }
+        };
     PodNominator nominator = name -> List.of(HIGH, MakePod.pod().name("peer").uid("peer").info());
-    Map<ExtensionPoint, Profile.PluginSet> points = Map.of(
-        PRE_FILTER, new Profile.PluginSet(List.of(Profile.PluginRef.of("counter")), null),
-        FILTER, new Profile.PluginSet(List.of(Profile.PluginRef.of("rec")), null));
-    Framework fw = Framework.create(new Profile("p", null, points, null), Fixtures.registry(counter, recorder),
-        Fixtures.services(nominator, new FakeTimers()));
+    Map<ExtensionPoint, Profile.PluginSet> points =
+        Map.of(
+            PRE_FILTER, new Profile.PluginSet(List.of(Profile.PluginRef.of("counter")), null),
+            FILTER, new Profile.PluginSet(List.of(Profile.PluginRef.of("rec")), null));
+    Framework fw =
+        Framework.create(
+            new Profile("p", null, points, null),
+            Fixtures.registry(counter, recorder),
+            Fixtures.services(nominator, new FakeTimers()));
     CycleState state = Fixtures.state(NODE);
     state.write("key", new Counter(0));
 

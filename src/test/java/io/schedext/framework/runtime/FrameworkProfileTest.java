@@ -1,33 +1,5 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.ScorePlugin;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.NodeScores;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.PreScorePlugin;
-
-import io.schedext.framework.Registry;
-
-import io.schedext.framework.Profile;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.ScoreExtensions;
-
-
-
 import static io.schedext.framework.ExtensionPoint.BIND;
 import static io.schedext.framework.ExtensionPoint.FILTER;
 import static io.schedext.framework.ExtensionPoint.PERMIT;
@@ -43,6 +15,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeScores;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PreScorePlugin;
+import io.schedext.framework.Profile;
+import io.schedext.framework.Registry;
+import io.schedext.framework.ScoreExtensions;
+import io.schedext.framework.ScorePlugin;
+import io.schedext.framework.Status;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -53,7 +38,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Building a framework from a profile, as upstream's NewFramework tests (multiPoint expansion, weights, errors). */
+/**
+ * Building a framework from a profile, as upstream's NewFramework tests (multiPoint expansion,
+ * weights, errors).
+ */
 class FrameworkProfileTest {
 
   static final String TEST = "test-plugin";
@@ -97,8 +85,12 @@ class FrameworkProfileTest {
   record Bare(String name) implements Plugin {}
 
   static Registry registry() {
-    return Fixtures.registry(new FakePlugin(TEST), new FakePlugin(TEST2), new ScoreOnly(SCORE1),
-        new Normalizing(NORMALIZING), new Bare(NOT_SCORE));
+    return Fixtures.registry(
+        new FakePlugin(TEST),
+        new FakePlugin(TEST2),
+        new ScoreOnly(SCORE1),
+        new Normalizing(NORMALIZING),
+        new Bare(NOT_SCORE));
   }
 
   static Profile.PluginRef ref(String name) {
@@ -141,7 +133,8 @@ class FrameworkProfileTest {
   }
 
   /** Every point where {@code names} run, the others empty. */
-  static Map<ExtensionPoint, List<String>> everywhere(List<String> names, ExtensionPoint... except) {
+  static Map<ExtensionPoint, List<String>> everywhere(
+      List<String> names, ExtensionPoint... except) {
     Map<ExtensionPoint, List<String>> m = new EnumMap<>(ExtensionPoint.class);
     for (ExtensionPoint p : ExtensionPoint.values()) {
       if (!List.of(except).contains(p)) {
@@ -151,14 +144,18 @@ class FrameworkProfileTest {
     return m;
   }
 
-  static Map<ExtensionPoint, List<String>> with(Map<ExtensionPoint, List<String>> base, ExtensionPoint p,
-      String... names) {
+  static Map<ExtensionPoint, List<String>> with(
+      Map<ExtensionPoint, List<String>> base, ExtensionPoint p, String... names) {
     Map<ExtensionPoint, List<String>> m = new EnumMap<>(base);
     m.put(p, List.of(names));
     return m;
   }
 
-  record ExpandCase(String name, P profile, Map<ExtensionPoint, List<String>> want, Map<String, Integer> weights) {
+  record ExpandCase(
+      String name,
+      P profile,
+      Map<ExtensionPoint, List<String>> want,
+      Map<String, Integer> weights) {
     @Override
     public String toString() {
       return name;
@@ -168,39 +165,68 @@ class FrameworkProfileTest {
   static Stream<ExpandCase> expandCases() {
     Map<ExtensionPoint, List<String>> testOnly = everywhere(List.of(TEST));
     return Stream.of(
-        new ExpandCase("a multiPoint plugin runs at every point it implements, with its weight",
-            new P().multi(ref(TEST, 5)), testOnly, Map.of(TEST, 5)),
-        new ExpandCase("a multiPoint plugin disabled at some points is left out there",
+        new ExpandCase(
+            "a multiPoint plugin runs at every point it implements, with its weight",
+            new P().multi(ref(TEST, 5)),
+            testOnly,
+            Map.of(TEST, 5)),
+        new ExpandCase(
+            "a multiPoint plugin disabled at some points is left out there",
             new P().multi(ref(TEST)).disable(PRE_SCORE, TEST).disable(SCORE, TEST),
-            everywhere(List.of(TEST), PRE_SCORE, SCORE), Map.of()),
-        new ExpandCase("several multiPoint plugins keep their order where they meet",
+            everywhere(List.of(TEST), PRE_SCORE, SCORE),
+            Map.of()),
+        new ExpandCase(
+            "several multiPoint plugins keep their order where they meet",
             new P().multi(ref(TEST), ref(SCORE1)),
-            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, TEST, SCORE1), Map.of(TEST, 1, SCORE1, 1)),
-        new ExpandCase("\"*\" disabled at a point skips the multiPoint plugins there",
+            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, TEST, SCORE1),
+            Map.of(TEST, 1, SCORE1, 1)),
+        new ExpandCase(
+            "\"*\" disabled at a point skips the multiPoint plugins there",
             new P().multi(ref(TEST), ref(SCORE1)).disable(PRE_SCORE, "*"),
-            with(everywhere(List.of(TEST), PRE_SCORE), SCORE, TEST, SCORE1), Map.of(TEST, 1, SCORE1, 1)),
-        new ExpandCase("\"*\" disabled at a point keeps that point's explicit plugins exactly as written",
-            new P().multi(ref(TEST), ref(SCORE1)).enable(PRE_SCORE, ref(TEST2), ref(SCORE1)).disable(PRE_SCORE, "*"),
-            with(with(testOnly, PRE_SCORE, TEST2, SCORE1), SCORE, TEST, SCORE1), Map.of(TEST, 1, SCORE1, 1)),
-        new ExpandCase("explicitly enabled multiPoint plugins come first, in the explicit order",
-            new P().multi(ref(NORMALIZING), ref(TEST), ref(SCORE1)).enable(SCORE, ref(SCORE1), ref(TEST)),
+            with(everywhere(List.of(TEST), PRE_SCORE), SCORE, TEST, SCORE1),
+            Map.of(TEST, 1, SCORE1, 1)),
+        new ExpandCase(
+            "\"*\" disabled at a point keeps that point's explicit plugins exactly as written",
+            new P()
+                .multi(ref(TEST), ref(SCORE1))
+                .enable(PRE_SCORE, ref(TEST2), ref(SCORE1))
+                .disable(PRE_SCORE, "*"),
+            with(with(testOnly, PRE_SCORE, TEST2, SCORE1), SCORE, TEST, SCORE1),
+            Map.of(TEST, 1, SCORE1, 1)),
+        new ExpandCase(
+            "explicitly enabled multiPoint plugins come first, in the explicit order",
+            new P()
+                .multi(ref(NORMALIZING), ref(TEST), ref(SCORE1))
+                .enable(SCORE, ref(SCORE1), ref(TEST)),
             with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, SCORE1, TEST, NORMALIZING),
             Map.of(SCORE1, 1, TEST, 1, NORMALIZING, 1)),
-        new ExpandCase("plugins enabled only explicitly come after the multiPoint ones",
-            new P().multi(ref(TEST), ref(SCORE1)).enable(SCORE, ref(NORMALIZING), ref(SCORE1), ref(TEST)),
+        new ExpandCase(
+            "plugins enabled only explicitly come after the multiPoint ones",
+            new P()
+                .multi(ref(TEST), ref(SCORE1))
+                .enable(SCORE, ref(NORMALIZING), ref(SCORE1), ref(TEST)),
             with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, SCORE1, TEST, NORMALIZING),
             Map.of(SCORE1, 1, TEST, 1, NORMALIZING, 1)),
-        new ExpandCase("explicit weights override the multiPoint weights",
+        new ExpandCase(
+            "explicit weights override the multiPoint weights",
             new P().multi(ref(TEST, 7), ref(SCORE1)).enable(SCORE, ref(SCORE1, 5), ref(TEST, 3)),
-            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, SCORE1, TEST), Map.of(SCORE1, 5, TEST, 3)),
-        new ExpandCase("a weight of zero counts as one", new P().multi(ref(SCORE1, 0)),
-            Map.of(PRE_SCORE, List.of(SCORE1), SCORE, List.of(SCORE1)), Map.of(SCORE1, 1)),
-        new ExpandCase("a multiPoint plugin disabled at a point but enabled there explicitly runs after the others",
+            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, SCORE1, TEST),
+            Map.of(SCORE1, 5, TEST, 3)),
+        new ExpandCase(
+            "a weight of zero counts as one",
+            new P().multi(ref(SCORE1, 0)),
+            Map.of(PRE_SCORE, List.of(SCORE1), SCORE, List.of(SCORE1)),
+            Map.of(SCORE1, 1)),
+        new ExpandCase(
+            "a multiPoint plugin disabled at a point but enabled there explicitly runs after the others",
             new P().multi(ref(TEST), ref(SCORE1)).enable(SCORE, ref(SCORE1)).disable(SCORE, SCORE1),
-            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, TEST, SCORE1), Map.of(TEST, 1, SCORE1, 1)),
-        new ExpandCase("a plugin enabled only at one point runs only there",
+            with(with(testOnly, PRE_SCORE, TEST, SCORE1), SCORE, TEST, SCORE1),
+            Map.of(TEST, 1, SCORE1, 1)),
+        new ExpandCase(
+            "a plugin enabled only at one point runs only there",
             new P().enable(FILTER, ref(TEST)).enable(SCORE, ref(TEST2, 2)),
-            Map.of(FILTER, List.of(TEST), SCORE, List.of(TEST2)), Map.of(TEST2, 2)),
+            Map.of(FILTER, List.of(TEST), SCORE, List.of(TEST2)),
+            Map.of(TEST2, 2)),
         new ExpandCase("no plugins at all", new P(), Map.of(), Map.of()));
   }
 
@@ -227,8 +253,11 @@ class FrameworkProfileTest {
 
   @Test
   void scoreWeightsFollowTheScoreOrder() {
-    Framework fw = Framework.create(new P().enable(SCORE, ref(SCORE1, 2), ref(NORMALIZING, 9)).build(), registry(),
-        Fixtures.services());
+    Framework fw =
+        Framework.create(
+            new P().enable(SCORE, ref(SCORE1, 2), ref(NORMALIZING, 9)).build(),
+            registry(),
+            Fixtures.services());
     assertThat(fw.scoreWeights()).containsExactly(entry(SCORE1, 2), entry(NORMALIZING, 9));
   }
 
@@ -243,20 +272,43 @@ class FrameworkProfileTest {
 
   static Stream<ErrorCase> errorCases() {
     return Stream.of(
-        new ErrorCase("an enabled Score plugin missing from the registry", new P().enable(SCORE, ref("notExist")),
-            "plugin \"notExist\" does not exist (profile \"test-profile\"); registered plugins: [" + TEST + ", " + TEST2
-                + ", " + SCORE1 + ", " + NORMALIZING + ", " + NOT_SCORE + "]"),
-        new ErrorCase("a multiPoint plugin missing from the registry", new P().multi(ref("notExist")),
+        new ErrorCase(
+            "an enabled Score plugin missing from the registry",
+            new P().enable(SCORE, ref("notExist")),
+            "plugin \"notExist\" does not exist (profile \"test-profile\"); registered plugins: ["
+                + TEST
+                + ", "
+                + TEST2
+                + ", "
+                + SCORE1
+                + ", "
+                + NORMALIZING
+                + ", "
+                + NOT_SCORE
+                + "]"),
+        new ErrorCase(
+            "a multiPoint plugin missing from the registry",
+            new P().multi(ref("notExist")),
             "plugin \"notExist\" does not exist"),
-        new ErrorCase("a plugin enabled at Score that does not implement Score", new P().enable(SCORE, ref(NOT_SCORE)),
+        new ErrorCase(
+            "a plugin enabled at Score that does not implement Score",
+            new P().enable(SCORE, ref(NOT_SCORE)),
             "plugin \"" + NOT_SCORE + "\" does not extend Score plugin (profile \"test-profile\")"),
-        new ErrorCase("a plugin enabled at PreScore that only scores", new P().enable(PRE_SCORE, ref(NORMALIZING)),
+        new ErrorCase(
+            "a plugin enabled at PreScore that only scores",
+            new P().enable(PRE_SCORE, ref(NORMALIZING)),
             "plugin \"" + NORMALIZING + "\" does not extend PreScore plugin"),
-        new ErrorCase("the same plugin enabled twice at one point", new P().enable(PRE_FILTER, ref(TEST), ref(TEST)),
+        new ErrorCase(
+            "the same plugin enabled twice at one point",
+            new P().enable(PRE_FILTER, ref(TEST), ref(TEST)),
             "plugin \"" + TEST + "\" is enabled twice at PreFilter"),
-        new ErrorCase("the same plugin listed twice in multiPoint", new P().multi(ref(TEST), ref(TEST)),
+        new ErrorCase(
+            "the same plugin listed twice in multiPoint",
+            new P().multi(ref(TEST), ref(TEST)),
             "plugin \"" + TEST + "\" is listed twice in multiPoint"),
-        new ErrorCase("a negative score weight", new P().enable(SCORE, ref(SCORE1, -1)),
+        new ErrorCase(
+            "a negative score weight",
+            new P().enable(SCORE, ref(SCORE1, -1)),
             "score plugin \"" + SCORE1 + "\" has a negative weight -1"));
   }
 
@@ -270,16 +322,24 @@ class FrameworkProfileTest {
 
   @Test
   void argsForAPluginThatIsNotEnabledAreRejected() {
-    Profile p = new Profile("p", List.of(ref(TEST)), null, Map.of(SCORE1, JsonNodeFactory.instance.objectNode()));
+    Profile p =
+        new Profile(
+            "p", List.of(ref(TEST)), null, Map.of(SCORE1, JsonNodeFactory.instance.objectNode()));
     assertThatThrownBy(() -> Framework.create(p, registry(), Fixtures.services()))
         .isInstanceOf(FrameworkException.class)
-        .hasMessage("pluginConfig has args for plugin \"" + SCORE1 + "\", which is not enabled in profile \"p\"");
+        .hasMessage(
+            "pluginConfig has args for plugin \""
+                + SCORE1
+                + "\", which is not enabled in profile \"p\"");
   }
 
   @Test
   void aFactoryReturningAPluginOfAnotherNameIsRejected() {
     Registry r = new Registry().register("a", (args, handle) -> new FakePlugin("b"));
-    assertThatThrownBy(() -> Framework.create(new Profile("p", List.of(ref("a")), null, null), r, Fixtures.services()))
+    assertThatThrownBy(
+            () ->
+                Framework.create(
+                    new Profile("p", List.of(ref("a")), null, null), r, Fixtures.services()))
         .isInstanceOf(FrameworkException.class)
         .hasMessage("plugin factory for \"a\" returned a plugin named \"b\"");
   }
@@ -287,38 +347,51 @@ class FrameworkProfileTest {
   @Test
   void aFactoryFailurePropagatesAndPluginsReceiveTheirArgsAndTheHandle() {
     List<Object> seen = new ArrayList<>();
-    Registry r = new Registry()
-        .register("good", (args, handle) -> {
-          seen.add(args.raw().get("x").asInt());
-          seen.add(handle.framework());
-          return new FakePlugin("good");
-        })
-        .register("bad", (args, handle) -> {
-          throw new FrameworkException("invalid args for plugin bad: nope");
-        });
+    Registry r =
+        new Registry()
+            .register(
+                "good",
+                (args, handle) -> {
+                  seen.add(args.raw().get("x").asInt());
+                  seen.add(handle.framework());
+                  return new FakePlugin("good");
+                })
+            .register(
+                "bad",
+                (args, handle) -> {
+                  throw new FrameworkException("invalid args for plugin bad: nope");
+                });
     var args = JsonNodeFactory.instance.objectNode().put("x", 3);
-    Framework fw = Framework.create(new Profile("p", List.of(ref("good")), null, Map.of("good", args)), r,
-        Fixtures.services());
+    Framework fw =
+        Framework.create(
+            new Profile("p", List.of(ref("good")), null, Map.of("good", args)),
+            r,
+            Fixtures.services());
     assertThat(seen).containsExactly(3, fw);
     assertThat(fw.plugins()).containsOnlyKeys("good");
     assertThat(fw.handle().framework()).isSameAs(fw);
     assertThat(fw.handle().clock()).isSameAs(Fixtures.CLOCK);
 
-    assertThatThrownBy(() -> Framework.create(new Profile("p", List.of(ref("bad")), null, null), r,
-        Fixtures.services()))
+    assertThatThrownBy(
+            () ->
+                Framework.create(
+                    new Profile("p", List.of(ref("bad")), null, null), r, Fixtures.services()))
         .isInstanceOf(FrameworkException.class)
         .hasMessage("invalid args for plugin bad: nope");
   }
 
-  // -------------------------------------------------------------------------------------- registry, frameworks
+  // --------------------------------------------------------------------------------------
+  // registry, frameworks
 
   @Test
   void registryRejectsDuplicatesAndUnknownRemovals() {
     Registry r = new Registry().register("a", (args, h) -> new FakePlugin("a"));
     assertThatThrownBy(() -> r.register("a", (args, h) -> null))
-        .isInstanceOf(FrameworkException.class).hasMessage("a plugin named a already exists");
+        .isInstanceOf(FrameworkException.class)
+        .hasMessage("a plugin named a already exists");
     assertThatThrownBy(() -> r.unregister("b"))
-        .isInstanceOf(FrameworkException.class).hasMessage("no plugin named b exists");
+        .isInstanceOf(FrameworkException.class)
+        .hasMessage("no plugin named b exists");
     Registry other = new Registry().register("b", (args, h) -> new FakePlugin("b"));
     r.merge(other);
     assertThat(r.names()).containsExactly("a", "b");
@@ -344,8 +417,10 @@ class FrameworkProfileTest {
 
   @Test
   void frameworksKnowTheirDefaultProfile() {
-    Framework a = Framework.create(new Profile("a", null, null, null), registry(), Fixtures.services());
-    Framework b = Framework.create(new Profile("b", null, null, null), registry(), Fixtures.services());
+    Framework a =
+        Framework.create(new Profile("a", null, null, null), registry(), Fixtures.services());
+    Framework b =
+        Framework.create(new Profile("b", null, null, null), registry(), Fixtures.services());
     Map<String, Framework> byName = new LinkedHashMap<>();
     byName.put("a", a);
     byName.put("b", b);
@@ -364,9 +439,31 @@ class FrameworkProfileTest {
     assertThat(ExtensionPoint.byName("preFilter")).isEqualTo(PRE_FILTER);
     assertThat(ExtensionPoint.byName("PostBind")).isEqualTo(POST_BIND);
     assertThat(ExtensionPoint.byName("queueSort")).isNull();
-    assertThat(List.of(PRE_FILTER, FILTER, POST_FILTER, PRE_SCORE, SCORE, RESERVE, PERMIT, PRE_BIND, BIND, POST_BIND)
-        .stream().map(ExtensionPoint::upstreamName).toList())
-        .containsExactly("PreFilter", "Filter", "PostFilter", "PreScore", "Score", "Reserve", "Permit", "PreBind",
-            "Bind", "PostBind");
+    assertThat(
+            List.of(
+                    PRE_FILTER,
+                    FILTER,
+                    POST_FILTER,
+                    PRE_SCORE,
+                    SCORE,
+                    RESERVE,
+                    PERMIT,
+                    PRE_BIND,
+                    BIND,
+                    POST_BIND)
+                .stream()
+                .map(ExtensionPoint::upstreamName)
+                .toList())
+        .containsExactly(
+            "PreFilter",
+            "Filter",
+            "PostFilter",
+            "PreScore",
+            "Score",
+            "Reserve",
+            "Permit",
+            "PreBind",
+            "Bind",
+            "PostBind");
   }
 }

@@ -1,30 +1,19 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.ScorePlugin;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.Profile;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.ScoreResult;
-
-
 import static io.schedext.framework.ExtensionPoint.PRE_SCORE;
 import static io.schedext.framework.ExtensionPoint.SCORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Plugin;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.Profile;
+import io.schedext.framework.ScorePlugin;
+import io.schedext.framework.ScoreResult;
+import io.schedext.framework.Status;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
@@ -39,7 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** PreScore, Score, NormalizeScore and weights, as upstream's TestRunScorePlugins and PreScore tests. */
+/**
+ * PreScore, Score, NormalizeScore and weights, as upstream's TestRunScorePlugins and PreScore
+ * tests.
+ */
 class FrameworkScoreTest {
 
   static final String INJECTED = "injected status";
@@ -69,7 +61,11 @@ class FrameworkScoreTest {
    * @param normalized per plugin, the normalised scores by node
    * @param totals the weighted totals by node
    */
-  record Scores(Status status, List<String> plugins, List<Integer> weights, List<List<Long>> normalized,
+  record Scores(
+      Status status,
+      List<String> plugins,
+      List<Integer> weights,
+      List<List<Long>> normalized,
       List<Long> totals) {
 
     static Scores of(ScoreResult r) {
@@ -77,7 +73,11 @@ class FrameworkScoreTest {
       for (long[] row : r.normalized()) {
         n.add(Arrays.stream(row).boxed().toList());
       }
-      return new Scores(r.status(), List.of(r.plugins()), IntStream.of(r.weights()).boxed().toList(), n,
+      return new Scores(
+          r.status(),
+          List.of(r.plugins()),
+          IntStream.of(r.weights()).boxed().toList(),
+          n,
           Arrays.stream(r.totals()).boxed().toList());
     }
 
@@ -98,49 +98,112 @@ class FrameworkScoreTest {
   }
 
   static Scorer normalizing(String name, int weight, long score, long normalized) {
-    return new Scorer(name, weight, p -> {
-      p.score = score;
-      p.normalizeTo = normalized;
-    });
+    return new Scorer(
+        name,
+        weight,
+        p -> {
+          p.score = score;
+          p.normalizeTo = normalized;
+        });
   }
 
   static Stream<ScoreCase> scoreCases() {
     return Stream.of(
-        new ScoreCase("no Score plugins: every node totals zero", List.of(),
+        new ScoreCase(
+            "no Score plugins: every node totals zero",
+            List.of(),
             new Scores(Status.success(), List.of(), List.of(), List.of(), List.of(0L, 0L))),
-        new ScoreCase("a single Score plugin scoring 1 at weight 1", List.of(scorer(SCORE1, 1, 1)),
-            new Scores(Status.success(), List.of(SCORE1), List.of(1), List.of(List.of(1L, 1L)), List.of(1L, 1L))),
-        new ScoreCase("NormalizeScore overrides the raw score", List.of(normalizing(NORM1, 1, 10, 5)),
-            new Scores(Status.success(), List.of(NORM1), List.of(1), List.of(List.of(5L, 5L)), List.of(5L, 5L))),
-        new ScoreCase("three plugins, two normalising, weighted and summed",
+        new ScoreCase(
+            "a single Score plugin scoring 1 at weight 1",
+            List.of(scorer(SCORE1, 1, 1)),
+            new Scores(
+                Status.success(),
+                List.of(SCORE1),
+                List.of(1),
+                List.of(List.of(1L, 1L)),
+                List.of(1L, 1L))),
+        new ScoreCase(
+            "NormalizeScore overrides the raw score",
+            List.of(normalizing(NORM1, 1, 10, 5)),
+            new Scores(
+                Status.success(),
+                List.of(NORM1),
+                List.of(1),
+                List.of(List.of(5L, 5L)),
+                List.of(5L, 5L))),
+        new ScoreCase(
+            "three plugins, two normalising, weighted and summed",
             List.of(scorer(SCORE1, 1, 1), normalizing(NORM1, 1, 3, 4), normalizing(NORM2, 2, 4, 5)),
-            new Scores(Status.success(), List.of(SCORE1, NORM1, NORM2), List.of(1, 1, 2),
-                List.of(List.of(1L, 1L), List.of(4L, 4L), List.of(5L, 5L)), List.of(15L, 15L))),
-        new ScoreCase("a weight of 3 triples the score", List.of(scorer(SCORE1, 3, 1)),
-            new Scores(Status.success(), List.of(SCORE1), List.of(3), List.of(List.of(1L, 1L)), List.of(3L, 3L))),
-        new ScoreCase("a raw score may leave the range when NormalizeScore brings it back",
+            new Scores(
+                Status.success(),
+                List.of(SCORE1, NORM1, NORM2),
+                List.of(1, 1, 2),
+                List.of(List.of(1L, 1L), List.of(4L, 4L), List.of(5L, 5L)),
+                List.of(15L, 15L))),
+        new ScoreCase(
+            "a weight of 3 triples the score",
+            List.of(scorer(SCORE1, 3, 1)),
+            new Scores(
+                Status.success(),
+                List.of(SCORE1),
+                List.of(3),
+                List.of(List.of(1L, 1L)),
+                List.of(3L, 3L))),
+        new ScoreCase(
+            "a raw score may leave the range when NormalizeScore brings it back",
             List.of(normalizing(NORM1, 1, 1000, 100)),
-            new Scores(Status.success(), List.of(NORM1), List.of(1), List.of(List.of(100L, 100L)),
+            new Scores(
+                Status.success(),
+                List.of(NORM1),
+                List.of(1),
+                List.of(List.of(100L, 100L)),
                 List.of(100L, 100L))),
-        new ScoreCase("a failing Score is an Error naming the plugin",
-            List.of(scorer(SCORE1, 1, 1), new Scorer(NORM1, 1,
-                p -> p.throwAt.put("Score", new FrameworkException(INJECTED)))),
-            Scores.failed("running Score plugins: plugin \"" + NORM1 + "\" failed with: " + INJECTED)),
-        new ScoreCase("a failing NormalizeScore is an Error naming the plugin",
-            List.of(scorer(SCORE1, 1, 1), new Scorer(NORM1, 1, p -> p.normalize = Status.error(INJECTED))),
-            Scores.failed("running Normalize on Score plugins: plugin \"" + NORM1 + "\" failed with: " + INJECTED)),
-        new ScoreCase("a Score above MaxNodeScore without NormalizeScore is an Error", List.of(scorer(SCORE1, 1, 101)),
-            Scores.failed("applying score defaultWeights on Score plugins: plugin \"" + SCORE1
-                + "\" returns an invalid score 101, it should in the range of [0, 100] after normalizing")),
-        new ScoreCase("a Score below MinNodeScore without NormalizeScore is an Error", List.of(scorer(SCORE1, 1, -1)),
-            Scores.failed("applying score defaultWeights on Score plugins: plugin \"" + SCORE1
-                + "\" returns an invalid score -1, it should in the range of [0, 100] after normalizing")),
-        new ScoreCase("a normalised score above MaxNodeScore is an Error", List.of(normalizing(NORM1, 1, 5, 101)),
-            Scores.failed("applying score defaultWeights on Score plugins: plugin \"" + NORM1
-                + "\" returns an invalid score 101, it should in the range of [0, 100] after normalizing")),
-        new ScoreCase("a normalised score below MinNodeScore is an Error", List.of(normalizing(NORM1, 1, 5, -1)),
-            Scores.failed("applying score defaultWeights on Score plugins: plugin \"" + NORM1
-                + "\" returns an invalid score -1, it should in the range of [0, 100] after normalizing")));
+        new ScoreCase(
+            "a failing Score is an Error naming the plugin",
+            List.of(
+                scorer(SCORE1, 1, 1),
+                new Scorer(
+                    NORM1, 1, p -> p.throwAt.put("Score", new FrameworkException(INJECTED)))),
+            Scores.failed(
+                "running Score plugins: plugin \"" + NORM1 + "\" failed with: " + INJECTED)),
+        new ScoreCase(
+            "a failing NormalizeScore is an Error naming the plugin",
+            List.of(
+                scorer(SCORE1, 1, 1),
+                new Scorer(NORM1, 1, p -> p.normalize = Status.error(INJECTED))),
+            Scores.failed(
+                "running Normalize on Score plugins: plugin \""
+                    + NORM1
+                    + "\" failed with: "
+                    + INJECTED)),
+        new ScoreCase(
+            "a Score above MaxNodeScore without NormalizeScore is an Error",
+            List.of(scorer(SCORE1, 1, 101)),
+            Scores.failed(
+                "applying score defaultWeights on Score plugins: plugin \""
+                    + SCORE1
+                    + "\" returns an invalid score 101, it should in the range of [0, 100] after normalizing")),
+        new ScoreCase(
+            "a Score below MinNodeScore without NormalizeScore is an Error",
+            List.of(scorer(SCORE1, 1, -1)),
+            Scores.failed(
+                "applying score defaultWeights on Score plugins: plugin \""
+                    + SCORE1
+                    + "\" returns an invalid score -1, it should in the range of [0, 100] after normalizing")),
+        new ScoreCase(
+            "a normalised score above MaxNodeScore is an Error",
+            List.of(normalizing(NORM1, 1, 5, 101)),
+            Scores.failed(
+                "applying score defaultWeights on Score plugins: plugin \""
+                    + NORM1
+                    + "\" returns an invalid score 101, it should in the range of [0, 100] after normalizing")),
+        new ScoreCase(
+            "a normalised score below MinNodeScore is an Error",
+            List.of(normalizing(NORM1, 1, 5, -1)),
+            Scores.failed(
+                "applying score defaultWeights on Score plugins: plugin \""
+                    + NORM1
+                    + "\" returns an invalid score -1, it should in the range of [0, 100] after normalizing")));
   }
 
   private static Framework scoreFramework(List<Scorer> scorers, List<String> calls) {
@@ -155,7 +218,9 @@ class FrameworkScoreTest {
     Map<ExtensionPoint, Profile.PluginSet> points = new EnumMap<>(ExtensionPoint.class);
     points.put(SCORE, new Profile.PluginSet(refs, null));
     points.put(PRE_SCORE, new Profile.PluginSet(refs, null));
-    return Framework.create(new Profile("p", null, points, null), Fixtures.registry(plugins.toArray(Plugin[]::new)),
+    return Framework.create(
+        new Profile("p", null, points, null),
+        Fixtures.registry(plugins.toArray(Plugin[]::new)),
         Fixtures.services());
   }
 
@@ -164,7 +229,8 @@ class FrameworkScoreTest {
   void runScorePlugins(ScoreCase c) {
     Framework fw = scoreFramework(c.plugins(), new ArrayList<>());
 
-    Scores got = Scores.of(fw.runScorePlugins(Fixtures.state(NODES.toArray(NodeInfo[]::new)), POD, NODES));
+    Scores got =
+        Scores.of(fw.runScorePlugins(Fixtures.state(NODES.toArray(NodeInfo[]::new)), POD, NODES));
 
     assertThat(got).isEqualTo(c.want());
   }
@@ -175,17 +241,18 @@ class FrameworkScoreTest {
     for (int i = 0; i < 200; i++) {
       many.add(MakeNode.node().name("n" + i).info());
     }
-    ScorePlugin byIndex = new ScorePlugin() {
-      @Override
-      public String name() {
-        return "by-index";
-      }
+    ScorePlugin byIndex =
+        new ScorePlugin() {
+          @Override
+          public String name() {
+            return "by-index";
+          }
 
-      @Override
-      public long score(CycleState state, PodInfo pod, NodeInfo node) {
-        return Long.parseLong(node.name().substring(1)) % 101;
-      }
-    };
+          @Override
+          public long score(CycleState state, PodInfo pod, NodeInfo node) {
+            return Long.parseLong(node.name().substring(1)) % 101;
+          }
+        };
     Framework fw = Fixtures.at(SCORE, byIndex);
 
     ScoreResult r = fw.runScorePlugins(Fixtures.state(), POD, many);
@@ -211,7 +278,8 @@ class FrameworkScoreTest {
 
   // ----------------------------------------------------------------------------------------------------- PreScore
 
-  record PreScoreCase(String name, List<Scorer> plugins, Status want, List<String> skipped, List<String> calls) {
+  record PreScoreCase(
+      String name, List<Scorer> plugins, Status want, List<String> skipped, List<String> calls) {
     @Override
     public String toString() {
       return name;
@@ -224,22 +292,46 @@ class FrameworkScoreTest {
 
   static Stream<PreScoreCase> preScoreCases() {
     return Stream.of(
-        new PreScoreCase("every PreScore succeeds", List.of(pre("a", Status.success()), pre("b", Status.success())),
-            Status.success(), List.of(), List.of("a:PreScore", "b:PreScore")),
-        new PreScoreCase("a PreScore returning nothing counts as success", List.of(pre("a", null)), Status.success(),
-            List.of(), List.of("a:PreScore")),
-        new PreScoreCase("Skip marks the plugin's Score skipped and the others run",
-            List.of(pre("a", Status.skip()), pre("b", Status.success())), Status.success(), List.of("a"),
+        new PreScoreCase(
+            "every PreScore succeeds",
+            List.of(pre("a", Status.success()), pre("b", Status.success())),
+            Status.success(),
+            List.of(),
             List.of("a:PreScore", "b:PreScore")),
-        new PreScoreCase("an Error stops and is wrapped without plugin attribution",
+        new PreScoreCase(
+            "a PreScore returning nothing counts as success",
+            List.of(pre("a", null)),
+            Status.success(),
+            List.of(),
+            List.of("a:PreScore")),
+        new PreScoreCase(
+            "Skip marks the plugin's Score skipped and the others run",
+            List.of(pre("a", Status.skip()), pre("b", Status.success())),
+            Status.success(),
+            List.of("a"),
+            List.of("a:PreScore", "b:PreScore")),
+        new PreScoreCase(
+            "an Error stops and is wrapped without plugin attribution",
             List.of(pre("a", Status.error(INJECTED)), pre("b", Status.success())),
-            Status.error("running PreScore plugin \"a\": " + INJECTED), List.of(), List.of("a:PreScore")),
-        new PreScoreCase("a rejection from PreScore is an Error too",
+            Status.error("running PreScore plugin \"a\": " + INJECTED),
+            List.of(),
+            List.of("a:PreScore")),
+        new PreScoreCase(
+            "a rejection from PreScore is an Error too",
             List.of(pre("a", Status.success()), pre("b", Status.unschedulable(INJECTED))),
-            Status.error("running PreScore plugin \"b\": " + INJECTED), List.of(), List.of("a:PreScore", "b:PreScore")),
-        new PreScoreCase("a thrown exception is wrapped the same way",
-            List.of(new Scorer("a", 1, p -> p.throwAt.put("PreScore", new IllegalArgumentException(INJECTED)))),
-            Status.error("running PreScore plugin \"a\": " + INJECTED), List.of(), List.of("a:PreScore")));
+            Status.error("running PreScore plugin \"b\": " + INJECTED),
+            List.of(),
+            List.of("a:PreScore", "b:PreScore")),
+        new PreScoreCase(
+            "a thrown exception is wrapped the same way",
+            List.of(
+                new Scorer(
+                    "a",
+                    1,
+                    p -> p.throwAt.put("PreScore", new IllegalArgumentException(INJECTED)))),
+            Status.error("running PreScore plugin \"a\": " + INJECTED),
+            List.of(),
+            List.of("a:PreScore")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -250,7 +342,8 @@ class FrameworkScoreTest {
     CycleState state = Fixtures.state();
     List<String> observed = new ArrayList<>();
 
-    assertThat(fw.runPreScorePlugins(state, POD, NODES, (name, s) -> observed.add(name))).isEqualTo(c.want());
+    assertThat(fw.runPreScorePlugins(state, POD, NODES, (name, s) -> observed.add(name)))
+        .isEqualTo(c.want());
     assertThat(state.skipScorePlugins()).containsExactlyInAnyOrderElementsOf(c.skipped());
     assertThat(calls).isEqualTo(c.calls());
     assertThat(observed).hasSameSizeAs(c.calls());
@@ -259,18 +352,32 @@ class FrameworkScoreTest {
   @Test
   void aPluginSkippedAtPreScoreIsNotScoredAndMissingFromTheResult() {
     List<String> calls = new ArrayList<>();
-    Framework fw = scoreFramework(List.of(new Scorer("skipped", 1, p -> {
-      p.preScore = Status.skip();
-      p.score = 101;
-    }), scorer("scored", 2, 10)), calls);
+    Framework fw =
+        scoreFramework(
+            List.of(
+                new Scorer(
+                    "skipped",
+                    1,
+                    p -> {
+                      p.preScore = Status.skip();
+                      p.score = 101;
+                    }),
+                scorer("scored", 2, 10)),
+            calls);
     CycleState state = Fixtures.state();
     fw.runPreScorePlugins(state, POD, NODES);
     calls.clear();
 
     Scores got = Scores.of(fw.runScorePlugins(state, POD, NODES));
 
-    assertThat(got).isEqualTo(new Scores(Status.success(), List.of("scored"), List.of(2),
-        List.of(List.of(10L, 10L)), List.of(20L, 20L)));
+    assertThat(got)
+        .isEqualTo(
+            new Scores(
+                Status.success(),
+                List.of("scored"),
+                List.of(2),
+                List.of(List.of(10L, 10L)),
+                List.of(20L, 20L)));
     assertThat(calls).containsExactly("scored:Score", "scored:Score");
   }
 }

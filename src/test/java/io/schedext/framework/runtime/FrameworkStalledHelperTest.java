@@ -1,46 +1,26 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.ExtensionPoint;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.ScorePlugin;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.Code;
-
-import io.schedext.framework.NodeScores;
-
-import io.schedext.framework.PodBinder;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.FilterPlugin;
-
-import io.schedext.framework.FrameworkMetrics;
-
-import io.schedext.framework.ScoreExtensions;
-
-import io.schedext.framework.ScoreResult;
-
-import io.schedext.framework.PodNominator;
-
-import io.schedext.framework.runtime.WaitingPodsMap;
-
-
-
-import io.schedext.framework.parallelize.Parallelizer;
-import io.schedext.framework.parallelize.ParallelizerTest;
-
 import static io.schedext.testing.Latches.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;
+import io.schedext.framework.Code;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FilterPlugin;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.FrameworkMetrics;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeScores;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.ScoreExtensions;
+import io.schedext.framework.ScorePlugin;
+import io.schedext.framework.ScoreResult;
+import io.schedext.framework.Status;
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.parallelize.ParallelizerTest;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
@@ -53,9 +33,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The per-node Filter and Score loops answer while a helper thread is stuck inside a node (as a helper preempted by
- * the operating system would be), with the same result as an unhindered run, and the helper's late result for that
- * node changes nothing.
+ * The per-node Filter and Score loops answer while a helper thread is stuck inside a node (as a
+ * helper preempted by the operating system would be), with the same result as an unhindered run,
+ * and the helper's late result for that node changes nothing.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FrameworkStalledHelperTest {
@@ -88,8 +68,9 @@ class FrameworkStalledHelperTest {
   }
 
   /**
-   * Called at the start of every plugin call: the first call on a helper stalls until released; calls on the
-   * caller wait until that has happened, so the caller runs out of chunks while the helper holds one.
+   * Called at the start of every plugin call: the first call on a helper stalls until released;
+   * calls on the caller wait until that has happened, so the caller runs out of chunks while the
+   * helper holds one.
    */
   private void gate() {
     if (!Thread.currentThread().getName().startsWith("scheduling-")) {
@@ -101,11 +82,19 @@ class FrameworkStalledHelperTest {
   }
 
   private FrameworkServices services() {
-    PodBinder refusing = (pod, node) -> {
-      throw new FrameworkException("binding is not available in this test");
-    };
-    return new FrameworkServices(new ObjectStore(), refusing, parallelizer, PodNominator.NONE, Fixtures.CLOCK,
-        new FakeTimers(), new WaitingPodsMap(), FrameworkMetrics.NONE);
+    PodBinder refusing =
+        (pod, node) -> {
+          throw new FrameworkException("binding is not available in this test");
+        };
+    return new FrameworkServices(
+        new ObjectStore(),
+        refusing,
+        parallelizer,
+        PodNominator.NONE,
+        Fixtures.CLOCK,
+        new FakeTimers(),
+        new WaitingPodsMap(),
+        FrameworkMetrics.NONE);
   }
 
   /** Every third node does not fit. */
@@ -187,7 +176,8 @@ class FrameworkStalledHelperTest {
     assertScores(got);
     release.countDown();
     ParallelizerTest.drain(parallelizer);
-    // The helper's raw score for the node it was stuck in arrives after normalising: it must not land.
+    // The helper's raw score for the node it was stuck in arrives after normalising: it must not
+    // land.
     assertScores(got);
   }
 

@@ -1,34 +1,18 @@
 package io.schedext.framework.runtime;
 
-import io.schedext.framework.PodInfo;
-
-import io.schedext.framework.NodeInfo;
-
-import io.schedext.framework.FrameworkException;
-
-import io.schedext.framework.Status;
-
-import io.schedext.framework.Code;
-
-import io.schedext.framework.CycleState;
-
-import io.schedext.framework.FrameworkMetrics;
-
-import io.schedext.framework.Plugin;
-
-import io.schedext.framework.ScoreResult;
-
-import io.schedext.framework.PodNominator;
-
-import io.schedext.framework.runtime.WaitingPodsMap;
-
-
-
-import io.schedext.framework.parallelize.Parallelizer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;
+import io.schedext.framework.Code;
+import io.schedext.framework.CycleState;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.FrameworkMetrics;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
+import io.schedext.framework.ScoreResult;
+import io.schedext.framework.Status;
+import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import java.util.ArrayList;
@@ -40,9 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Plugin durations of a sampled cycle are observed on at most {@link Framework#PLUGIN_METRICS_NODES} nodes, evenly
- * spread, for Filter and Score over many nodes; every node of a small list is observed; nothing is observed in a cycle
- * that is not sampled. The decisions are the same either way.
+ * Plugin durations of a sampled cycle are observed on at most {@link
+ * Framework#PLUGIN_METRICS_NODES} nodes, evenly spread, for Filter and Score over many nodes; every
+ * node of a small list is observed; nothing is observed in a cycle that is not sampled. The
+ * decisions are the same either way.
  */
 class PluginMetricsSamplingTest {
 
@@ -68,11 +53,22 @@ class PluginMetricsSamplingTest {
   }
 
   private static Framework framework(Recorder recorder, List<String> calls) {
-    FrameworkServices services = new FrameworkServices(new ObjectStore(), (pod, node) -> {
-      throw new FrameworkException("no binding here");
-    }, Fixtures.PARALLELIZER, PodNominator.NONE, Fixtures.CLOCK, new FakeTimers(), new WaitingPodsMap(), recorder);
+    FrameworkServices services =
+        new FrameworkServices(
+            new ObjectStore(),
+            (pod, node) -> {
+              throw new FrameworkException("no binding here");
+            },
+            Fixtures.PARALLELIZER,
+            PodNominator.NONE,
+            Fixtures.CLOCK,
+            new FakeTimers(),
+            new WaitingPodsMap(),
+            recorder);
     FakePlugin a = new FakePlugin("a", calls);
-    a.filterFn = (state, node) -> node.name().endsWith("7") ? Status.unschedulable("sevens") : Status.success();
+    a.filterFn =
+        (state, node) ->
+            node.name().endsWith("7") ? Status.unschedulable("sevens") : Status.success();
     a.score = 40;
     FakePlugin b = new FakePlugin("b", calls);
     b.score = 60;
@@ -80,8 +76,15 @@ class PluginMetricsSamplingTest {
   }
 
   @ParameterizedTest(name = "{0} nodes, sampled={1}: {2} nodes timed per plugin")
-  @CsvSource({"1, true, 1", "100, true, 100", "101, true, 51", "250, true, 84", "5000, true, 100",
-      "5000, false, 0", "40, false, 0"})
+  @CsvSource({
+    "1, true, 1",
+    "100, true, 100",
+    "101, true, 51",
+    "250, true, 84",
+    "5000, true, 100",
+    "5000, false, 0",
+    "40, false, 0"
+  })
   void filterAndScoreTimeABoundedSpreadOfNodes(int n, boolean sampled, int timedNodes) {
     Recorder recorder = new Recorder();
     List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -94,18 +97,23 @@ class PluginMetricsSamplingTest {
 
     for (int i = 0; i < n; i++) {
       boolean seven = nodes.get(i).name().endsWith("7");
-      assertThat(statuses[i]).as(nodes.get(i).name())
+      assertThat(statuses[i])
+          .as(nodes.get(i).name())
           .isEqualTo(seven ? Status.unschedulable("sevens").withPlugin("a") : Status.success());
     }
-    // Over LIGHT_SERIAL_BELOW nodes the caller finishes a helper's chunk from its end, and where they meet one block
-    // of nodes can run on both (one result kept): each helper adds at most a block's calls and timings.
-    int helpers = n >= Parallelizer.LIGHT_SERIAL_BELOW ? Fixtures.PARALLELIZER.parallelism() - 1 : 0;
+    // Over LIGHT_SERIAL_BELOW nodes the caller finishes a helper's chunk from its end, and where
+    // they meet one block
+    // of nodes can run on both (one result kept): each helper adds at most a block's calls and
+    // timings.
+    int helpers =
+        n >= Parallelizer.LIGHT_SERIAL_BELOW ? Fixtures.PARALLELIZER.parallelism() - 1 : 0;
     int extra = helpers * Parallelizer.BLOCK;
     long rejected = nodes.stream().filter(x -> x.name().endsWith("7")).count();
     assertThat(count(calls, "a:Filter")).isBetween((long) n, (long) n + extra);
     assertThat(count(calls, "b:Filter")).isBetween(n - rejected, n - rejected + extra);
     // Timed nodes are every stride-th index from 0; a rejected node times "a" only.
-    int stride = Math.max(1, (n + Framework.PLUGIN_METRICS_NODES - 1) / Framework.PLUGIN_METRICS_NODES);
+    int stride =
+        Math.max(1, (n + Framework.PLUGIN_METRICS_NODES - 1) / Framework.PLUGIN_METRICS_NODES);
     long timedRejected = 0;
     for (int i = 0; i < n; i += stride) {
       if (nodes.get(i).name().endsWith("7")) {
@@ -113,7 +121,8 @@ class PluginMetricsSamplingTest {
       }
     }
     int timedExtra = sampled ? helpers * ((Parallelizer.BLOCK + stride - 1) / stride) : 0;
-    assertThat(count(recorder.plugins, "a:Filter")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+    assertThat(count(recorder.plugins, "a:Filter"))
+        .isBetween((long) timedNodes, (long) timedNodes + timedExtra);
     long bTimed = sampled ? timedNodes - timedRejected : 0;
     assertThat(count(recorder.plugins, "b:Filter")).isBetween(bTimed, bTimed + timedExtra);
 
@@ -122,8 +131,10 @@ class PluginMetricsSamplingTest {
 
     assertThat(scores.status()).isEqualTo(Status.success());
     assertThat(scores.totals()).containsOnly(100L);
-    assertThat(count(recorder.plugins, "a:Score")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
-    assertThat(count(recorder.plugins, "b:Score")).isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+    assertThat(count(recorder.plugins, "a:Score"))
+        .isBetween((long) timedNodes, (long) timedNodes + timedExtra);
+    assertThat(count(recorder.plugins, "b:Score"))
+        .isBetween((long) timedNodes, (long) timedNodes + timedExtra);
   }
 
   private static long count(Collection<String> entries, String entry) {

@@ -1,7 +1,5 @@
 package io.schedext.plugins.defaultpreemption;
 
-import io.schedext.framework.runtime.WaitingPodsMap;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,12 +13,9 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.FilterPlugin;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.FrameworkMetrics;
-import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterExtensions;
@@ -28,9 +23,12 @@ import io.schedext.framework.PreFilterPlugin;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
-import io.schedext.framework.runtime.ScheduledTimers;
 import io.schedext.framework.Status;
-import io.schedext.framework.WaitingPods;
+import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.ScheduledTimers;
+import io.schedext.framework.runtime.WaitingPodsMap;
 import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -49,7 +47,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.IntUnaryOperator;
 
-/** Shared pods, nodes, budgets and frameworks for the preemption tests, in upstream's sizes and priorities. */
+/**
+ * Shared pods, nodes, budgets and frameworks for the preemption tests, in upstream's sizes and
+ * priorities.
+ */
 final class Fixtures {
 
   static final int NEG = -100;
@@ -84,7 +85,10 @@ final class Fixtures {
     return MakePod.pod().name(name).uid(name).priority(priority);
   }
 
-  /** A node with these resources and, unless they say otherwise, room for 32 pods (as upstream's MakeNode). */
+  /**
+   * A node with these resources and, unless they say otherwise, room for 32 pods (as upstream's
+   * MakeNode).
+   */
   static NodeWrapper node(String name, Map<String, String> resources) {
     Map<String, String> r = new HashMap<>(Map.of("pods", "32"));
     r.putAll(resources);
@@ -112,7 +116,8 @@ final class Fixtures {
   }
 
   /** A policy/v1 budget in namespace default over pods with {@code labels}. */
-  static PodDisruptionBudget pdb(String name, Map<String, String> labels, int allowed, String... disruptedPods) {
+  static PodDisruptionBudget pdb(
+      String name, Map<String, String> labels, int allowed, String... disruptedPods) {
     LabelSelector sel = labels == null ? null : new LabelSelector(null, new HashMap<>(labels));
     return pdb(name, "default", sel, allowed, disruptedPods);
   }
@@ -136,7 +141,10 @@ final class Fixtures {
     return b;
   }
 
-  /** Marks {@code pod} as evicted by the scheduler: deleting, with DisruptionTarget=True PreemptionByScheduler. */
+  /**
+   * Marks {@code pod} as evicted by the scheduler: deleting, with DisruptionTarget=True
+   * PreemptionByScheduler.
+   */
   static PodWrapper preemptedByScheduler(PodWrapper pod) {
     Pod p = pod.terminating().obj();
     PodCondition c = new PodCondition();
@@ -147,36 +155,71 @@ final class Fixtures {
     return pod;
   }
 
-  /** A nominator holding exactly {@code pods}, each nominated to its {@code status.nominatedNodeName}. */
+  /**
+   * A nominator holding exactly {@code pods}, each nominated to its {@code
+   * status.nominatedNodeName}.
+   */
   static PodNominator nominator(List<Pod> pods) {
     Map<String, List<PodInfo>> byNode = new HashMap<>();
     for (Pod p : pods) {
-      byNode.computeIfAbsent(p.getStatus().getNominatedNodeName(), k -> new ArrayList<>()).add(PodInfo.of(p));
+      byNode
+          .computeIfAbsent(p.getStatus().getNominatedNodeName(), k -> new ArrayList<>())
+          .add(PodInfo.of(p));
     }
     return node -> byNode.getOrDefault(node, List.of());
   }
 
   /**
-   * A framework running {@code plugins} (multiPoint, in order) from the in-tree registry plus the test plugins, with
-   * DefaultPreemption starting its dry runs at the offsets {@code offsets} gives, one node at a time, at {@link #NOW}.
+   * A framework running {@code plugins} (multiPoint, in order) from the in-tree registry plus the
+   * test plugins, with DefaultPreemption starting its dry runs at the offsets {@code offsets}
+   * gives, one node at a time, at {@link #NOW}.
    */
   static Framework framework(
-      ObjectStore store, PodNominator nominator, IntUnaryOperator offsets, String preemptionArgs,
-      List<String> plugins, FakeFilter fake) {
-    Registry registry = InTreeRegistry.create().unregister(DefaultPreemption.NAME)
-        .register(DefaultPreemption.NAME, (a, h) -> DefaultPreemption.create(a, h, offsets))
-        .register(TEST_PLUGIN, (a, h) -> new FailingExtensions())
-        .register(FAKE_FILTER, (a, h) -> fake == null ? new FakeFilter(Code.SUCCESS) : fake)
-        .register(TRUE_FILTER, (a, h) -> new NamedFilter(TRUE_FILTER, (p, n) -> Status.success()))
-        .register(FALSE_FILTER, (a, h) -> new NamedFilter(FALSE_FILTER, (p, n) -> Status.unschedulable(FAKE_REASON)))
-        .register(MATCH_FILTER, (a, h) -> new NamedFilter(MATCH_FILTER,
-            (p, n) -> p.name().equals(n.name()) ? Status.success() : Status.unschedulable(FAKE_REASON)));
-    Map<String, JsonNode> args = preemptionArgs == null
-        ? Map.of() : Map.of(DefaultPreemption.NAME, TestFrameworks.json(preemptionArgs));
-    Profile profile = new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), args);
-    FrameworkServices services = new FrameworkServices(store, (pod, node) -> {
-      throw new FrameworkException("binding is not available in this test");
-    }, SERIAL, nominator, Clock.fixed(NOW, ZoneOffset.UTC), TIMERS, new WaitingPodsMap(), FrameworkMetrics.NONE);
+      ObjectStore store,
+      PodNominator nominator,
+      IntUnaryOperator offsets,
+      String preemptionArgs,
+      List<String> plugins,
+      FakeFilter fake) {
+    Registry registry =
+        InTreeRegistry.create()
+            .unregister(DefaultPreemption.NAME)
+            .register(DefaultPreemption.NAME, (a, h) -> DefaultPreemption.create(a, h, offsets))
+            .register(TEST_PLUGIN, (a, h) -> new FailingExtensions())
+            .register(FAKE_FILTER, (a, h) -> fake == null ? new FakeFilter(Code.SUCCESS) : fake)
+            .register(
+                TRUE_FILTER, (a, h) -> new NamedFilter(TRUE_FILTER, (p, n) -> Status.success()))
+            .register(
+                FALSE_FILTER,
+                (a, h) ->
+                    new NamedFilter(FALSE_FILTER, (p, n) -> Status.unschedulable(FAKE_REASON)))
+            .register(
+                MATCH_FILTER,
+                (a, h) ->
+                    new NamedFilter(
+                        MATCH_FILTER,
+                        (p, n) ->
+                            p.name().equals(n.name())
+                                ? Status.success()
+                                : Status.unschedulable(FAKE_REASON)));
+    Map<String, JsonNode> args =
+        preemptionArgs == null
+            ? Map.of()
+            : Map.of(DefaultPreemption.NAME, TestFrameworks.json(preemptionArgs));
+    Profile profile =
+        new Profile("test", plugins.stream().map(Profile.PluginRef::of).toList(), Map.of(), args);
+    FrameworkServices services =
+        new FrameworkServices(
+            store,
+            (pod, node) -> {
+              throw new FrameworkException("binding is not available in this test");
+            },
+            SERIAL,
+            nominator,
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            TIMERS,
+            new WaitingPodsMap(),
+            FrameworkMetrics.NONE);
     return Framework.create(profile, registry, services);
   }
 
@@ -206,11 +249,16 @@ final class Fixtures {
     @Override
     public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
       calls.incrementAndGet();
-      return code == Code.SUCCESS ? Status.success() : Status.of(code, "injecting failure for pod " + pod.name());
+      return code == Code.SUCCESS
+          ? Status.success()
+          : Status.of(code, "injecting failure for pod " + pod.name());
     }
   }
 
-  /** A PreFilter whose AddPod/RemovePod fail on nodes labelled {@code error=true} (upstream's TestPlugin). */
+  /**
+   * A PreFilter whose AddPod/RemovePod fail on nodes labelled {@code error=true} (upstream's
+   * TestPlugin).
+   */
   static final class FailingExtensions implements PreFilterPlugin, PreFilterExtensions {
     @Override
     public String name() {
@@ -230,13 +278,16 @@ final class Fixtures {
     @Override
     public Status addPod(CycleState state, PodInfo podToSchedule, PodInfo podToAdd, NodeInfo node) {
       return "true".equals(node.labels().get("error"))
-          ? Status.error("failed to add pod: " + podToSchedule.name()) : Status.success();
+          ? Status.error("failed to add pod: " + podToSchedule.name())
+          : Status.success();
     }
 
     @Override
-    public Status removePod(CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
+    public Status removePod(
+        CycleState state, PodInfo podToSchedule, PodInfo podToRemove, NodeInfo node) {
       return "true".equals(node.labels().get("error"))
-          ? Status.error("failed to remove pod: " + podToSchedule.name()) : Status.success();
+          ? Status.error("failed to remove pod: " + podToSchedule.name())
+          : Status.success();
     }
   }
 }

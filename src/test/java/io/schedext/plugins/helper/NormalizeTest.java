@@ -8,7 +8,9 @@ import io.schedext.framework.NodeScores;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Upstream's DefaultNormalizeScore cases, and the divider it uses against plain integer division. */
+/**
+ * Upstream's DefaultNormalizeScore cases, and the divider it uses against plain integer division.
+ */
 class NormalizeTest {
 
   private static long[] normalize(long max, boolean reverse, long... raw) {
@@ -37,17 +39,35 @@ class NormalizeTest {
   @Test
   void dividerAgreesWithIntegerDivision() {
     Random rnd = new Random(7);
-    long[] divisors = {1, 2, 3, 7, 10, 99, 100, 101, 999_983, (1L << 31) - 1, (1L << 52) - 1, 1L << 52,
-        Long.MAX_VALUE, -1, -3, -100, Long.MIN_VALUE};
+    long[] divisors = {
+      1,
+      2,
+      3,
+      7,
+      10,
+      99,
+      100,
+      101,
+      999_983,
+      (1L << 31) - 1,
+      (1L << 52) - 1,
+      1L << 52,
+      Long.MAX_VALUE,
+      -1,
+      -3,
+      -100,
+      Long.MIN_VALUE
+    };
     for (long d : divisors) {
       Normalize.Divider div = new Normalize.Divider(d);
       for (int k = 0; k < 20_000; k++) {
-        long n = switch (k % 4) {
-          case 0 -> rnd.nextInt(100_000);
-          case 1 -> d * rnd.nextInt(200) + rnd.nextInt(3) - 1;
-          case 2 -> rnd.nextLong();
-          default -> (1L << 52) - rnd.nextInt(1000) + rnd.nextInt(2000);
-        };
+        long n =
+            switch (k % 4) {
+              case 0 -> rnd.nextInt(100_000);
+              case 1 -> d * rnd.nextInt(200) + rnd.nextInt(3) - 1;
+              case 2 -> rnd.nextLong();
+              default -> (1L << 52) - rnd.nextInt(1000) + rnd.nextInt(2000);
+            };
         assertThat(div.quotient(n)).as("%d / %d", n, d).isEqualTo(n / d);
       }
       assertThat(div.quotient(0)).isZero();

@@ -30,8 +30,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upstream's image_locality_test.go: TestImageLocalityPriority and TestNormalizedImageName, plus image volumes
- * (kubernetes/kubernetes#130231 and #138951).
+ * Upstream's image_locality_test.go: TestImageLocalityPriority and TestNormalizedImageName, plus
+ * image volumes (kubernetes/kubernetes#130231 and #138951).
  */
 class ImageLocalityTest {
 
@@ -66,12 +66,19 @@ class ImageLocalityTest {
   }
 
   private static Node node403002000(String name) {
-    return node(name, 40L, names("gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"),
-        300L, names("gcr.io/300:latest", "gcr.io/300:v1"), 2000L, names("gcr.io/2000:latest"));
+    return node(
+        name,
+        40L,
+        names("gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"),
+        300L,
+        names("gcr.io/300:latest", "gcr.io/300:v1"),
+        2000L,
+        names("gcr.io/2000:latest"));
   }
 
   private static Node node25010(String name) {
-    return node(name, 250L, names("gcr.io/250:latest"), 10L, names("gcr.io/10:latest", "gcr.io/10:v1"));
+    return node(
+        name, 250L, names("gcr.io/250:latest"), 10L, names("gcr.io/10:latest", "gcr.io/10:v1"));
   }
 
   private static Node node400030(String name) {
@@ -79,16 +86,27 @@ class ImageLocalityTest {
   }
 
   private static Node node203040(String name) {
-    return node(name, 20L, names("gcr.io/20:latest"), 30L, names("gcr.io/30:latest"), 40L, names("gcr.io/40:latest"));
+    return node(
+        name,
+        20L,
+        names("gcr.io/20:latest"),
+        30L,
+        names("gcr.io/30:latest"),
+        40L,
+        names("gcr.io/40:latest"));
   }
 
   static Stream<Case> cases() {
     Stream.Builder<Case> b = Stream.builder();
     for (boolean preScore : new boolean[] {true, false}) {
       String suffix = preScore ? "" : ", without PreScore";
-      b.add(new Case("two images spread on two nodes, the node with the larger one is preferred" + suffix,
-          pod("gcr.io/40", "gcr.io/250").info(), List.of(node403002000("node1"), node25010("node2")), preScore,
-          List.of(0L, 5L)));
+      b.add(
+          new Case(
+              "two images spread on two nodes, the node with the larger one is preferred" + suffix,
+              pod("gcr.io/40", "gcr.io/250").info(),
+              List.of(node403002000("node1"), node25010("node2")),
+              preScore,
+              List.of(0L, 5L)));
     }
     PodWrapper withInit = pod("gcr.io/30");
     Container init = new Container();
@@ -100,35 +118,82 @@ class ImageLocalityTest {
     volume.setName("models");
     volume.setImage(new ImageVolumeSource("IfNotPresent", "gcr.io/300"));
     withImageVolume.volume(volume);
-    return Stream.concat(b.build(), Stream.of(
-        new Case("both images on one node make that node preferred", pod("gcr.io/40", "gcr.io/300").info(),
-            List.of(node403002000("node1"), node25010("node2")), true, List.of(7L, 0L)),
-        new Case("a sum above the maximum threshold is clamped to it", pod("gcr.io/10", "gcr.io/4000").info(),
-            List.of(node400030("node1"), node25010("node2")), true, List.of(100L, 0L)),
-        new Case("a node without images dilutes the spread of the others",
-            pod("gcr.io/10", "gcr.io/4000").info(),
-            List.of(node400030("node1"), node25010("node2"), node("node3")), true, List.of(66L, 0L, 0L)),
-        new Case("several large images: the node holding all of them is preferred",
-            pod("gcr.io/300", "gcr.io/600", "gcr.io/900").info(),
-            List.of(node("node1", 600L, names("gcr.io/600:latest"), 40L, names("gcr.io/40:latest"),
-                    900L, names("gcr.io/900:latest")),
-                node("node2", 300L, names("gcr.io/300:latest"), 600L, names("gcr.io/600:latest"),
-                    900L, names("gcr.io/900:latest")),
-                node("node3")),
-            true, List.of(32L, 36L, 0L)),
-        new Case("several small images barely score", pod("gcr.io/30", "gcr.io/40").info(),
-            List.of(node203040("node1"), node400030("node2")), true, List.of(1L, 0L)),
-        new Case("init containers' images count and raise the maximum threshold", withInit.info(),
-            List.of(node403002000("node1"), node203040("node2")), true, List.of(6L, 0L)),
-        new Case("image volumes count like containers, in the sum and in the maximum threshold",
-            withImageVolume.info(), List.of(node403002000("node1"), node203040("node2")), true, List.of(6L, 0L)),
-        new Case("a pod without containers scores 0", MakePod.pod().name("p").info(),
-            List.of(node403002000("node1")), true, List.of(0L)),
-        new Case("an image named by digest matches only that exact name",
-            pod("gcr.io/250@" + digest("250")).info(),
-            List.of(node("node1", 250L, names("gcr.io/250@" + digest("250"))), node("node2", 250L,
-                names("gcr.io/250:latest"))),
-            true, List.of(10L, 0L))));
+    return Stream.concat(
+        b.build(),
+        Stream.of(
+            new Case(
+                "both images on one node make that node preferred",
+                pod("gcr.io/40", "gcr.io/300").info(),
+                List.of(node403002000("node1"), node25010("node2")),
+                true,
+                List.of(7L, 0L)),
+            new Case(
+                "a sum above the maximum threshold is clamped to it",
+                pod("gcr.io/10", "gcr.io/4000").info(),
+                List.of(node400030("node1"), node25010("node2")),
+                true,
+                List.of(100L, 0L)),
+            new Case(
+                "a node without images dilutes the spread of the others",
+                pod("gcr.io/10", "gcr.io/4000").info(),
+                List.of(node400030("node1"), node25010("node2"), node("node3")),
+                true,
+                List.of(66L, 0L, 0L)),
+            new Case(
+                "several large images: the node holding all of them is preferred",
+                pod("gcr.io/300", "gcr.io/600", "gcr.io/900").info(),
+                List.of(
+                    node(
+                        "node1",
+                        600L,
+                        names("gcr.io/600:latest"),
+                        40L,
+                        names("gcr.io/40:latest"),
+                        900L,
+                        names("gcr.io/900:latest")),
+                    node(
+                        "node2",
+                        300L,
+                        names("gcr.io/300:latest"),
+                        600L,
+                        names("gcr.io/600:latest"),
+                        900L,
+                        names("gcr.io/900:latest")),
+                    node("node3")),
+                true,
+                List.of(32L, 36L, 0L)),
+            new Case(
+                "several small images barely score",
+                pod("gcr.io/30", "gcr.io/40").info(),
+                List.of(node203040("node1"), node400030("node2")),
+                true,
+                List.of(1L, 0L)),
+            new Case(
+                "init containers' images count and raise the maximum threshold",
+                withInit.info(),
+                List.of(node403002000("node1"), node203040("node2")),
+                true,
+                List.of(6L, 0L)),
+            new Case(
+                "image volumes count like containers, in the sum and in the maximum threshold",
+                withImageVolume.info(),
+                List.of(node403002000("node1"), node203040("node2")),
+                true,
+                List.of(6L, 0L)),
+            new Case(
+                "a pod without containers scores 0",
+                MakePod.pod().name("p").info(),
+                List.of(node403002000("node1")),
+                true,
+                List.of(0L)),
+            new Case(
+                "an image named by digest matches only that exact name",
+                pod("gcr.io/250@" + digest("250")).info(),
+                List.of(
+                    node("node1", 250L, names("gcr.io/250@" + digest("250"))),
+                    node("node2", 250L, names("gcr.io/250:latest"))),
+                true,
+                List.of(10L, 0L))));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -157,7 +222,10 @@ class ImageLocalityTest {
   static Stream<NameCase> names() {
     return Stream.of(
         new NameCase("a bare name gets :latest", "root", "root:latest"),
-        new NameCase("a registry port is not mistaken for a tag", "gcr.io:5000/root", "gcr.io:5000/root:latest"),
+        new NameCase(
+            "a registry port is not mistaken for a tag",
+            "gcr.io:5000/root",
+            "gcr.io:5000/root:latest"),
         new NameCase("a tagged name is kept", "root:tag", "root:tag"),
         new NameCase("a digest is kept", "root@" + digest("root"), "root@" + digest("root")),
         new NameCase("a missing image becomes :latest", null, ":latest"));
@@ -170,8 +238,8 @@ class ImageLocalityTest {
   }
 
   /**
-   * Node infos with image states as upstream's test snapshot builds them: per node, each listed name maps to that
-   * node's image size and the number of nodes listing the name.
+   * Node infos with image states as upstream's test snapshot builds them: per node, each listed
+   * name maps to that node's image size and the number of nodes listing the name.
    */
   private static List<NodeInfo> infos(List<Node> nodes) {
     Map<String, Set<String>> holders = new HashMap<>();
@@ -187,7 +255,8 @@ class ImageLocalityTest {
       Map<String, ImageStateSummary> states = new HashMap<>();
       for (ContainerImage image : images(n)) {
         for (String name : image.getNames()) {
-          states.putIfAbsent(name, new ImageStateSummary(image.getSizeBytes(), holders.get(name).size()));
+          states.putIfAbsent(
+              name, new ImageStateSummary(image.getSizeBytes(), holders.get(name).size()));
         }
       }
       NodeInfo info = NodeInfo.of(n);
@@ -203,7 +272,8 @@ class ImageLocalityTest {
 
   private static String digest(String content) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(content.getBytes(StandardCharsets.UTF_8));
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(content.getBytes(StandardCharsets.UTF_8));
       return "sha256:" + String.format("%064x", new BigInteger(1, hash));
     } catch (Exception e) {
       throw new IllegalStateException(e);

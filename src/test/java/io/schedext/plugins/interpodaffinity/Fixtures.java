@@ -25,7 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** One-line builders for affinity terms, pods with whole Affinity objects, namespaces and snapshots. */
+/**
+ * One-line builders for affinity terms, pods with whole Affinity objects, namespaces and snapshots.
+ */
 final class Fixtures {
 
   private static final AtomicInteger SEQ = new AtomicInteger();
@@ -41,7 +43,9 @@ final class Fixtures {
     return r;
   }
 
-  /** A label selector ANDing the requirements ({@code selector()} is the empty, match-all selector). */
+  /**
+   * A label selector ANDing the requirements ({@code selector()} is the empty, match-all selector).
+   */
   static LabelSelector selector(LabelSelectorRequirement... reqs) {
     LabelSelector s = new LabelSelector();
     s.setMatchExpressions(new ArrayList<>(List.of(reqs)));
@@ -55,7 +59,10 @@ final class Fixtures {
 
   /** A term with explicit namespaces and/or a namespace selector (null = unset). */
   static PodAffinityTerm term(
-      String topologyKey, LabelSelector selector, List<String> namespaces, LabelSelector namespaceSelector) {
+      String topologyKey,
+      LabelSelector selector,
+      List<String> namespaces,
+      LabelSelector namespaceSelector) {
     PodAffinityTerm t = new PodAffinityTerm();
     t.setTopologyKey(topologyKey);
     t.setLabelSelector(selector);
@@ -97,7 +104,10 @@ final class Fixtures {
     return a;
   }
 
-  /** The pod-affinity part of {@code affinity} and the pod-anti-affinity part of {@code antiAffinity}. */
+  /**
+   * The pod-affinity part of {@code affinity} and the pod-anti-affinity part of {@code
+   * antiAffinity}.
+   */
   static Affinity both(Affinity affinity, Affinity antiAffinity) {
     Affinity a = new Affinity();
     a.setPodAffinity(affinity.getPodAffinity());
@@ -105,9 +115,13 @@ final class Fixtures {
     return a;
   }
 
-  /** A pod with a unique name in {@code namespace}, on {@code node} ("" = unassigned), with labels and affinity. */
+  /**
+   * A pod with a unique name in {@code namespace}, on {@code node} ("" = unassigned), with labels
+   * and affinity.
+   */
   static PodInfo pod(String namespace, String node, Map<String, String> labels, Affinity affinity) {
-    PodWrapper w = MakePod.pod().name("p" + SEQ.incrementAndGet()).namespace(namespace).labels(labels);
+    PodWrapper w =
+        MakePod.pod().name("p" + SEQ.incrementAndGet()).namespace(namespace).labels(labels);
     if (!node.isEmpty()) {
       w.node(node);
     }
@@ -126,12 +140,17 @@ final class Fixtures {
     return MakeNode.node().name(name).labels(labels).obj();
   }
 
-  /** Node infos for {@code nodes}, in order, each holding the pods assigned to it (pods of other nodes are dropped). */
+  /**
+   * Node infos for {@code nodes}, in order, each holding the pods assigned to it (pods of other
+   * nodes are dropped).
+   */
   static List<NodeInfo> nodeInfos(List<PodInfo> pods, List<Node> nodes) {
     List<NodeInfo> out = new ArrayList<>();
     for (Node n : nodes) {
       String name = n.getMetadata().getName();
-      out.add(NodeInfo.of(n, pods.stream().filter(p -> p.nodeName().equals(name)).toArray(PodInfo[]::new)));
+      out.add(
+          NodeInfo.of(
+              n, pods.stream().filter(p -> p.nodeName().equals(name)).toArray(PodInfo[]::new)));
     }
     return out;
   }
@@ -143,7 +162,12 @@ final class Fixtures {
 
   /** A namespace with labels. */
   static Namespace namespace(String name, Map<String, String> labels) {
-    return new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build();
+    return new NamespaceBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withLabels(labels)
+        .endMetadata()
+        .build();
   }
 
   /** A store holding these namespaces. */
@@ -167,6 +191,7 @@ final class Fixtures {
   /** The plugin with {@code argsJson} over {@code store}. */
   static InterPodAffinity plugin(String argsJson, ObjectStore store) {
     return InterPodAffinity.create(
-        PluginArgs.of(InterPodAffinity.NAME, TestFrameworks.json(argsJson)), TestFrameworks.handle(store));
+        PluginArgs.of(InterPodAffinity.NAME, TestFrameworks.json(argsJson)),
+        TestFrameworks.handle(store));
   }
 }

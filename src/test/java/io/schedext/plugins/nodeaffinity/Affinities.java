@@ -12,7 +12,10 @@ import io.schedext.testing.MakePod;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Small builders for node selector terms, required and preferred node affinity in this package's tests. */
+/**
+ * Small builders for node selector terms, required and preferred node affinity in this package's
+ * tests.
+ */
 final class Affinities {
 
   private Affinities() {}
@@ -47,7 +50,8 @@ final class Affinities {
   }
 
   /** A term with both kinds of requirements. */
-  static NodeSelectorTerm term(List<NodeSelectorRequirement> exprs, List<NodeSelectorRequirement> fields) {
+  static NodeSelectorTerm term(
+      List<NodeSelectorRequirement> exprs, List<NodeSelectorRequirement> fields) {
     NodeSelectorTerm t = new NodeSelectorTerm();
     t.setMatchExpressions(new ArrayList<>(exprs));
     t.setMatchFields(new ArrayList<>(fields));

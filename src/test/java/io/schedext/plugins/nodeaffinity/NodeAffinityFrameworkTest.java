@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.Names;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -23,18 +23,21 @@ import org.junit.jupiter.api.Test;
 /** NodeAffinity run by the framework: narrowing, Skip and added-affinity args from the profile. */
 class NodeAffinityFrameworkTest {
 
-  private static final String ADDED_ZONE_A = "{\"addedAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":"
-      + "[{\"weight\":5,\"preference\":{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":"
-      + "[\"a\"]}]}}]}}";
+  private static final String ADDED_ZONE_A =
+      "{\"addedAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":"
+          + "[{\"weight\":5,\"preference\":{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":"
+          + "[\"a\"]}]}}]}}";
 
-  private final List<NodeInfo> nodes = List.of(
-      MakeNode.node().name("n1").label("zone", "a").info(),
-      MakeNode.node().name("n2").label("zone", "b").info(),
-      MakeNode.node().name("n3").label("zone", "a").info());
+  private final List<NodeInfo> nodes =
+      List.of(
+          MakeNode.node().name("n1").label("zone", "a").info(),
+          MakeNode.node().name("n2").label("zone", "b").info(),
+          MakeNode.node().name("n3").label("zone", "a").info());
 
   private Framework framework(Map<String, String> args) {
     Registry registry = new Registry().register(Names.NODE_AFFINITY, NodeAffinity::create);
-    return TestFrameworks.framework(registry, new ObjectStore(), List.of(Names.NODE_AFFINITY), args);
+    return TestFrameworks.framework(
+        registry, new ObjectStore(), List.of(Names.NODE_AFFINITY), args);
   }
 
   @Test

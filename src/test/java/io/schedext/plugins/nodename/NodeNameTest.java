@@ -27,10 +27,20 @@ class NodeNameTest {
   static Stream<Case> cases() {
     NodeInfo foo = MakeNode.node().name("foo").info();
     return Stream.of(
-        new Case("a pod without a node name fits any node", MakePod.pod().name("p").info(), foo, Status.success()),
-        new Case("a pod naming this node fits", MakePod.pod().name("p").node("foo").info(), foo, Status.success()),
-        new Case("a pod naming another node is rejected as unresolvable",
-            MakePod.pod().name("p").node("bar").info(), foo,
+        new Case(
+            "a pod without a node name fits any node",
+            MakePod.pod().name("p").info(),
+            foo,
+            Status.success()),
+        new Case(
+            "a pod naming this node fits",
+            MakePod.pod().name("p").node("foo").info(),
+            foo,
+            Status.success()),
+        new Case(
+            "a pod naming another node is rejected as unresolvable",
+            MakePod.pod().name("p").node("bar").info(),
+            foo,
             Status.unresolvable(NodeName.ERR_REASON).withPlugin(Names.NODE_NAME)));
   }
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Registry;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.Names;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -17,15 +17,21 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** NodePorts run by the framework: its Skip keeps the Filter from looking for state that was never written. */
+/**
+ * NodePorts run by the framework: its Skip keeps the Filter from looking for state that was never
+ * written.
+ */
 class NodePortsFrameworkTest {
 
-  private final NodeInfo node = MakeNode.node().name("n")
-      .info(MakePod.pod().name("web").node("n").hostPort("TCP", "", 80).info());
+  private final NodeInfo node =
+      MakeNode.node()
+          .name("n")
+          .info(MakePod.pod().name("web").node("n").hostPort("TCP", "", 80).info());
 
   private Framework framework() {
     Registry registry = new Registry().register(Names.NODE_PORTS, NodePorts::create);
-    return TestFrameworks.framework(registry, new ObjectStore(), List.of(Names.NODE_PORTS), Map.of());
+    return TestFrameworks.framework(
+        registry, new ObjectStore(), List.of(Names.NODE_PORTS), Map.of());
   }
 
   @Test

@@ -26,10 +26,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class NodePortsTest {
 
-  private static final Status CONFLICT = Status.unschedulable(NodePorts.ERR_REASON).withPlugin(Names.NODE_PORTS);
+  private static final Status CONFLICT =
+      Status.unschedulable(NodePorts.ERR_REASON).withPlugin(Names.NODE_PORTS);
   private static final PreFilterResult SKIP = PreFilterResult.of(Status.skip());
 
-  record Case(String name, PodInfo pod, NodeInfo node, PreFilterResult wantPreFilter, Status wantFilter) {
+  record Case(
+      String name, PodInfo pod, NodeInfo node, PreFilterResult wantPreFilter, Status wantFilter) {
     @Override
     public String toString() {
       return name;
@@ -68,64 +70,126 @@ class NodePortsTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("a pod without host ports skips the Filter",
-            MakePod.pod().name("p").info(), nodeWith(), SKIP, null),
-        new Case("a port different from the one in use fits",
-            ports("UDP/127.0.0.1/8080").info(), nodeWith(ports("UDP/127.0.0.1/9090").info()),
-            PreFilterResult.success(), Status.success()),
-        new Case("the same UDP port on the same IP conflicts",
-            ports("UDP/127.0.0.1/8080").info(), nodeWith(ports("UDP/127.0.0.1/8080").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("the same TCP port on the same IP conflicts",
-            ports("TCP/127.0.0.1/8080").info(), nodeWith(ports("TCP/127.0.0.1/8080").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("the same port on another host IP fits",
-            ports("TCP/127.0.0.1/8080").info(), nodeWith(ports("TCP/127.0.0.2/8080").info()),
-            PreFilterResult.success(), Status.success()),
-        new Case("the same port with another protocol fits",
-            ports("UDP/127.0.0.1/8080").info(), nodeWith(ports("TCP/127.0.0.1/8080").info()),
-            PreFilterResult.success(), Status.success()),
-        new Case("a conflict on the second wanted UDP port is found",
-            ports("UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080").info(), nodeWith(ports("UDP/127.0.0.1/8080").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a conflict on the first wanted TCP port is found",
+        new Case(
+            "a pod without host ports skips the Filter",
+            MakePod.pod().name("p").info(),
+            nodeWith(),
+            SKIP,
+            null),
+        new Case(
+            "a port different from the one in use fits",
+            ports("UDP/127.0.0.1/8080").info(),
+            nodeWith(ports("UDP/127.0.0.1/9090").info()),
+            PreFilterResult.success(),
+            Status.success()),
+        new Case(
+            "the same UDP port on the same IP conflicts",
+            ports("UDP/127.0.0.1/8080").info(),
+            nodeWith(ports("UDP/127.0.0.1/8080").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "the same TCP port on the same IP conflicts",
+            ports("TCP/127.0.0.1/8080").info(),
+            nodeWith(ports("TCP/127.0.0.1/8080").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "the same port on another host IP fits",
+            ports("TCP/127.0.0.1/8080").info(),
+            nodeWith(ports("TCP/127.0.0.2/8080").info()),
+            PreFilterResult.success(),
+            Status.success()),
+        new Case(
+            "the same port with another protocol fits",
+            ports("UDP/127.0.0.1/8080").info(),
+            nodeWith(ports("TCP/127.0.0.1/8080").info()),
+            PreFilterResult.success(),
+            Status.success()),
+        new Case(
+            "a conflict on the second wanted UDP port is found",
+            ports("UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080").info(),
+            nodeWith(ports("UDP/127.0.0.1/8080").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a conflict on the first wanted TCP port is found",
             ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080").info(),
-            nodeWith(ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081").info()), PreFilterResult.success(), CONFLICT),
-        new Case("a wanted port on 0.0.0.0 conflicts with that port on any IP",
-            ports("TCP/0.0.0.0/8001").info(), nodeWith(ports("TCP/127.0.0.1/8001").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a second wanted port on 0.0.0.0 conflicts with that port on any IP",
-            ports("TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001").info(), nodeWith(ports("TCP/127.0.0.1/8001").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a wanted port on a specific IP conflicts with that port in use on 0.0.0.0",
-            ports("TCP/127.0.0.1/8001").info(), nodeWith(ports("TCP/0.0.0.0/8001").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a port in use on 0.0.0.0 with another protocol does not conflict",
-            ports("UDP/127.0.0.1/8001").info(), nodeWith(ports("TCP/0.0.0.0/8001").info()),
-            PreFilterResult.success(), Status.success()),
-        new Case("a UDP port in use on 0.0.0.0 conflicts with a UDP port on a specific IP",
-            ports("UDP/127.0.0.1/8001").info(), nodeWith(ports("TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("an empty protocol means TCP",
-            ports("/127.0.0.1/8080").info(), nodeWith(ports("TCP/127.0.0.1/8080").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("an empty host IP means 0.0.0.0",
-            ports("TCP//8080").info(), nodeWith(ports("TCP/10.1.1.1/8080").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a port of a pod that has left the node no longer conflicts",
-            ports("TCP/127.0.0.1/8080").info(), nodeAfterRemoving(ports("TCP/127.0.0.1/8080").uid("gone").info()),
-            PreFilterResult.success(), Status.success()),
-        new Case("a sidecar init container's host port is wanted too",
-            withInitPort(MakePod.pod().name("p"), true, 9000), nodeWith(ports("TCP/0.0.0.0/9000").info()),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a sidecar already on the node holds its host port",
-            ports("TCP/0.0.0.0/9000").info(), nodeWith(withInitPort(MakePod.pod().name("side"), true, 9000)),
-            PreFilterResult.success(), CONFLICT),
-        new Case("a plain init container's host port is not wanted, so the Filter is skipped",
-            withInitPort(MakePod.pod().name("p"), false, 9000), nodeWith(ports("TCP/0.0.0.0/9000").info()),
-            SKIP, null),
-        new Case("a container port without a host port is not wanted",
-            containerPortOnly(), nodeWith(ports("TCP/0.0.0.0/80").info()), SKIP, null));
+            nodeWith(ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a wanted port on 0.0.0.0 conflicts with that port on any IP",
+            ports("TCP/0.0.0.0/8001").info(),
+            nodeWith(ports("TCP/127.0.0.1/8001").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a second wanted port on 0.0.0.0 conflicts with that port on any IP",
+            ports("TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001").info(),
+            nodeWith(ports("TCP/127.0.0.1/8001").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a wanted port on a specific IP conflicts with that port in use on 0.0.0.0",
+            ports("TCP/127.0.0.1/8001").info(),
+            nodeWith(ports("TCP/0.0.0.0/8001").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a port in use on 0.0.0.0 with another protocol does not conflict",
+            ports("UDP/127.0.0.1/8001").info(),
+            nodeWith(ports("TCP/0.0.0.0/8001").info()),
+            PreFilterResult.success(),
+            Status.success()),
+        new Case(
+            "a UDP port in use on 0.0.0.0 conflicts with a UDP port on a specific IP",
+            ports("UDP/127.0.0.1/8001").info(),
+            nodeWith(ports("TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "an empty protocol means TCP",
+            ports("/127.0.0.1/8080").info(),
+            nodeWith(ports("TCP/127.0.0.1/8080").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "an empty host IP means 0.0.0.0",
+            ports("TCP//8080").info(),
+            nodeWith(ports("TCP/10.1.1.1/8080").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a port of a pod that has left the node no longer conflicts",
+            ports("TCP/127.0.0.1/8080").info(),
+            nodeAfterRemoving(ports("TCP/127.0.0.1/8080").uid("gone").info()),
+            PreFilterResult.success(),
+            Status.success()),
+        new Case(
+            "a sidecar init container's host port is wanted too",
+            withInitPort(MakePod.pod().name("p"), true, 9000),
+            nodeWith(ports("TCP/0.0.0.0/9000").info()),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a sidecar already on the node holds its host port",
+            ports("TCP/0.0.0.0/9000").info(),
+            nodeWith(withInitPort(MakePod.pod().name("side"), true, 9000)),
+            PreFilterResult.success(),
+            CONFLICT),
+        new Case(
+            "a plain init container's host port is not wanted, so the Filter is skipped",
+            withInitPort(MakePod.pod().name("p"), false, 9000),
+            nodeWith(ports("TCP/0.0.0.0/9000").info()),
+            SKIP,
+            null),
+        new Case(
+            "a container port without a host port is not wanted",
+            containerPortOnly(),
+            nodeWith(ports("TCP/0.0.0.0/80").info()),
+            SKIP,
+            null));
   }
 
   private static NodeInfo nodeAfterRemoving(PodInfo pod) {
@@ -157,8 +221,11 @@ class NodePortsTest {
   @Test
   void filterWithoutPreFilterIsAnInternalError() {
     NodeInfo n = MakeNode.node().name("n").info();
-    assertThatThrownBy(() -> NodePorts.create(null, null)
-            .filter(TestFrameworks.cycleState(List.of(n)), ports("TCP/0.0.0.0/80").info(), n))
+    assertThatThrownBy(
+            () ->
+                NodePorts.create(null, null)
+                    .filter(
+                        TestFrameworks.cycleState(List.of(n)), ports("TCP/0.0.0.0/80").info(), n))
         .isInstanceOf(FrameworkException.class)
         .hasMessageContaining("PreFilterNodePorts");
   }

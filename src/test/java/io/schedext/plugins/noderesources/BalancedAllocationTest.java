@@ -21,77 +21,159 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upstream's balanced_allocation_test.go (without the DRA rows), with the expectations of the balance-change score
- * (kubernetes/kubernetes#135573): 50 + (50 + balance with the pod − balance without it) / 2.
+ * Upstream's balanced_allocation_test.go (without the DRA rows), with the expectations of the
+ * balance-change score (kubernetes/kubernetes#135573): 50 + (50 + balance with the pod − balance
+ * without it) / 2.
  */
 class BalancedAllocationTest {
 
   private static final String GPU = "nvidia.com/gpu";
-  private static final String WITH_GPU = "{\"resources\":[{\"name\":\"cpu\",\"weight\":1},"
-      + "{\"name\":\"memory\",\"weight\":1},{\"name\":\"nvidia.com/gpu\",\"weight\":1}]}";
+  private static final String WITH_GPU =
+      "{\"resources\":[{\"name\":\"cpu\",\"weight\":1},"
+          + "{\"name\":\"memory\",\"weight\":1},{\"name\":\"nvidia.com/gpu\",\"weight\":1}]}";
 
   private static Pod cpuOnly(String node) {
-    return MakePod.pod().node(node).req(Map.of("cpu", "1000m", "memory", "0"))
-        .req(Map.of("cpu", "2000m", "memory", "0")).obj();
+    return MakePod.pod()
+        .node(node)
+        .req(Map.of("cpu", "1000m", "memory", "0"))
+        .req(Map.of("cpu", "2000m", "memory", "0"))
+        .obj();
   }
 
   private static Pod cpuAndMemory(String node) {
-    return MakePod.pod().node(node).req(Map.of("cpu", "1000m", "memory", "2000"))
-        .req(Map.of("cpu", "2000m", "memory", "3000")).obj();
+    return MakePod.pod()
+        .node(node)
+        .req(Map.of("cpu", "1000m", "memory", "2000"))
+        .req(Map.of("cpu", "2000m", "memory", "3000"))
+        .obj();
   }
 
   private static Pod cpuAndMemoryAndGpu(String node) {
-    return MakePod.pod().node(node).req(Map.of("cpu", "1000m", "memory", "2000"))
-        .req(Map.of("cpu", "2000m", "memory", "3000", GPU, "3")).obj();
+    return MakePod.pod()
+        .node(node)
+        .req(Map.of("cpu", "1000m", "memory", "2000"))
+        .req(Map.of("cpu", "2000m", "memory", "3000", GPU, "3"))
+        .obj();
   }
 
   private static List<Node> nodes(long cpu1, long mem1, long cpu2, long mem2) {
     return List.of(node("node1", cpu1, mem1, Map.of()), node("node2", cpu2, mem2, Map.of()));
   }
 
-  static ScoreCase c(String name, Pod pod, List<Node> nodes, List<Pod> existing, String args, boolean preScore,
+  static ScoreCase c(
+      String name,
+      Pod pod,
+      List<Node> nodes,
+      List<Pod> existing,
+      String args,
+      boolean preScore,
       Long... want) {
     return new ScoreCase(name, pod, nodes, existing, args, preScore, List.of(want));
   }
 
   static Stream<ScoreCase> cases() {
     return Stream.of(
-        c("an empty node stays balanced only if the pod matches its cpu to memory ratio", cpuAndMemory("node2"),
-            nodes(4000, 10000, 6000, 10000), List.of(), "{}", true, 87L, 100L),
-        c("what the nodes already run counts with its real requests", cpuAndMemory("node2"),
-            nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            82L, 95L),
-        c("differently sized nodes compare their fractions", cpuAndMemory("node2"),
-            nodes(10000, 20000, 10000, 50000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            82L, 80L),
-        c("a fraction over 1 is capped at 1", cpuOnly("node1"),
-            nodes(6000, 10000, 6000, 10000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", true,
-            50L, 75L),
-        c("three resources use the population standard deviation",
+        c(
+            "an empty node stays balanced only if the pod matches its cpu to memory ratio",
+            cpuAndMemory("node2"),
+            nodes(4000, 10000, 6000, 10000),
+            List.of(),
+            "{}",
+            true,
+            87L,
+            100L),
+        c(
+            "what the nodes already run counts with its real requests",
+            cpuAndMemory("node2"),
+            nodes(10000, 20000, 10000, 20000),
+            List.of(cpuOnly("node1"), cpuAndMemory("node2")),
+            "{}",
+            true,
+            82L,
+            95L),
+        c(
+            "differently sized nodes compare their fractions",
+            cpuAndMemory("node2"),
+            nodes(10000, 20000, 10000, 50000),
+            List.of(cpuOnly("node1"), cpuAndMemory("node2")),
+            "{}",
+            true,
+            82L,
+            80L),
+        c(
+            "a fraction over 1 is capped at 1",
+            cpuOnly("node1"),
+            nodes(6000, 10000, 6000, 10000),
+            List.of(cpuOnly("node1"), cpuAndMemory("node2")),
+            "{}",
+            true,
+            50L,
+            75L),
+        c(
+            "three resources use the population standard deviation",
             MakePod.pod().name("p").req(Map.of("memory", "0", GPU, "1")).obj(),
-            List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of(GPU, 8L))),
-            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")), WITH_GPU, true, 70L, 65L),
-        c("a scalar resource the pod does not request is left out", cpuAndMemory("node2"),
-            List.of(node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of())),
-            List.of(), WITH_GPU, true, 63L, 63L),
-        c("Score computes the requests itself when PreScore did not run", cpuAndMemory("node2"),
-            nodes(10000, 20000, 10000, 20000), List.of(cpuOnly("node1"), cpuAndMemory("node2")), "{}", false,
-            82L, 95L),
-        c("without PreScore a best-effort pod scores 0", MakePod.pod().name("p").obj(),
-            nodes(4000, 10000, 4000, 10000), List.of(), "{}", false, 0L, 0L),
-        c("a node without any of the resources has no deviation and scores 100",
+            List.of(
+                node("node1", 3500, 40000, Map.of(GPU, 8L)),
+                node("node2", 3500, 40000, Map.of(GPU, 8L))),
+            List.of(cpuAndMemory("node2"), cpuAndMemoryAndGpu("node1")),
+            WITH_GPU,
+            true,
+            70L,
+            65L),
+        c(
+            "a scalar resource the pod does not request is left out",
+            cpuAndMemory("node2"),
+            List.of(
+                node("node1", 3500, 40000, Map.of(GPU, 8L)), node("node2", 3500, 40000, Map.of())),
+            List.of(),
+            WITH_GPU,
+            true,
+            63L,
+            63L),
+        c(
+            "Score computes the requests itself when PreScore did not run",
+            cpuAndMemory("node2"),
+            nodes(10000, 20000, 10000, 20000),
+            List.of(cpuOnly("node1"), cpuAndMemory("node2")),
+            "{}",
+            false,
+            82L,
+            95L),
+        c(
+            "without PreScore a best-effort pod scores 0",
+            MakePod.pod().name("p").obj(),
+            nodes(4000, 10000, 4000, 10000),
+            List.of(),
+            "{}",
+            false,
+            0L,
+            0L),
+        c(
+            "a node without any of the resources has no deviation and scores 100",
             MakePod.pod().name("p").req(Map.of("cpu", "1")).obj(),
-            List.of(node("node1", 0, 0, Map.of())), List.of(), "{}", true, 100L),
-        c("the balance with the pod is what counts, not the change it makes",
+            List.of(node("node1", 0, 0, Map.of())),
+            List.of(),
+            "{}",
+            true,
+            100L),
+        c(
+            "the balance with the pod is what counts, not the change it makes",
             MakePod.pod().name("p").req(Map.of("memory", "5000")).obj(),
-            nodes(3000, 5000, 3000, 5000), List.of(cpuOnly("node1")), "{}", true, 100L, 50L));
+            nodes(3000, 5000, 3000, 5000),
+            List.of(cpuOnly("node1")),
+            "{}",
+            true,
+            100L,
+            50L));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void score(ScoreCase c) {
-    BalancedAllocation plugin = BalancedAllocation.create(Fixtures.args(BalancedAllocation.NAME, c.argsJson()), null);
-    assertThat(Fixtures.scores(plugin, c.podInfo(), c.nodeInfos(), c.runPreScore())).isEqualTo(c.want());
+    BalancedAllocation plugin =
+        BalancedAllocation.create(Fixtures.args(BalancedAllocation.NAME, c.argsJson()), null);
+    assertThat(Fixtures.scores(plugin, c.podInfo(), c.nodeInfos(), c.runPreScore()))
+        .isEqualTo(c.want());
   }
 
   @Test
@@ -120,6 +202,7 @@ class BalancedAllocationTest {
     BalancedAllocation plugin = BalancedAllocation.create(null, null);
     List<NodeInfo> infos = Fixtures.infos(nodes(4000, 10000, 4000, 10000), List.of());
     PodInfo pod = MakePod.pod().name("p").req(Map.of(GPU, "1")).info();
-    assertThat(plugin.preScore(TestFrameworks.cycleState(infos), pod, infos)).isEqualTo(Status.skip());
+    assertThat(plugin.preScore(TestFrameworks.cycleState(infos), pod, infos))
+        .isEqualTo(Status.skip());
   }
 }

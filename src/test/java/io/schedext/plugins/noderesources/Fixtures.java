@@ -18,12 +18,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Test objects shaped like upstream's noderesources test helpers (makeNode, newResourcePod, NewSnapshot). */
+/**
+ * Test objects shaped like upstream's noderesources test helpers (makeNode, newResourcePod,
+ * NewSnapshot).
+ */
 final class Fixtures {
 
   private Fixtures() {}
 
-  /** Requests of one container: cpu in millicores, memory and ephemeral storage in bytes, and scalar resources. */
+  /**
+   * Requests of one container: cpu in millicores, memory and ephemeral storage in bytes, and scalar
+   * resources.
+   */
   record Res(long milliCpu, long memory, long ephemeralStorage, Map<String, Long> scalars) {
 
     static Res of(long milliCpu, long memory) {
@@ -66,7 +72,9 @@ final class Fixtures {
     return pod;
   }
 
-  /** A node with this capacity (= allocatable), as upstream's {@code st.MakeNode().Capacity(...)}. */
+  /**
+   * A node with this capacity (= allocatable), as upstream's {@code st.MakeNode().Capacity(...)}.
+   */
   static Node node(String name, Map<String, String> capacity) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("pods", "32");
@@ -83,7 +91,10 @@ final class Fixtures {
     return MakeNode.node().name(name).capacity(c).obj();
   }
 
-  /** Node infos for {@code nodes}, each holding the {@code pods} assigned to it (upstream's NewSnapshot). */
+  /**
+   * Node infos for {@code nodes}, each holding the {@code pods} assigned to it (upstream's
+   * NewSnapshot).
+   */
   static List<NodeInfo> infos(List<Node> nodes, List<Pod> pods) {
     List<NodeInfo> out = new ArrayList<>();
     int uid = 0;

@@ -19,7 +19,8 @@ class NodeUnschedulableTest {
 
   private static final String KEY = "node.kubernetes.io/unschedulable";
   private static final Status UNSCHEDULABLE =
-      Status.unresolvable(NodeUnschedulable.ERR_REASON_UNSCHEDULABLE).withPlugin(Names.NODE_UNSCHEDULABLE);
+      Status.unresolvable(NodeUnschedulable.ERR_REASON_UNSCHEDULABLE)
+          .withPlugin(Names.NODE_UNSCHEDULABLE);
 
   record Case(String name, PodInfo pod, NodeInfo node, Status want) {
     @Override
@@ -32,27 +33,55 @@ class NodeUnschedulableTest {
     NodeInfo cordoned = MakeNode.node().name("n").unschedulable(true).info();
     NodeInfo normal = MakeNode.node().name("n").unschedulable(false).info();
     return Stream.of(
-        new Case("a pod without tolerations is kept off a cordoned node",
-            MakePod.pod().name("p").info(), cordoned, UNSCHEDULABLE),
-        new Case("a pod without tolerations fits a schedulable node",
-            MakePod.pod().name("p").info(), normal, Status.success()),
-        new Case("a node without spec.unschedulable counts as schedulable",
-            MakePod.pod().name("p").info(), MakeNode.node().name("n").info(), Status.success()),
-        new Case("a pod tolerating the unschedulable taint with NoSchedule fits a cordoned node",
-            MakePod.pod().name("p").toleration(KEY, null, null, "NoSchedule").info(), cordoned, Status.success()),
-        new Case("a pod tolerating the unschedulable key for every effect fits a cordoned node",
-            MakePod.pod().name("p").toleration(KEY, "Exists", null, null).info(), cordoned, Status.success()),
-        new Case("a pod tolerating every taint fits a cordoned node",
-            MakePod.pod().name("p").toleration(null, "Exists", null, null).info(), cordoned, Status.success()),
-        new Case("a toleration of the unschedulable key for NoExecute only does not help",
-            MakePod.pod().name("p").toleration(KEY, "Exists", null, "NoExecute").info(), cordoned, UNSCHEDULABLE),
-        new Case("a toleration expecting a value the taint does not carry does not help",
-            MakePod.pod().name("p").toleration(KEY, "Equal", "true", "NoSchedule").info(), cordoned, UNSCHEDULABLE),
-        new Case("a toleration of another key does not help",
-            MakePod.pod().name("p").toleration("other", "Exists", null, "NoSchedule").info(), cordoned,
+        new Case(
+            "a pod without tolerations is kept off a cordoned node",
+            MakePod.pod().name("p").info(),
+            cordoned,
             UNSCHEDULABLE),
-        new Case("a node-less entry is rejected for unknown conditions",
-            MakePod.pod().name("p").info(), NodeInfo.of(null),
+        new Case(
+            "a pod without tolerations fits a schedulable node",
+            MakePod.pod().name("p").info(),
+            normal,
+            Status.success()),
+        new Case(
+            "a node without spec.unschedulable counts as schedulable",
+            MakePod.pod().name("p").info(),
+            MakeNode.node().name("n").info(),
+            Status.success()),
+        new Case(
+            "a pod tolerating the unschedulable taint with NoSchedule fits a cordoned node",
+            MakePod.pod().name("p").toleration(KEY, null, null, "NoSchedule").info(),
+            cordoned,
+            Status.success()),
+        new Case(
+            "a pod tolerating the unschedulable key for every effect fits a cordoned node",
+            MakePod.pod().name("p").toleration(KEY, "Exists", null, null).info(),
+            cordoned,
+            Status.success()),
+        new Case(
+            "a pod tolerating every taint fits a cordoned node",
+            MakePod.pod().name("p").toleration(null, "Exists", null, null).info(),
+            cordoned,
+            Status.success()),
+        new Case(
+            "a toleration of the unschedulable key for NoExecute only does not help",
+            MakePod.pod().name("p").toleration(KEY, "Exists", null, "NoExecute").info(),
+            cordoned,
+            UNSCHEDULABLE),
+        new Case(
+            "a toleration expecting a value the taint does not carry does not help",
+            MakePod.pod().name("p").toleration(KEY, "Equal", "true", "NoSchedule").info(),
+            cordoned,
+            UNSCHEDULABLE),
+        new Case(
+            "a toleration of another key does not help",
+            MakePod.pod().name("p").toleration("other", "Exists", null, "NoSchedule").info(),
+            cordoned,
+            UNSCHEDULABLE),
+        new Case(
+            "a node-less entry is rejected for unknown conditions",
+            MakePod.pod().name("p").info(),
+            NodeInfo.of(null),
             Status.unresolvable(NodeUnschedulable.ERR_REASON_UNKNOWN_CONDITION)
                 .withPlugin(Names.NODE_UNSCHEDULABLE)));
   }

@@ -10,7 +10,8 @@ class AttachLimitsTest {
 
   @Test
   void limitKeysOfLongDriverNamesAreShortenedWithASha1Suffix() {
-    assertThat(AttachLimits.key("ebs.csi.aws.com")).isEqualTo("attachable-volumes-csi-ebs.csi.aws.com");
+    assertThat(AttachLimits.key("ebs.csi.aws.com"))
+        .isEqualTo("attachable-volumes-csi-ebs.csi.aws.com");
     assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io"))
         .isEqualTo("attachable-volumes-csi-exactly-forty-chars-long-driver-name.io");
     assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io1"))

@@ -25,7 +25,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One-line nodes, pods, constraints and snapshots for the PodTopologySpread tests, in upstream's vocabulary. */
+/**
+ * One-line nodes, pods, constraints and snapshots for the PodTopologySpread tests, in upstream's
+ * vocabulary.
+ */
 final class Fixtures {
 
   static final String DNS = SpreadConstraint.DO_NOT_SCHEDULE;
@@ -39,10 +42,12 @@ final class Fixtures {
   static final LabelSelector EMPTY = new LabelSelector();
 
   static final Status OK = Status.success();
-  static final Status SKEWED = Status.unschedulable(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH)
-      .withPlugin(Names.POD_TOPOLOGY_SPREAD);
-  static final Status NO_KEY = Status.unresolvable(PodTopologySpread.ERR_REASON_NODE_LABEL_NOT_MATCH)
-      .withPlugin(Names.POD_TOPOLOGY_SPREAD);
+  static final Status SKEWED =
+      Status.unschedulable(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH)
+          .withPlugin(Names.POD_TOPOLOGY_SPREAD);
+  static final Status NO_KEY =
+      Status.unresolvable(PodTopologySpread.ERR_REASON_NODE_LABEL_NOT_MATCH)
+          .withPlugin(Names.POD_TOPOLOGY_SPREAD);
 
   private Fixtures() {}
 
@@ -74,18 +79,35 @@ final class Fixtures {
     return pod(name, kv).node(node).obj();
   }
 
-  /** A spread constraint as upstream's {@code SpreadConstraint(maxSkew, key, when, selector, nil, nil, nil, nil)}. */
-  static TopologySpreadConstraint spread(int maxSkew, String key, String when, LabelSelector selector) {
+  /**
+   * A spread constraint as upstream's {@code SpreadConstraint(maxSkew, key, when, selector, nil,
+   * nil, nil, nil)}.
+   */
+  static TopologySpreadConstraint spread(
+      int maxSkew, String key, String when, LabelSelector selector) {
     return spread(maxSkew, key, when, selector, null, null, null, null);
   }
 
   /** A spread constraint with every field upstream's test builder takes. */
-  static TopologySpreadConstraint spread(int maxSkew, String key, String when, LabelSelector selector,
-      Integer minDomains, String affinityPolicy, String taintsPolicy, List<String> matchLabelKeys) {
-    return new TopologySpreadConstraintBuilder().withMaxSkew(maxSkew).withTopologyKey(key)
-        .withWhenUnsatisfiable(when).withLabelSelector(selector).withMinDomains(minDomains)
-        .withNodeAffinityPolicy(affinityPolicy).withNodeTaintsPolicy(taintsPolicy)
-        .withMatchLabelKeys(matchLabelKeys).build();
+  static TopologySpreadConstraint spread(
+      int maxSkew,
+      String key,
+      String when,
+      LabelSelector selector,
+      Integer minDomains,
+      String affinityPolicy,
+      String taintsPolicy,
+      List<String> matchLabelKeys) {
+    return new TopologySpreadConstraintBuilder()
+        .withMaxSkew(maxSkew)
+        .withTopologyKey(key)
+        .withWhenUnsatisfiable(when)
+        .withLabelSelector(selector)
+        .withMinDomains(minDomains)
+        .withNodeAffinityPolicy(affinityPolicy)
+        .withNodeTaintsPolicy(taintsPolicy)
+        .withMatchLabelKeys(matchLabelKeys)
+        .build();
   }
 
   /** A selector with these matchLabels (key, value, ...). */
@@ -132,13 +154,19 @@ final class Fixtures {
     return plugin(store, PodTopologySpreadArgs.SYSTEM_DEFAULTING, List.of());
   }
 
-  private static PodTopologySpread plugin(ObjectStore store, String type, List<TopologySpreadConstraint> defaults) {
-    var json = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(
-        Map.of("defaultingType", type, "defaultConstraints", defaults));
-    return PodTopologySpread.create(PluginArgs.of(Names.POD_TOPOLOGY_SPREAD, json), TestFrameworks.handle(store));
+  private static PodTopologySpread plugin(
+      ObjectStore store, String type, List<TopologySpreadConstraint> defaults) {
+    var json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .valueToTree(Map.of("defaultingType", type, "defaultConstraints", defaults));
+    return PodTopologySpread.create(
+        PluginArgs.of(Names.POD_TOPOLOGY_SPREAD, json), TestFrameworks.handle(store));
   }
 
-  /** A selector written as its sorted requirements, to compare selectors regardless of requirement order. */
+  /**
+   * A selector written as its sorted requirements, to compare selectors regardless of requirement
+   * order.
+   */
   static String describe(Selector s) {
     if (s.isNothing()) {
       return "<nothing>";

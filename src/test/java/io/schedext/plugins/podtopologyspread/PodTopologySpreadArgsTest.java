@@ -30,43 +30,58 @@ class PodTopologySpreadArgsTest {
   static Stream<Case> cases() {
     return Stream.of(
         new Case("no arguments default to System defaulting", "{}", null),
-        new Case("List defaulting with valid constraints is accepted",
+        new Case(
+            "List defaulting with valid constraints is accepted",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\"},{\"maxSkew\":2,\"topologyKey\":\"zone\","
-                + "\"whenUnsatisfiable\":\"ScheduleAnyway\"}]}", null),
-        new Case("List defaulting without constraints is accepted", "{\"defaultingType\":\"List\"}", null),
-        new Case("an unknown defaulting type is rejected with the allowed values", "{\"defaultingType\":\"Some\"}",
+                + "\"whenUnsatisfiable\":\"ScheduleAnyway\"}]}",
+            null),
+        new Case(
+            "List defaulting without constraints is accepted",
+            "{\"defaultingType\":\"List\"}",
+            null),
+        new Case(
+            "an unknown defaulting type is rejected with the allowed values",
+            "{\"defaultingType\":\"Some\"}",
             "defaultingType: Unsupported value: \"Some\": supported values: \"System\", \"List\""),
-        new Case("System defaulting with listed constraints is rejected",
+        new Case(
+            "System defaulting with listed constraints is rejected",
             "{\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\",\"whenUnsatisfiable\":\"DoNotSchedule\"}]}",
             "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty"),
-        new Case("a non-positive maxSkew is rejected",
+        new Case(
+            "a non-positive maxSkew is rejected",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":0,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\"}]}",
             "defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)"),
-        new Case("an empty topology key is rejected",
+        new Case(
+            "an empty topology key is rejected",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,"
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\"}]}",
             "defaultConstraints[0].topologyKey: Required value: can not be empty"),
-        new Case("an unknown whenUnsatisfiable is rejected with the allowed values",
+        new Case(
+            "an unknown whenUnsatisfiable is rejected with the allowed values",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"Never\"}]}",
             "defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Never\": supported values: "
                 + "\"DoNotSchedule\", \"ScheduleAnyway\""),
-        new Case("a missing whenUnsatisfiable is rejected",
+        new Case(
+            "a missing whenUnsatisfiable is rejected",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\"}]}",
             "defaultConstraints[0].whenUnsatisfiable: Required value: can not be empty"),
-        new Case("a label selector in a default constraint is forbidden",
+        new Case(
+            "a label selector in a default constraint is forbidden",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{}}]}",
             "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they "
                 + "deduced for each pod"),
-        new Case("a repeated key and action pair is a duplicate",
+        new Case(
+            "a repeated key and action pair is a duplicate",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\"},{\"maxSkew\":2,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\"}]}",
             "defaultConstraints[1]: Duplicate value: \"{zone, DoNotSchedule}\""),
-        new Case("several errors are listed together",
+        new Case(
+            "several errors are listed together",
             "{\"defaultingType\":\"List\",\"defaultConstraints\":[{\"maxSkew\":-1,\"topologyKey\":\"zone\","
                 + "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{}}]}",
             "[defaultConstraints[0].maxSkew: Invalid value: -1: not in valid range (0, inf), "
@@ -82,7 +97,8 @@ class PodTopologySpreadArgsTest {
       assertThat(PodTopologySpread.create(args, TestFrameworks.handle(new ObjectStore())).name())
           .isEqualTo(Names.POD_TOPOLOGY_SPREAD);
     } else {
-      assertThatThrownBy(() -> PodTopologySpread.create(args, TestFrameworks.handle(new ObjectStore())))
+      assertThatThrownBy(
+              () -> PodTopologySpread.create(args, TestFrameworks.handle(new ObjectStore())))
           .isInstanceOf(FrameworkException.class)
           .hasMessage("invalid args for plugin PodTopologySpread: " + c.wantError());
     }
@@ -99,11 +115,21 @@ class PodTopologySpreadArgsTest {
   void systemDefaultsApplyOnlyWhenThePodHasNoConstraints() {
     // System defaults are soft only: nothing to filter even for a pod a service selects.
     ObjectStore store = new ObjectStore();
-    store.put(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata().withName("s")
-        .withNamespace("default").endMetadata().withNewSpec().addToSelector("app", "web").endSpec().build());
+    store.put(
+        new io.fabric8.kubernetes.api.model.ServiceBuilder()
+            .withNewMetadata()
+            .withName("s")
+            .withNamespace("default")
+            .endMetadata()
+            .withNewSpec()
+            .addToSelector("app", "web")
+            .endSpec()
+            .build());
     PodTopologySpread plugin = Fixtures.systemPlugin(store);
-    CycleState state = Fixtures.state(Fixtures.snapshot(List.of(Fixtures.node("n1", Fixtures.HOSTNAME, "n1").obj()),
-        List.of()));
+    CycleState state =
+        Fixtures.state(
+            Fixtures.snapshot(
+                List.of(Fixtures.node("n1", Fixtures.HOSTNAME, "n1").obj()), List.of()));
     assertThat(plugin.preFilter(state, PodInfo.of(Fixtures.pod("p", "app", "web").obj())).status())
         .isEqualTo(Status.skip());
   }
@@ -111,8 +137,11 @@ class PodTopologySpreadArgsTest {
   @Test
   void anEmptySnapshotSkipsScoring() {
     PodTopologySpread plugin = Fixtures.listPlugin(new ObjectStore(), List.of());
-    PodInfo pod = PodInfo.of(Fixtures.pod("p", "foo", "")
-        .spreadConstraint(Fixtures.spread(1, "zone", Fixtures.SA, Fixtures.FOO)).obj());
+    PodInfo pod =
+        PodInfo.of(
+            Fixtures.pod("p", "foo", "")
+                .spreadConstraint(Fixtures.spread(1, "zone", Fixtures.SA, Fixtures.FOO))
+                .obj());
     assertThat(plugin.preScore(Fixtures.state(List.of()), pod, List.of())).isEqualTo(Status.skip());
   }
 }

@@ -23,7 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Small builders for this package's tests: controllers, services, owned pods and node infos holding pods. */
+/**
+ * Small builders for this package's tests: controllers, services, owned pods and node infos holding
+ * pods.
+ */
 final class Fixtures {
 
   private static final AtomicInteger SEQ = new AtomicInteger();
@@ -90,14 +93,21 @@ final class Fixtures {
     return store;
   }
 
-  /** A pod with a unique name in {@code namespace} with {@code labels}, on {@code node} ("" = pending). */
+  /**
+   * A pod with a unique name in {@code namespace} with {@code labels}, on {@code node} ("" =
+   * pending).
+   */
   static PodWrapper pod(String namespace, String node, Map<String, String> labels) {
-    return MakePod.pod().name("p" + SEQ.incrementAndGet()).namespace(namespace).labels(labels).node(node);
+    return MakePod.pod()
+        .name("p" + SEQ.incrementAndGet())
+        .namespace(namespace)
+        .labels(labels)
+        .node(node);
   }
 
   /**
-   * {@code w} controlled by the {@code kind} ("ReplicationController", "ReplicaSet" or "StatefulSet") named
-   * {@code name}, with the API version that kind really has.
+   * {@code w} controlled by the {@code kind} ("ReplicationController", "ReplicaSet" or
+   * "StatefulSet") named {@code name}, with the API version that kind really has.
    */
   static PodInfo ownedBy(PodWrapper w, String kind, String name) {
     var pod = w.owner(kind, name).obj();
@@ -107,11 +117,22 @@ final class Fixtures {
     return PodInfo.of(pod);
   }
 
-  /** Node infos for the nodes of {@code labelsByNode}, in its order, each holding its pods of {@code pods}. */
+  /**
+   * Node infos for the nodes of {@code labelsByNode}, in its order, each holding its pods of {@code
+   * pods}.
+   */
   static List<NodeInfo> nodes(Map<String, Map<String, String>> labelsByNode, List<PodInfo> pods) {
     List<NodeInfo> out = new ArrayList<>();
-    labelsByNode.forEach((name, labels) -> out.add(MakeNode.node().name(name).labels(labels)
-        .info(pods.stream().filter(p -> p.nodeName().equals(name)).toArray(PodInfo[]::new))));
+    labelsByNode.forEach(
+        (name, labels) ->
+            out.add(
+                MakeNode.node()
+                    .name(name)
+                    .labels(labels)
+                    .info(
+                        pods.stream()
+                            .filter(p -> p.nodeName().equals(name))
+                            .toArray(PodInfo[]::new))));
     return out;
   }
 }

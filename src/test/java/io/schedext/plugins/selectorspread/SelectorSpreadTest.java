@@ -37,7 +37,12 @@ class SelectorSpreadTest {
   static final String NS = "default";
   static final List<HasMetadata> SVC_LABELS1 = List.of(service(NS, "s1", LABELS1));
 
-  record Case(String name, PodInfo pod, List<PodInfo> pods, List<HasMetadata> objects, Map<String, Long> want) {
+  record Case(
+      String name,
+      PodInfo pod,
+      List<PodInfo> pods,
+      List<HasMetadata> objects,
+      Map<String, Long> want) {
     @Override
     public String toString() {
       return name;
@@ -51,109 +56,220 @@ class SelectorSpreadTest {
   static Stream<Case> cases() {
     PodInfo pending = pod(NS, "", LABELS1).info();
     return Stream.of(
-        new Case("with nothing scheduled both nodes score 100", MakePod.pod().name("pending").info(), List.of(),
-            List.of(), want(100, 100)),
-        new Case("without services or controllers nothing is spread", pending,
-            List.of(pod(NS, "node1", Map.of()).info()), List.of(), want(100, 100)),
-        new Case("a service of other pods spreads nothing", pending, List.of(pod(NS, "node1", LABELS2).info()),
-            List.of(service(NS, "s1", Map.of("key", "value"))), want(100, 100)),
-        new Case("one service pod on node2 favours node1", pending,
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node2", LABELS1).info()), SVC_LABELS1,
+        new Case(
+            "with nothing scheduled both nodes score 100",
+            MakePod.pod().name("pending").info(),
+            List.of(),
+            List.of(),
+            want(100, 100)),
+        new Case(
+            "without services or controllers nothing is spread",
+            pending,
+            List.of(pod(NS, "node1", Map.of()).info()),
+            List.of(),
+            want(100, 100)),
+        new Case(
+            "a service of other pods spreads nothing",
+            pending,
+            List.of(pod(NS, "node1", LABELS2).info()),
+            List.of(service(NS, "s1", Map.of("key", "value"))),
+            want(100, 100)),
+        new Case(
+            "one service pod on node2 favours node1",
+            pending,
+            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node2", LABELS1).info()),
+            SVC_LABELS1,
             want(100, 0)),
-        new Case("service pods in other namespaces do not count", pending,
-            List.of(pod(NS, "node1", LABELS2).info(), pod("ns-other", "node1", LABELS1).info(),
-                pod("ns1", "node1", LABELS1).info(), pod(NS, "node2", LABELS1).info(),
+        new Case(
+            "service pods in other namespaces do not count",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod("ns-other", "node1", LABELS1).info(),
+                pod("ns1", "node1", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info(),
                 pod(NS, "node2", LABELS2).info()),
-            SVC_LABELS1, want(100, 0)),
-        new Case("only pods of the pod's own namespace count, whatever their labels", pending,
-            List.of(pod("ns0", "node1", LABELS1).info(), pod("ns1", "node1", LABELS1).info(),
-                pod(NS, "node2", LABELS1).info(), pod("ns0", "node2", LABELS2).info()),
-            SVC_LABELS1, want(100, 0)),
-        new Case("a pod in a specific namespace is spread with that namespace's service", pod("ns1", "", LABELS1)
-            .info(),
-            List.of(pod(NS, "node1", LABELS2).info(), pod("ns0", "node1", LABELS1).info(),
-                pod("ns2", "node1", LABELS1).info(), pod("ns1", "node2", LABELS1).info(),
+            SVC_LABELS1,
+            want(100, 0)),
+        new Case(
+            "only pods of the pod's own namespace count, whatever their labels",
+            pending,
+            List.of(
+                pod("ns0", "node1", LABELS1).info(),
+                pod("ns1", "node1", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info(),
+                pod("ns0", "node2", LABELS2).info()),
+            SVC_LABELS1,
+            want(100, 0)),
+        new Case(
+            "a pod in a specific namespace is spread with that namespace's service",
+            pod("ns1", "", LABELS1).info(),
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod("ns0", "node1", LABELS1).info(),
+                pod("ns2", "node1", LABELS1).info(),
+                pod("ns1", "node2", LABELS1).info(),
                 pod(NS, "node2", LABELS2).info()),
-            List.of(service("ns1", "s1", LABELS1)), want(100, 0)),
-        new Case("one service pod on each node scores both 0", pending,
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
+            List.of(service("ns1", "s1", LABELS1)),
+            want(100, 0)),
+        new Case(
+            "one service pod on each node scores both 0",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
                 pod(NS, "node2", LABELS1).info()),
-            SVC_LABELS1, want(0, 0)),
-        new Case("one service pod against two scores 50 and 0", pending,
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
-                pod(NS, "node2", LABELS1).info(), pod(NS, "node2", LABELS1).info()),
-            SVC_LABELS1, want(50, 0)),
-        new Case("a service selecting a shared label counts every pod carrying it", pending,
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
+            SVC_LABELS1,
+            want(0, 0)),
+        new Case(
+            "one service pod against two scores 50 and 0",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info(),
                 pod(NS, "node2", LABELS1).info()),
-            List.of(service(NS, "s1", BAZ_BLAH)), want(0, 50)),
-        new Case("a service and a replication controller select the pods both match", ownedBy(pod(NS, "", LABELS1),
-            "ReplicationController", "rc1"),
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
+            SVC_LABELS1,
+            want(50, 0)),
+        new Case(
+            "a service selecting a shared label counts every pod carrying it",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
                 pod(NS, "node2", LABELS1).info()),
-            List.of(rc(NS, "rc1", FOO_BAR), rc(NS, "rc2", BAR_FOO), service(NS, "s1", BAZ_BLAH)), want(0, 0)),
-        new Case("a service and a replica set select the pods both match", ownedBy(pod(NS, "", LABELS1),
-            "ReplicaSet", "rs1"),
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
+            List.of(service(NS, "s1", BAZ_BLAH)),
+            want(0, 50)),
+        new Case(
+            "a service and a replication controller select the pods both match",
+            ownedBy(pod(NS, "", LABELS1), "ReplicationController", "rc1"),
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
                 pod(NS, "node2", LABELS1).info()),
-            List.of(service(NS, "s1", BAZ_BLAH), rs(NS, "rs1", FOO_BAR), rs(NS, "rs2", BAR_FOO)), want(0, 0)),
-        new Case("a service and a stateful set select the pods both match", ownedBy(pod(NS, "", LABELS1),
-            "StatefulSet", "ss1"),
-            List.of(pod(NS, "node1", LABELS2).info(), pod(NS, "node1", LABELS1).info(),
+            List.of(rc(NS, "rc1", FOO_BAR), rc(NS, "rc2", BAR_FOO), service(NS, "s1", BAZ_BLAH)),
+            want(0, 0)),
+        new Case(
+            "a service and a replica set select the pods both match",
+            ownedBy(pod(NS, "", LABELS1), "ReplicaSet", "rs1"),
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
                 pod(NS, "node2", LABELS1).info()),
-            List.of(service(NS, "s1", BAZ_BLAH), ss(NS, "ss1", FOO_BAR), ss(NS, "ss2", BAR_FOO)), want(0, 0)),
-        new Case("a disjoint service and replication controller match no pod", ownedBy(pod(NS, "", BOTH),
-            "ReplicationController", "rc3"),
-            List.of(ownedBy(pod(NS, "node1", LABELS2), "ReplicationController", "rc2"),
+            List.of(service(NS, "s1", BAZ_BLAH), rs(NS, "rs1", FOO_BAR), rs(NS, "rs2", BAR_FOO)),
+            want(0, 0)),
+        new Case(
+            "a service and a stateful set select the pods both match",
+            ownedBy(pod(NS, "", LABELS1), "StatefulSet", "ss1"),
+            List.of(
+                pod(NS, "node1", LABELS2).info(),
+                pod(NS, "node1", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info()),
+            List.of(service(NS, "s1", BAZ_BLAH), ss(NS, "ss1", FOO_BAR), ss(NS, "ss2", BAR_FOO)),
+            want(0, 0)),
+        new Case(
+            "a disjoint service and replication controller match no pod",
+            ownedBy(pod(NS, "", BOTH), "ReplicationController", "rc3"),
+            List.of(
+                ownedBy(pod(NS, "node1", LABELS2), "ReplicationController", "rc2"),
                 ownedBy(pod(NS, "node1", LABELS1), "ReplicationController", "rc1"),
                 ownedBy(pod(NS, "node2", LABELS1), "ReplicationController", "rc1")),
-            List.of(rc(NS, "rc3", FOO_BAR), service(NS, "s1", BAR_FOO)), want(100, 100)),
-        new Case("a disjoint service and replica set match no pod", ownedBy(pod(NS, "", BOTH), "ReplicaSet", "rs3"),
-            List.of(ownedBy(pod(NS, "node1", LABELS2), "ReplicaSet", "rs2"),
+            List.of(rc(NS, "rc3", FOO_BAR), service(NS, "s1", BAR_FOO)),
+            want(100, 100)),
+        new Case(
+            "a disjoint service and replica set match no pod",
+            ownedBy(pod(NS, "", BOTH), "ReplicaSet", "rs3"),
+            List.of(
+                ownedBy(pod(NS, "node1", LABELS2), "ReplicaSet", "rs2"),
                 ownedBy(pod(NS, "node1", LABELS1), "ReplicaSet", "rs1"),
                 ownedBy(pod(NS, "node2", LABELS1), "ReplicaSet", "rs1")),
-            List.of(service(NS, "s1", BAR_FOO), rs(NS, "rs3", FOO_BAR)), want(100, 100)),
-        new Case("a disjoint service and stateful set match no pod", ownedBy(pod(NS, "", BOTH), "StatefulSet", "ss3"),
-            List.of(ownedBy(pod(NS, "node1", LABELS2), "StatefulSet", "ss2"),
+            List.of(service(NS, "s1", BAR_FOO), rs(NS, "rs3", FOO_BAR)),
+            want(100, 100)),
+        new Case(
+            "a disjoint service and stateful set match no pod",
+            ownedBy(pod(NS, "", BOTH), "StatefulSet", "ss3"),
+            List.of(
+                ownedBy(pod(NS, "node1", LABELS2), "StatefulSet", "ss2"),
                 ownedBy(pod(NS, "node1", LABELS1), "StatefulSet", "ss1"),
                 ownedBy(pod(NS, "node2", LABELS1), "StatefulSet", "ss1")),
-            List.of(service(NS, "s1", BAR_FOO), ss(NS, "ss3", FOO_BAR)), want(100, 100)),
-        new Case("a replication controller alone selects the pods it matches", ownedBy(pod(NS, "", LABELS1),
-            "ReplicationController", "rc1"), controlled("ReplicationController", "rc"),
-            List.of(rc(NS, "rc1", FOO_BAR)), want(0, 0)),
-        new Case("a replica set alone selects the pods it matches", ownedBy(pod(NS, "", LABELS1), "ReplicaSet", "rs1"),
-            controlled("ReplicaSet", "rs"), List.of(rs(NS, "rs1", FOO_BAR)), want(0, 0)),
-        new Case("a stateful set alone selects the pods it matches", ownedBy(pod(NS, "", LABELS1), "StatefulSet",
-            "ss1"), controlled("StatefulSet", "ss"), List.of(ss(NS, "ss1", FOO_BAR)), want(0, 0)),
-        new Case("a replication controller selecting a shared label counts every pod carrying it",
-            ownedBy(pod(NS, "", LABELS1), "ReplicationController", "rc3"), controlled("ReplicationController", "rc"),
-            List.of(rc(NS, "rc3", BAZ_BLAH)), want(0, 50)),
-        new Case("a replica set selecting a shared label counts every pod carrying it",
-            ownedBy(pod(NS, "", LABELS1), "ReplicaSet", "rs3"), controlled("ReplicaSet", "rs"),
-            List.of(rs(NS, "rs3", BAZ_BLAH)), want(0, 50)),
-        new Case("a stateful set selecting a shared label counts every pod carrying it",
-            ownedBy(pod(NS, "", LABELS1), "StatefulSet", "ss3"), controlled("StatefulSet", "ss"),
-            List.of(ss(NS, "ss3", BAZ_BLAH)), want(0, 50)),
-        new Case("terminating pods do not count", pending,
-            List.of(pod(NS, "node1", LABELS1).terminating().info(), pod(NS, "node2", LABELS1).info()), SVC_LABELS1,
+            List.of(service(NS, "s1", BAR_FOO), ss(NS, "ss3", FOO_BAR)),
+            want(100, 100)),
+        new Case(
+            "a replication controller alone selects the pods it matches",
+            ownedBy(pod(NS, "", LABELS1), "ReplicationController", "rc1"),
+            controlled("ReplicationController", "rc"),
+            List.of(rc(NS, "rc1", FOO_BAR)),
+            want(0, 0)),
+        new Case(
+            "a replica set alone selects the pods it matches",
+            ownedBy(pod(NS, "", LABELS1), "ReplicaSet", "rs1"),
+            controlled("ReplicaSet", "rs"),
+            List.of(rs(NS, "rs1", FOO_BAR)),
+            want(0, 0)),
+        new Case(
+            "a stateful set alone selects the pods it matches",
+            ownedBy(pod(NS, "", LABELS1), "StatefulSet", "ss1"),
+            controlled("StatefulSet", "ss"),
+            List.of(ss(NS, "ss1", FOO_BAR)),
+            want(0, 0)),
+        new Case(
+            "a replication controller selecting a shared label counts every pod carrying it",
+            ownedBy(pod(NS, "", LABELS1), "ReplicationController", "rc3"),
+            controlled("ReplicationController", "rc"),
+            List.of(rc(NS, "rc3", BAZ_BLAH)),
+            want(0, 50)),
+        new Case(
+            "a replica set selecting a shared label counts every pod carrying it",
+            ownedBy(pod(NS, "", LABELS1), "ReplicaSet", "rs3"),
+            controlled("ReplicaSet", "rs"),
+            List.of(rs(NS, "rs3", BAZ_BLAH)),
+            want(0, 50)),
+        new Case(
+            "a stateful set selecting a shared label counts every pod carrying it",
+            ownedBy(pod(NS, "", LABELS1), "StatefulSet", "ss3"),
+            controlled("StatefulSet", "ss"),
+            List.of(ss(NS, "ss3", BAZ_BLAH)),
+            want(0, 50)),
+        new Case(
+            "terminating pods do not count",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS1).terminating().info(), pod(NS, "node2", LABELS1).info()),
+            SVC_LABELS1,
             want(100, 0)),
-        new Case("counts are scaled against the busiest node with truncation", pending,
-            List.of(pod(NS, "node1", LABELS1).info(), pod(NS, "node2", LABELS1).info(),
-                pod(NS, "node2", LABELS1).info(), pod(NS, "node2", LABELS1).info()),
-            SVC_LABELS1, want(66, 0)),
-        new Case("a pod with its own spread constraints scores 0 everywhere, PreScore still succeeding",
+        new Case(
+            "counts are scaled against the busiest node with truncation",
+            pending,
+            List.of(
+                pod(NS, "node1", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info(),
+                pod(NS, "node2", LABELS1).info()),
+            SVC_LABELS1,
+            want(66, 0)),
+        new Case(
+            "a pod with its own spread constraints scores 0 everywhere, PreScore still succeeding",
             ownedBy(pod(NS, "", LABELS1).spreadConstraint(constraint()), "StatefulSet", "ss1"),
-            controlled("StatefulSet", "ss"), List.of(ss(NS, "ss1", BAZ_BLAH)), want(0, 0)));
+            controlled("StatefulSet", "ss"),
+            List.of(ss(NS, "ss1", BAZ_BLAH)),
+            want(0, 0)));
   }
 
-  /** Three pods: one LABELS2 pod of {@code prefix}2 and one LABELS1 pod of {@code prefix}1 on node1, one on node2. */
+  /**
+   * Three pods: one LABELS2 pod of {@code prefix}2 and one LABELS1 pod of {@code prefix}1 on node1,
+   * one on node2.
+   */
   static List<PodInfo> controlled(String kind, String prefix) {
-    return List.of(ownedBy(pod(NS, "node1", LABELS2), kind, prefix + "2"),
+    return List.of(
+        ownedBy(pod(NS, "node1", LABELS2), kind, prefix + "2"),
         ownedBy(pod(NS, "node1", LABELS1), kind, prefix + "1"),
         ownedBy(pod(NS, "node2", LABELS1), kind, prefix + "1"));
   }
 
-  /** Runs PreScore, Score on every node and NormalizeScore as the framework does; returns name → score. */
+  /**
+   * Runs PreScore, Score on every node and NormalizeScore as the framework does; returns name →
+   * score.
+   */
   static Map<String, Long> run(PodInfo pod, List<NodeInfo> nodes, List<HasMetadata> objects) {
     CycleState state = TestFrameworks.cycleState(nodes);
     SelectorSpread p = SelectorSpread.create(null, TestFrameworks.handle(Fixtures.store(objects)));

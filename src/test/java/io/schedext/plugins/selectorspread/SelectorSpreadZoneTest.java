@@ -10,13 +10,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.Names;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
@@ -57,8 +57,13 @@ class SelectorSpreadZoneTest {
     return m;
   }
 
-  record Case(String name, PodInfo pod, List<PodInfo> pods, List<HasMetadata> objects,
-      Map<String, Map<String, String>> nodes, Map<String, Long> want) {
+  record Case(
+      String name,
+      PodInfo pod,
+      List<PodInfo> pods,
+      List<HasMetadata> objects,
+      Map<String, Map<String, String>> nodes,
+      Map<String, Long> want) {
     @Override
     public String toString() {
       return name;
@@ -90,44 +95,107 @@ class SelectorSpreadZoneTest {
     betaFirst.put("q", Map.of(ZONE, "a"));
     betaFirst.put("r", Map.of(BETA_ZONE, "b"));
     return Stream.of(
-        new Case("with nothing scheduled every node scores 100", MakePod.pod().name("pending").info(), List.of(),
-            List.of(), zoned, want(100, 100, 100, 100, 100, 100)),
-        new Case("without services nothing is spread", pending, List.of(on(M1Z1, Map.of())), List.of(), zoned,
+        new Case(
+            "with nothing scheduled every node scores 100",
+            MakePod.pod().name("pending").info(),
+            List.of(),
+            List.of(),
+            zoned,
             want(100, 100, 100, 100, 100, 100)),
-        new Case("a service of other pods spreads nothing", pending, List.of(on(M1Z1, LABELS2)),
-            List.of(service(NS, "s1", Map.of("key", "value"))), zoned, want(100, 100, 100, 100, 100, 100)),
-        new Case("two pods, none matching, spread nothing", pending, List.of(on(M1Z1, LABELS2), on(M1Z2, LABELS2)),
-            svc, zoned, want(100, 100, 100, 100, 100, 100)),
-        new Case("one matching pod in zone2 lowers its node most and its zone partly", pending,
-            List.of(on(M1Z1, LABELS2), on(M1Z2, LABELS1)), svc, zoned, want(100, 0, 33, 100, 100, 100)),
-        new Case("three matching pods (two in zone2, one in zone3)", pending,
-            List.of(on(M1Z1, LABELS2), on(M1Z2, LABELS1), on(M2Z2, LABELS1), on(M1Z3, LABELS2),
+        new Case(
+            "without services nothing is spread",
+            pending,
+            List.of(on(M1Z1, Map.of())),
+            List.of(),
+            zoned,
+            want(100, 100, 100, 100, 100, 100)),
+        new Case(
+            "a service of other pods spreads nothing",
+            pending,
+            List.of(on(M1Z1, LABELS2)),
+            List.of(service(NS, "s1", Map.of("key", "value"))),
+            zoned,
+            want(100, 100, 100, 100, 100, 100)),
+        new Case(
+            "two pods, none matching, spread nothing",
+            pending,
+            List.of(on(M1Z1, LABELS2), on(M1Z2, LABELS2)),
+            svc,
+            zoned,
+            want(100, 100, 100, 100, 100, 100)),
+        new Case(
+            "one matching pod in zone2 lowers its node most and its zone partly",
+            pending,
+            List.of(on(M1Z1, LABELS2), on(M1Z2, LABELS1)),
+            svc,
+            zoned,
+            want(100, 0, 33, 100, 100, 100)),
+        new Case(
+            "three matching pods (two in zone2, one in zone3)",
+            pending,
+            List.of(
+                on(M1Z1, LABELS2),
+                on(M1Z2, LABELS1),
+                on(M2Z2, LABELS1),
+                on(M1Z3, LABELS2),
                 on(M2Z3, LABELS1)),
-            svc, zoned, want(100, 0, 0, 66, 33, 66)),
-        new Case("one matching pod in each zone", pending,
+            svc,
+            zoned,
+            want(100, 0, 0, 66, 33, 66)),
+        new Case(
+            "one matching pod in each zone",
+            pending,
             List.of(on(M1Z1, LABELS1), on(M1Z2, LABELS1), on(M2Z2, LABELS2), on(M1Z3, LABELS1)),
-            svc, zoned, want(0, 0, 33, 0, 33, 33)),
-        new Case("four matching pods (one, two and one per zone)", pending,
-            List.of(on(M1Z1, LABELS1), on(M1Z2, LABELS1), on(M2Z2, LABELS1), on(M2Z2, LABELS2),
+            svc,
+            zoned,
+            want(0, 0, 33, 0, 33, 33)),
+        new Case(
+            "four matching pods (one, two and one per zone)",
+            pending,
+            List.of(
+                on(M1Z1, LABELS1),
+                on(M1Z2, LABELS1),
+                on(M2Z2, LABELS1),
+                on(M2Z2, LABELS2),
                 on(M1Z3, LABELS1)),
-            svc, zoned, want(33, 0, 0, 33, 66, 66)),
-        new Case("a replication controller's pods are spread over zones (two on one node in zone3)",
+            svc,
+            zoned,
+            want(33, 0, 0, 33, 66, 66)),
+        new Case(
+            "a replication controller's pods are spread over zones (two on one node in zone3)",
             ownedBy(pod(NS, "", LABELS1), "ReplicationController", "rc1"),
             List.of(on(M1Z3, LABELS1), on(M1Z2, LABELS1), on(M1Z3, LABELS1)),
-            List.of(rc(NS, "rc1", LABELS1)), zoned, want(100, 50, 66, 0, 33, 33)),
-        new Case("a node without a zone gets the node score only, zoned nodes the blend", pending,
-            List.of(on("a", LABELS1), on("c", LABELS1), on("c", LABELS1)), svc, mixed,
+            List.of(rc(NS, "rc1", LABELS1)),
+            zoned,
+            want(100, 50, 66, 0, 33, 33)),
+        new Case(
+            "a node without a zone gets the node score only, zoned nodes the blend",
+            pending,
+            List.of(on("a", LABELS1), on("c", LABELS1), on("c", LABELS1)),
+            svc,
+            mixed,
             Map.of("a", 16L, "b", 100L, "c", 0L)),
-        new Case("a region without a zone is a zone of its own", pending, List.of(on("x", LABELS1)), svc, regions,
+        new Case(
+            "a region without a zone is a zone of its own",
+            pending,
+            List.of(on("x", LABELS1)),
+            svc,
+            regions,
             Map.of("x", 0L, "y", 33L, "z", 100L)),
-        new Case("the beta zone label wins over the GA one", pending, List.of(on("q", LABELS1)), svc, betaFirst,
+        new Case(
+            "the beta zone label wins over the GA one",
+            pending,
+            List.of(on("q", LABELS1)),
+            svc,
+            betaFirst,
             Map.of("p", 33L, "q", 0L, "r", 100L)));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void score(Case c) {
-    assertThat(SelectorSpreadTest.run(c.pod(), nodes(c.nodes(), c.pods()), c.objects())).isEqualTo(c.want());
+    assertThat(SelectorSpreadTest.run(c.pod(), nodes(c.nodes(), c.pods()), c.objects()))
+        .isEqualTo(c.want());
   }
 
   record ZoneKeyCase(String name, Map<String, String> labels, String want) {
@@ -142,10 +210,17 @@ class SelectorSpreadZoneTest {
         new ZoneKeyCase("no labels give no zone", Map.of(), ""),
         new ZoneKeyCase("the GA zone alone", Map.of(ZONE, "z"), ":\0:z"),
         new ZoneKeyCase("the beta zone alone", Map.of(BETA_ZONE, "z"), ":\0:z"),
-        new ZoneKeyCase("the beta zone wins over the GA zone", Map.of(BETA_ZONE, "beta", ZONE, "ga"), ":\0:beta"),
-        new ZoneKeyCase("an empty beta zone still hides the GA zone", Map.of(BETA_ZONE, "", ZONE, "ga"), ""),
+        new ZoneKeyCase(
+            "the beta zone wins over the GA zone",
+            Map.of(BETA_ZONE, "beta", ZONE, "ga"),
+            ":\0:beta"),
+        new ZoneKeyCase(
+            "an empty beta zone still hides the GA zone", Map.of(BETA_ZONE, "", ZONE, "ga"), ""),
         new ZoneKeyCase("region and zone are joined", Map.of(REGION, "r", ZONE, "z"), "r:\0:z"),
-        new ZoneKeyCase("the beta region wins over the GA region", Map.of(BETA_REGION, "rb", REGION, "r"), "rb:\0:"),
+        new ZoneKeyCase(
+            "the beta region wins over the GA region",
+            Map.of(BETA_REGION, "rb", REGION, "r"),
+            "rb:\0:"),
         new ZoneKeyCase("other labels are ignored", Map.of("zone", "z"), ""));
   }
 
@@ -158,7 +233,8 @@ class SelectorSpreadZoneTest {
   @Test
   void scoreWithoutPreScoreIsAnError() {
     List<NodeInfo> nodes = nodes(zonedNodes(), List.of());
-    SelectorSpread p = SelectorSpread.create(null, TestFrameworks.handle(Fixtures.store(List.of())));
+    SelectorSpread p =
+        SelectorSpread.create(null, TestFrameworks.handle(Fixtures.store(List.of())));
     CycleState state = TestFrameworks.cycleState(nodes);
     assertThatThrownBy(() -> p.score(state, pod(NS, "", LABELS1).info(), nodes.get(0)))
         .isInstanceOf(FrameworkException.class)
@@ -168,11 +244,16 @@ class SelectorSpreadZoneTest {
   @Test
   void throughTheFrameworkAPodWithSpreadConstraintsScoresZeroAndOthersAreSpread() {
     Registry registry = new Registry().register(Names.SELECTOR_SPREAD, SelectorSpread::create);
-    Framework fw = TestFrameworks.framework(registry, Fixtures.store(List.of(service(NS, "s1", LABELS1))),
-        List.of(Names.SELECTOR_SPREAD), Map.of());
+    Framework fw =
+        TestFrameworks.framework(
+            registry,
+            Fixtures.store(List.of(service(NS, "s1", LABELS1))),
+            List.of(Names.SELECTOR_SPREAD),
+            Map.of());
     List<NodeInfo> nodes = nodes(zonedNodes(), List.of(on(M1Z2, LABELS1)));
 
-    PodInfo constrained = pod(NS, "", LABELS1).spreadConstraint(SelectorSpreadTest.constraint()).info();
+    PodInfo constrained =
+        pod(NS, "", LABELS1).spreadConstraint(SelectorSpreadTest.constraint()).info();
     CycleState zeroed = TestFrameworks.cycleState(nodes);
     assertThat(fw.runPreScorePlugins(zeroed, constrained, nodes)).isEqualTo(Status.success());
     ScoreResult zeros = fw.runScorePlugins(zeroed, constrained, nodes);

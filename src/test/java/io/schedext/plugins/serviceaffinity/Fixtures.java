@@ -13,12 +13,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Small builders for this package's tests: services, and node infos holding the pods assigned to them. */
+/**
+ * Small builders for this package's tests: services, and node infos holding the pods assigned to
+ * them.
+ */
 final class Fixtures {
 
   private Fixtures() {}
 
-  /** A service named {@code name} in {@code namespace} selecting {@code selector} (null = no selector). */
+  /**
+   * A service named {@code name} in {@code namespace} selecting {@code selector} (null = no
+   * selector).
+   */
   static Service service(String namespace, String name, Map<String, String> selector) {
     Service s = new Service();
     ObjectMeta meta = new ObjectMeta();
@@ -39,15 +45,17 @@ final class Fixtures {
   }
 
   /**
-   * Node infos for the nodes of {@code labelsByNode}, in its iteration order, each holding the pods of {@code pods}
-   * whose node name is that node.
+   * Node infos for the nodes of {@code labelsByNode}, in its iteration order, each holding the pods
+   * of {@code pods} whose node name is that node.
    */
   static List<NodeInfo> nodes(Map<String, Map<String, String>> labelsByNode, List<PodInfo> pods) {
     List<NodeInfo> out = new ArrayList<>();
-    labelsByNode.forEach((name, labels) -> {
-      NodeWrapper w = MakeNode.node().name(name).labels(labels);
-      out.add(w.info(pods.stream().filter(p -> p.nodeName().equals(name)).toArray(PodInfo[]::new)));
-    });
+    labelsByNode.forEach(
+        (name, labels) -> {
+          NodeWrapper w = MakeNode.node().name(name).labels(labels);
+          out.add(
+              w.info(pods.stream().filter(p -> p.nodeName().equals(name)).toArray(PodInfo[]::new)));
+        });
     return out;
   }
 

@@ -24,16 +24,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * AddPod/RemovePod must leave the state as PreFilter would compute it on a snapshot that really holds (or lacks) the
- * pod: same matching pods, and the same Filter verdict on every node.
+ * AddPod/RemovePod must leave the state as PreFilter would compute it on a snapshot that really
+ * holds (or lacks) the pod: same matching pods, and the same Filter verdict on every node.
  */
 class ServiceAffinityExtensionsTest {
 
   static final Map<String, String> SELECTOR = Map.of("foo", "bar");
-  static final Map<String, Map<String, String>> NODES = ordered(
-      entry("nodeA", Map.of("region", "r1", "zone", "z11")),
-      entry("nodeB", Map.of("region", "r1", "zone", "z12")),
-      entry("nodeC", Map.of("region", "r2", "zone", "z21")));
+  static final Map<String, Map<String, String>> NODES =
+      ordered(
+          entry("nodeA", Map.of("region", "r1", "zone", "z11")),
+          entry("nodeB", Map.of("region", "r1", "zone", "z12")),
+          entry("nodeC", Map.of("region", "r2", "zone", "z21")));
   static final PodInfo PENDING = MakePod.pod().name("pending").labels(SELECTOR).info();
 
   record Case(String name, List<PodInfo> existing, PodInfo changed, List<Service> services) {
@@ -49,24 +50,48 @@ class ServiceAffinityExtensionsTest {
     PodInfo p2OnC = MakePod.pod().name("p2").node("nodeC").info();
     PodInfo addedOnB = MakePod.pod().name("addedPod").labels(SELECTOR).node("nodeB").info();
     return Stream.of(
-        new Case("without a service the matching pods are still tracked", List.of(p1OnA, p2OnC), addedOnB,
+        new Case(
+            "without a service the matching pods are still tracked",
+            List.of(p1OnA, p2OnC),
+            addedOnB,
             List.of()),
-        new Case("a service pod joining next to an existing one changes the list, not the pinned node",
-            List.of(p1OnA, p2OnC), addedOnB, svc),
-        new Case("the first service pod pins the values of a so far free service", List.of(p2OnC), addedOnB, svc),
-        new Case("the only pinning pod leaving frees the service", List.of(p2OnC),
-            MakePod.pod().name("p3").labels(SELECTOR).node("nodeC").info(), svc),
-        new Case("a pod in another namespace is ignored", List.of(p2OnC),
-            MakePod.pod().name("other").namespace("ns1").labels(SELECTOR).node("nodeB").info(), svc),
-        new Case("a pod lacking the pending pod's labels is ignored", List.of(p1OnA),
-            MakePod.pod().name("other").label("foo", "baz").node("nodeC").info(), svc),
-        new Case("a pod carrying more labels than the pending pod counts", List.of(p2OnC),
-            MakePod.pod().name("more").labels(Map.of("foo", "bar", "x", "y")).node("nodeC").info(), svc));
+        new Case(
+            "a service pod joining next to an existing one changes the list, not the pinned node",
+            List.of(p1OnA, p2OnC),
+            addedOnB,
+            svc),
+        new Case(
+            "the first service pod pins the values of a so far free service",
+            List.of(p2OnC),
+            addedOnB,
+            svc),
+        new Case(
+            "the only pinning pod leaving frees the service",
+            List.of(p2OnC),
+            MakePod.pod().name("p3").labels(SELECTOR).node("nodeC").info(),
+            svc),
+        new Case(
+            "a pod in another namespace is ignored",
+            List.of(p2OnC),
+            MakePod.pod().name("other").namespace("ns1").labels(SELECTOR).node("nodeB").info(),
+            svc),
+        new Case(
+            "a pod lacking the pending pod's labels is ignored",
+            List.of(p1OnA),
+            MakePod.pod().name("other").label("foo", "baz").node("nodeC").info(),
+            svc),
+        new Case(
+            "a pod carrying more labels than the pending pod counts",
+            List.of(p2OnC),
+            MakePod.pod().name("more").labels(Map.of("foo", "bar", "x", "y")).node("nodeC").info(),
+            svc));
   }
 
   static ServiceAffinity plugin(List<Service> services) {
     return ServiceAffinity.create(
-        PluginArgs.of(Names.SERVICE_AFFINITY, TestFrameworks.json("{\"affinityLabels\":[\"region\",\"zone\"]}")),
+        PluginArgs.of(
+            Names.SERVICE_AFFINITY,
+            TestFrameworks.json("{\"affinityLabels\":[\"region\",\"zone\"]}")),
         TestFrameworks.handle(Fixtures.store(services)));
   }
 
@@ -108,7 +133,9 @@ class ServiceAffinityExtensionsTest {
 
     assertThat(matchingKeys(simulated)).isEqualTo(matchingKeys(recomputed));
     assertThat(filterAll(p, simulated, with)).isEqualTo(filterAll(p, recomputed, with));
-    assertThat(matchingKeys(original)).as("the copied state is independent").isEqualTo(originalKeys);
+    assertThat(matchingKeys(original))
+        .as("the copied state is independent")
+        .isEqualTo(originalKeys);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -149,18 +176,22 @@ class ServiceAffinityExtensionsTest {
     // Guards the table above: adding the first service pod must change some node's verdict.
     ServiceAffinity p = plugin(List.of(service("default", "s1", SELECTOR)));
     List<NodeInfo> without = nodes(NODES, List.of());
-    List<NodeInfo> with = nodes(NODES, List.of(MakePod.pod().name("a").labels(SELECTOR).node("nodeB").info()));
-    assertThat(filterAll(p, preFiltered(p, with), with)).isNotEqualTo(filterAll(p, preFiltered(p, without), without));
+    List<NodeInfo> with =
+        nodes(NODES, List.of(MakePod.pod().name("a").labels(SELECTOR).node("nodeB").info()));
+    assertThat(filterAll(p, preFiltered(p, with), with))
+        .isNotEqualTo(filterAll(p, preFiltered(p, without), without));
   }
 
   @Test
   void aNominatedPodWithoutANodeNameCannotPinValues() {
-    // Upstream looks the first matching pod's node up by spec.nodeName, which a nominated pod does not have yet:
+    // Upstream looks the first matching pod's node up by spec.nodeName, which a nominated pod does
+    // not have yet:
     // v1.22 answers "node not found" as an Error, and so do we.
     ServiceAffinity p = plugin(List.of(service("default", "s1", SELECTOR)));
     List<NodeInfo> nodes = nodes(NODES, List.of());
     CycleState state = preFiltered(p, nodes).copy();
-    PodInfo nominated = MakePod.pod().name("nominated").labels(SELECTOR).nominatedNodeName("nodeA").info();
+    PodInfo nominated =
+        MakePod.pod().name("nominated").labels(SELECTOR).nominatedNodeName("nodeA").info();
     NodeInfo nodeA = nodeOf(nodes, "nodeA").snapshotCopy();
     nodeA.addPod(nominated);
     p.addPod(state, PENDING, nominated, nodeA);
@@ -173,8 +204,9 @@ class ServiceAffinityExtensionsTest {
     ServiceAffinity p = plugin(List.of());
     CycleState empty = TestFrameworks.cycleState(List.of());
     NodeInfo node = nodes(NODES, List.of()).get(0);
-    Status want = Status.error("error reading \"PreFilterServiceAffinity\" from cycleState: not found")
-        .withPlugin(Names.SERVICE_AFFINITY);
+    Status want =
+        Status.error("error reading \"PreFilterServiceAffinity\" from cycleState: not found")
+            .withPlugin(Names.SERVICE_AFFINITY);
     assertThat(p.addPod(empty, PENDING, PENDING, node)).isEqualTo(want);
     assertThat(p.removePod(empty, PENDING, PENDING, node)).isEqualTo(want);
   }

@@ -44,53 +44,93 @@ class TaintTolerationTest {
 
   static Stream<FilterCase> filterCases() {
     return Stream.of(
-        new FilterCase("a pod without tolerations is rejected by a NoSchedule taint",
-            MakePod.pod().name("p").info(), node("a").taint("dedicated", "user1", NO_SCHEDULE).info(),
+        new FilterCase(
+            "a pod without tolerations is rejected by a NoSchedule taint",
+            MakePod.pod().name("p").info(),
+            node("a").taint("dedicated", "user1", NO_SCHEDULE).info(),
             untolerated("dedicated", "user1")),
-        new FilterCase("a pod tolerating the exact key, value and effect fits",
+        new FilterCase(
+            "a pod tolerating the exact key, value and effect fits",
             MakePod.pod().name("p").toleration("dedicated", null, "user1", NO_SCHEDULE).info(),
-            node("a").taint("dedicated", "user1", NO_SCHEDULE).info(), Status.success()),
-        new FilterCase("a pod tolerating another value of the key is rejected",
-            MakePod.pod().name("p").toleration("dedicated", "Equal", "user2", NO_SCHEDULE).info(),
-            node("a").taint("dedicated", "user1", NO_SCHEDULE).info(), untolerated("dedicated", "user1")),
-        new FilterCase("an Exists toleration of the key tolerates any value",
-            MakePod.pod().name("p").toleration("foo", "Exists", null, NO_SCHEDULE).info(),
-            node("a").taint("foo", "bar", NO_SCHEDULE).info(), Status.success()),
-        new FilterCase("a pod tolerating every one of several taints fits",
-            MakePod.pod().name("p").toleration("dedicated", "Equal", "user2", NO_SCHEDULE)
-                .toleration("foo", "Exists", null, NO_SCHEDULE).info(),
-            node("a").taint("dedicated", "user2", NO_SCHEDULE).taint("foo", "bar", NO_SCHEDULE).info(),
+            node("a").taint("dedicated", "user1", NO_SCHEDULE).info(),
             Status.success()),
-        new FilterCase("a toleration matching key and value but with another non-empty effect does not help",
-            MakePod.pod().name("p").toleration("foo", "Equal", "bar", PREFER).info(),
-            node("a").taint("foo", "bar", NO_SCHEDULE).info(), untolerated("foo", "bar")),
-        new FilterCase("a toleration with an empty effect tolerates the NoSchedule taint of its key and value",
-            MakePod.pod().name("p").toleration("foo", "Equal", "bar", null).info(),
-            node("a").taint("foo", "bar", NO_SCHEDULE).info(), Status.success()),
-        new FilterCase("an untolerated PreferNoSchedule taint does not keep a tolerating-something pod off",
+        new FilterCase(
+            "a pod tolerating another value of the key is rejected",
             MakePod.pod().name("p").toleration("dedicated", "Equal", "user2", NO_SCHEDULE).info(),
-            node("a").taint("dedicated", "user1", PREFER).info(), Status.success()),
-        new FilterCase("an untolerated PreferNoSchedule taint does not keep a pod without tolerations off",
-            MakePod.pod().name("p").info(), node("a").taint("dedicated", "user1", PREFER).info(), Status.success()),
-        new FilterCase("an untolerated NoExecute taint keeps the pod off",
-            MakePod.pod().name("p").info(), node("a").taint("evict", "now", NO_EXECUTE).info(),
+            node("a").taint("dedicated", "user1", NO_SCHEDULE).info(),
+            untolerated("dedicated", "user1")),
+        new FilterCase(
+            "an Exists toleration of the key tolerates any value",
+            MakePod.pod().name("p").toleration("foo", "Exists", null, NO_SCHEDULE).info(),
+            node("a").taint("foo", "bar", NO_SCHEDULE).info(),
+            Status.success()),
+        new FilterCase(
+            "a pod tolerating every one of several taints fits",
+            MakePod.pod()
+                .name("p")
+                .toleration("dedicated", "Equal", "user2", NO_SCHEDULE)
+                .toleration("foo", "Exists", null, NO_SCHEDULE)
+                .info(),
+            node("a")
+                .taint("dedicated", "user2", NO_SCHEDULE)
+                .taint("foo", "bar", NO_SCHEDULE)
+                .info(),
+            Status.success()),
+        new FilterCase(
+            "a toleration matching key and value but with another non-empty effect does not help",
+            MakePod.pod().name("p").toleration("foo", "Equal", "bar", PREFER).info(),
+            node("a").taint("foo", "bar", NO_SCHEDULE).info(),
+            untolerated("foo", "bar")),
+        new FilterCase(
+            "a toleration with an empty effect tolerates the NoSchedule taint of its key and value",
+            MakePod.pod().name("p").toleration("foo", "Equal", "bar", null).info(),
+            node("a").taint("foo", "bar", NO_SCHEDULE).info(),
+            Status.success()),
+        new FilterCase(
+            "an untolerated PreferNoSchedule taint does not keep a tolerating-something pod off",
+            MakePod.pod().name("p").toleration("dedicated", "Equal", "user2", NO_SCHEDULE).info(),
+            node("a").taint("dedicated", "user1", PREFER).info(),
+            Status.success()),
+        new FilterCase(
+            "an untolerated PreferNoSchedule taint does not keep a pod without tolerations off",
+            MakePod.pod().name("p").info(),
+            node("a").taint("dedicated", "user1", PREFER).info(),
+            Status.success()),
+        new FilterCase(
+            "an untolerated NoExecute taint keeps the pod off",
+            MakePod.pod().name("p").info(),
+            node("a").taint("evict", "now", NO_EXECUTE).info(),
             untolerated("evict", "now")),
-        new FilterCase("a taint without a value is reported with an empty value",
-            MakePod.pod().name("p").info(), node("a").taint("node.kubernetes.io/not-ready", null, NO_EXECUTE).info(),
+        new FilterCase(
+            "a taint without a value is reported with an empty value",
+            MakePod.pod().name("p").info(),
+            node("a").taint("node.kubernetes.io/not-ready", null, NO_EXECUTE).info(),
             untolerated("node.kubernetes.io/not-ready", "")),
-        new FilterCase("the first untolerated taint in node order is the one reported",
+        new FilterCase(
+            "the first untolerated taint in node order is the one reported",
             MakePod.pod().name("p").toleration("a", "Exists", null, null).info(),
-            node("a").taint("a", "1", NO_SCHEDULE).taint("b", "2", PREFER).taint("c", "3", NO_EXECUTE)
-                .taint("d", "4", NO_SCHEDULE).info(),
+            node("a")
+                .taint("a", "1", NO_SCHEDULE)
+                .taint("b", "2", PREFER)
+                .taint("c", "3", NO_EXECUTE)
+                .taint("d", "4", NO_SCHEDULE)
+                .info(),
             untolerated("c", "3")),
-        new FilterCase("an Exists toleration without a key tolerates every taint",
+        new FilterCase(
+            "an Exists toleration without a key tolerates every taint",
             MakePod.pod().name("p").toleration(null, "Exists", null, null).info(),
-            node("a").taint("x", "1", NO_SCHEDULE).taint("y", "2", NO_EXECUTE).info(), Status.success()),
-        new FilterCase("an unknown toleration operator tolerates nothing",
+            node("a").taint("x", "1", NO_SCHEDULE).taint("y", "2", NO_EXECUTE).info(),
+            Status.success()),
+        new FilterCase(
+            "an unknown toleration operator tolerates nothing",
             MakePod.pod().name("p").toleration("x", "Gt", "0", NO_SCHEDULE).info(),
-            node("a").taint("x", "1", NO_SCHEDULE).info(), untolerated("x", "1")),
-        new FilterCase("a node without taints admits a pod without tolerations",
-            MakePod.pod().name("p").info(), node("a").info(), Status.success()));
+            node("a").taint("x", "1", NO_SCHEDULE).info(),
+            untolerated("x", "1")),
+        new FilterCase(
+            "a node without taints admits a pod without tolerations",
+            MakePod.pod().name("p").info(),
+            node("a").info(),
+            Status.success()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -110,41 +150,82 @@ class TaintTolerationTest {
 
   static Stream<ScoreCase> scoreCases() {
     return Stream.of(
-        new ScoreCase("a node whose PreferNoSchedule taint is tolerated outranks one whose taint is not",
+        new ScoreCase(
+            "a node whose PreferNoSchedule taint is tolerated outranks one whose taint is not",
             MakePod.pod().name("p").toleration("foo", "Equal", "bar", PREFER).info(),
-            List.of(node("a").taint("foo", "bar", PREFER).info(), node("b").taint("foo", "blah", PREFER).info()),
+            List.of(
+                node("a").taint("foo", "bar", PREFER).info(),
+                node("b").taint("foo", "blah", PREFER).info()),
             List.of(100L, 0L)),
-        new ScoreCase("nodes whose taints are all tolerated score alike however many taints they carry",
-            MakePod.pod().name("p").toleration("cpu-type", "Equal", "arm64", PREFER)
-                .toleration("disk-type", "Equal", "ssd", PREFER).info(),
-            List.of(node("a").info(), node("b").taint("cpu-type", "arm64", PREFER).info(),
-                node("c").taint("cpu-type", "arm64", PREFER).taint("disk-type", "ssd", PREFER).info()),
+        new ScoreCase(
+            "nodes whose taints are all tolerated score alike however many taints they carry",
+            MakePod.pod()
+                .name("p")
+                .toleration("cpu-type", "Equal", "arm64", PREFER)
+                .toleration("disk-type", "Equal", "ssd", PREFER)
+                .info(),
+            List.of(
+                node("a").info(),
+                node("b").taint("cpu-type", "arm64", PREFER).info(),
+                node("c")
+                    .taint("cpu-type", "arm64", PREFER)
+                    .taint("disk-type", "ssd", PREFER)
+                    .info()),
             List.of(100L, 100L, 100L)),
-        new ScoreCase("the more untolerated taints a node has the lower it scores",
+        new ScoreCase(
+            "the more untolerated taints a node has the lower it scores",
             MakePod.pod().name("p").toleration("foo", "Equal", "bar", PREFER).info(),
-            List.of(node("a").info(), node("b").taint("cpu-type", "arm64", PREFER).info(),
-                node("c").taint("cpu-type", "arm64", PREFER).taint("disk-type", "ssd", PREFER).info()),
+            List.of(
+                node("a").info(),
+                node("b").taint("cpu-type", "arm64", PREFER).info(),
+                node("c")
+                    .taint("cpu-type", "arm64", PREFER)
+                    .taint("disk-type", "ssd", PREFER)
+                    .info()),
             List.of(100L, 50L, 0L)),
-        new ScoreCase("only PreferNoSchedule taints and tolerations count for the score",
-            MakePod.pod().name("p").toleration("cpu-type", "Equal", "arm64", NO_SCHEDULE)
-                .toleration("disk-type", "Equal", "ssd", NO_SCHEDULE).info(),
-            List.of(node("a").info(), node("b").taint("cpu-type", "arm64", NO_SCHEDULE).info(),
-                node("c").taint("cpu-type", "arm64", PREFER).taint("disk-type", "ssd", PREFER).info()),
+        new ScoreCase(
+            "only PreferNoSchedule taints and tolerations count for the score",
+            MakePod.pod()
+                .name("p")
+                .toleration("cpu-type", "Equal", "arm64", NO_SCHEDULE)
+                .toleration("disk-type", "Equal", "ssd", NO_SCHEDULE)
+                .info(),
+            List.of(
+                node("a").info(),
+                node("b").taint("cpu-type", "arm64", NO_SCHEDULE).info(),
+                node("c")
+                    .taint("cpu-type", "arm64", PREFER)
+                    .taint("disk-type", "ssd", PREFER)
+                    .info()),
             List.of(100L, 100L, 0L)),
-        new ScoreCase("a pod without tolerations prefers the node without taints",
+        new ScoreCase(
+            "a pod without tolerations prefers the node without taints",
             MakePod.pod().name("p").info(),
             List.of(node("a").info(), node("b").taint("cpu-type", "arm64", PREFER).info()),
             List.of(100L, 0L)),
-        new ScoreCase("a toleration with an empty effect also tolerates PreferNoSchedule taints",
+        new ScoreCase(
+            "a toleration with an empty effect also tolerates PreferNoSchedule taints",
             MakePod.pod().name("p").toleration("foo", "Exists", null, null).info(),
-            List.of(node("a").taint("foo", "x", PREFER).info(), node("b").taint("bar", "x", PREFER).info()),
+            List.of(
+                node("a").taint("foo", "x", PREFER).info(),
+                node("b").taint("bar", "x", PREFER).info()),
             List.of(100L, 0L)),
-        new ScoreCase("every node scores 100 when no node has an untolerated taint",
-            MakePod.pod().name("p").info(), List.of(node("a").info(), node("b").info()), List.of(100L, 100L)),
-        new ScoreCase("normalising truncates: 1 of at most 3 untolerated taints scores 100 - 33",
+        new ScoreCase(
+            "every node scores 100 when no node has an untolerated taint",
             MakePod.pod().name("p").info(),
-            List.of(node("a").info(), node("b").taint("x", "1", PREFER).info(),
-                node("c").taint("x", "1", PREFER).taint("y", "1", PREFER).taint("z", "1", PREFER).info()),
+            List.of(node("a").info(), node("b").info()),
+            List.of(100L, 100L)),
+        new ScoreCase(
+            "normalising truncates: 1 of at most 3 untolerated taints scores 100 - 33",
+            MakePod.pod().name("p").info(),
+            List.of(
+                node("a").info(),
+                node("b").taint("x", "1", PREFER).info(),
+                node("c")
+                    .taint("x", "1", PREFER)
+                    .taint("y", "1", PREFER)
+                    .taint("z", "1", PREFER)
+                    .info()),
             List.of(100L, 67L, 0L)));
   }
 
@@ -159,15 +240,20 @@ class TaintTolerationTest {
       raw[i] = plugin.score(state, c.pod(), c.nodes().get(i));
     }
     NodeScores scores = new NodeScores(c.nodes().toArray(new NodeInfo[0]), raw);
-    assertThat(plugin.scoreExtensions().normalizeScore(state, c.pod(), scores)).isEqualTo(Status.success());
-    assertThat(scores.toArray()).containsExactly(c.want().stream().mapToLong(Long::longValue).toArray());
+    assertThat(plugin.scoreExtensions().normalizeScore(state, c.pod(), scores))
+        .isEqualTo(Status.success());
+    assertThat(scores.toArray())
+        .containsExactly(c.want().stream().mapToLong(Long::longValue).toArray());
   }
 
   @Test
   void scoreWithoutPreScoreIsAnInternalError() {
     NodeInfo n = node("a").info();
-    assertThatThrownBy(() -> TaintToleration.create(null, null)
-            .score(TestFrameworks.cycleState(List.of(n)), MakePod.pod().name("p").info(), n))
+    assertThatThrownBy(
+            () ->
+                TaintToleration.create(null, null)
+                    .score(
+                        TestFrameworks.cycleState(List.of(n)), MakePod.pod().name("p").info(), n))
         .isInstanceOf(FrameworkException.class)
         .hasMessageContaining("PreScoreTaintToleration");
   }

@@ -15,19 +15,31 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The assume cache contract of upstream's assume_cache_test.go, on the PV and PVC caches, fed by events or lazily from
- * the object store.
+ * The assume cache contract of upstream's assume_cache_test.go, on the PV and PVC caches, fed by
+ * events or lazily from the object store.
  */
 class AssumeCacheTest {
 
   static PersistentVolume pv(String name, String version, String className) {
-    return new PersistentVolumeBuilder().withNewMetadata().withName(name).withResourceVersion(version).endMetadata()
-        .withNewSpec().withStorageClassName(className).endSpec().build();
+    return new PersistentVolumeBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withResourceVersion(version)
+        .endMetadata()
+        .withNewSpec()
+        .withStorageClassName(className)
+        .endSpec()
+        .build();
   }
 
   static PersistentVolumeClaim pvc(String ns, String name, String version) {
-    return new PersistentVolumeClaimBuilder().withNewMetadata().withNamespace(ns).withName(name)
-        .withResourceVersion(version).endMetadata().build();
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata()
+        .withNamespace(ns)
+        .withName(name)
+        .withResourceVersion(version)
+        .endMetadata()
+        .build();
   }
 
   @Test
@@ -99,8 +111,9 @@ class AssumeCacheTest {
     caches.pvs().add(pv("pv", "1", "sc"));
     assertThatThrownBy(() -> caches.pvs().assume(pv("pv", "x", "sc")))
         .isInstanceOf(AssumeCacheException.class)
-        .hasMessage("error parsing ResourceVersion \"x\" for v1.PersistentVolume \"pv\": "
-            + "strconv.ParseInt: parsing \"x\": invalid syntax");
+        .hasMessage(
+            "error parsing ResourceVersion \"x\" for v1.PersistentVolume \"pv\": "
+                + "strconv.ParseInt: parsing \"x\": invalid syntax");
   }
 
   @Test
@@ -124,7 +137,9 @@ class AssumeCacheTest {
     PersistentVolume moved = pv("a", "1", "other");
     caches.pvs().assume(moved);
     assertThat(caches.volumesOfClass("sc")).containsExactly(b);
-    assertThat(caches.volumesOfClass("other")).extracting(v -> v.getMetadata().getName()).containsExactly("a", "c");
+    assertThat(caches.volumesOfClass("other"))
+        .extracting(v -> v.getMetadata().getName())
+        .containsExactly("a", "c");
     assertThat(caches.pvcs().list("anything")).isEqualTo(List.of());
   }
 
@@ -161,25 +176,29 @@ class AssumeCacheTest {
     store.remove(pvc("ns", "c", "1"));
     assertThat(caches.volumesOfClass("sc")).containsExactly(b);
     assertThat(caches.claim("ns", "c")).isNull();
-    assertThatThrownBy(() -> caches.pvs().assume(pv("a", "1", "sc"))).isInstanceOf(AssumeCacheException.class)
+    assertThatThrownBy(() -> caches.pvs().assume(pv("a", "1", "sc")))
+        .isInstanceOf(AssumeCacheException.class)
         .hasMessage("could not find v1.PersistentVolume \"a\"");
   }
 
   @Test
   void aLazyCacheThatCannotListSweepsDroppedKeysNowAndThen() {
     Map<String, PersistentVolumeClaim> source = new HashMap<>();
-    AssumeCache<PersistentVolumeClaim> cache = new AssumeCache<>("v1.PersistentVolumeClaim", null,
-        new AssumeCache.Source<>() {
-          @Override
-          public PersistentVolumeClaim get(String key) {
-            return source.get(key);
-          }
+    AssumeCache<PersistentVolumeClaim> cache =
+        new AssumeCache<>(
+            "v1.PersistentVolumeClaim",
+            null,
+            new AssumeCache.Source<>() {
+              @Override
+              public PersistentVolumeClaim get(String key) {
+                return source.get(key);
+              }
 
-          @Override
-          public Collection<PersistentVolumeClaim> list() {
-            return null;
-          }
-        });
+              @Override
+              public Collection<PersistentVolumeClaim> list() {
+                return null;
+              }
+            });
     source.put("ns/gone", pvc("ns", "gone", "1"));
     source.put("ns/kept", pvc("ns", "kept", "1"));
     cache.get("ns/gone");

@@ -2,16 +2,17 @@ package io.schedext.plugins.volumebinding;
 
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import java.util.List;
 
 /**
- * One scheduling attempt of a pod on a chosen node through a framework, as the extender's bind verb runs it: PreFilter
- * and Filter on that node, then Reserve and PreBind on the pod assigned to it, and Unreserve when either fails.
+ * One scheduling attempt of a pod on a chosen node through a framework, as the extender's bind verb
+ * runs it: PreFilter and Filter on that node, then Reserve and PreBind on the pod assigned to it,
+ * and Unreserve when either fails.
  */
 final class BindCycle {
 

@@ -30,18 +30,28 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upstream's TestCheckBindings: one look at whether the PV controller finished (true), is not done yet (false) or
- * undid the binding (error), on the informer versions. Upstream's cases with nil lists have no Java counterpart.
+ * Upstream's TestCheckBindings: one look at whether the PV controller finished (true), is not done
+ * yet (false) or undid the binding (error), on the informer versions. Upstream's cases with nil
+ * lists have no Java counterpart.
  */
 class CheckBindingsTest {
 
   /**
-   * One row: what the informer holds first, the bindings and claims to provision (assumed), the API updates the
-   * informer then sees, whether it then loses the PVs or claims, and the expected answer or error.
+   * One row: what the informer holds first, the bindings and claims to provision (assumed), the API
+   * updates the informer then sees, whether it then loses the PVs or claims, and the expected
+   * answer or error.
    */
-  record Case(String name, List<PersistentVolume> initPvs, List<PersistentVolumeClaim> initPvcs,
-      List<BindingInfo> bindings, List<PersistentVolumeClaim> provisions, List<PersistentVolume> apiPvs,
-      List<PersistentVolumeClaim> apiPvcs, boolean deletePvs, boolean deletePvcs, boolean wantBound,
+  record Case(
+      String name,
+      List<PersistentVolume> initPvs,
+      List<PersistentVolumeClaim> initPvcs,
+      List<BindingInfo> bindings,
+      List<PersistentVolumeClaim> provisions,
+      List<PersistentVolume> apiPvs,
+      List<PersistentVolumeClaim> apiPvcs,
+      boolean deletePvs,
+      boolean deletePvcs,
+      boolean wantBound,
       String wantError) {
     @Override
     public String toString() {
@@ -59,58 +69,228 @@ class CheckBindingsTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("nothing to bind is bound", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), false,
-            false, true, null),
-        new Case("a bound binding is bound", List.of(PV_NODE1A_BOUND), List.of(BOUND_PVC_NODE1A), NODE1A, List.of(),
-            List.of(), List.of(), false, false, true, null),
-        new Case("a claim pre-bound but not bind-completed is not bound yet", List.of(PV_NODE1A_BOUND),
-            List.of(PREBOUND_PVC_NODE1A), NODE1A, List.of(), List.of(), List.of(), false, false, false, null),
-        new Case("an unbound claim is not bound yet", List.of(PV_NODE1A_BOUND), List.of(UNBOUND_PVC), NODE1A,
-            List.of(), List.of(), List.of(), false, false, false, null),
-        new Case("a missing claim fails", List.of(PV_NODE1A_BOUND), List.of(), NODE1A, List.of(), List.of(),
-            List.of(), false, false, false,
+        new Case(
+            "nothing to bind is bound",
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            true,
+            null),
+        new Case(
+            "a bound binding is bound",
+            List.of(PV_NODE1A_BOUND),
+            List.of(BOUND_PVC_NODE1A),
+            NODE1A,
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            true,
+            null),
+        new Case(
+            "a claim pre-bound but not bind-completed is not bound yet",
+            List.of(PV_NODE1A_BOUND),
+            List.of(PREBOUND_PVC_NODE1A),
+            NODE1A,
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null),
+        new Case(
+            "an unbound claim is not bound yet",
+            List.of(PV_NODE1A_BOUND),
+            List.of(UNBOUND_PVC),
+            NODE1A,
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null),
+        new Case(
+            "a missing claim fails",
+            List.of(PV_NODE1A_BOUND),
+            List.of(),
+            NODE1A,
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
             "failed to check binding: could not find v1.PersistentVolumeClaim \"testns/unbound-pvc\""),
-        new Case("a missing volume fails", List.of(PV_NODE1A_BOUND), List.of(BOUND_PVC_NODE1A), NODE1A, List.of(),
-            List.of(), List.of(), true, false, false,
+        new Case(
+            "a missing volume fails",
+            List.of(PV_NODE1A_BOUND),
+            List.of(BOUND_PVC_NODE1A),
+            NODE1A,
+            List.of(),
+            List.of(),
+            List.of(),
+            true,
+            false,
+            false,
             "failed to check binding: could not find v1.PersistentVolume \"pv-node1a\""),
-        new Case("a claim reference dropped by the PV controller fails", List.of(PV_NODE1A),
-            List.of(BOUND_PVC_NODE1A), NODE1A, List.of(), List.of(PV_NODE1A), List.of(BOUND_PVC_NODE1A), false,
-            false, false, CLAIM_REF_RESET),
-        new Case("a claim reference without UID fails", List.of(PV_NODE1A_BOUND), List.of(BOUND_PVC_NODE1A), NODE1A,
-            List.of(), List.of(withoutClaimUid(PV_NODE1A_BOUND)), List.of(BOUND_PVC_NODE1A), false, false, false,
+        new Case(
+            "a claim reference dropped by the PV controller fails",
+            List.of(PV_NODE1A),
+            List.of(BOUND_PVC_NODE1A),
+            NODE1A,
+            List.of(),
+            List.of(PV_NODE1A),
+            List.of(BOUND_PVC_NODE1A),
+            false,
+            false,
+            false,
             CLAIM_REF_RESET),
-        new Case("one of two bindings not bound yet is not bound", List.of(PV_NODE1A_BOUND, PV_NODE1B_BOUND),
+        new Case(
+            "a claim reference without UID fails",
+            List.of(PV_NODE1A_BOUND),
+            List.of(BOUND_PVC_NODE1A),
+            NODE1A,
+            List.of(),
+            List.of(withoutClaimUid(PV_NODE1A_BOUND)),
+            List.of(BOUND_PVC_NODE1A),
+            false,
+            false,
+            false,
+            CLAIM_REF_RESET),
+        new Case(
+            "one of two bindings not bound yet is not bound",
+            List.of(PV_NODE1A_BOUND, PV_NODE1B_BOUND),
             List.of(BOUND_PVC_NODE1A, UNBOUND_PVC2),
-            List.of(NODE1A.get(0), new BindingInfo(UNBOUND_PVC2, PV_NODE1B_BOUND)), List.of(), List.of(), List.of(),
-            false, false, false, null),
-        new Case("a provisioned claim bound to a volume of the node is bound", List.of(PV_BOUND),
-            List.of(PROVISIONED_PVC_BOUND), List.of(), PROVISION, List.of(),
-            List.of(withSelectedNode(PROVISIONED_PVC_BOUND)), false, false, true, null),
-        new Case("a claim to provision not bound yet is not bound", List.of(), PROVISION, List.of(), PROVISION,
-            List.of(), List.of(), false, false, false, null),
-        new Case("a missing claim to provision fails", List.of(), List.of(PROVISIONED_PVC), List.of(), PROVISION,
-            List.of(), List.of(), false, true, false,
+            List.of(NODE1A.get(0), new BindingInfo(UNBOUND_PVC2, PV_NODE1B_BOUND)),
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null),
+        new Case(
+            "a provisioned claim bound to a volume of the node is bound",
+            List.of(PV_BOUND),
+            List.of(PROVISIONED_PVC_BOUND),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(withSelectedNode(PROVISIONED_PVC_BOUND)),
+            false,
+            false,
+            true,
+            null),
+        new Case(
+            "a claim to provision not bound yet is not bound",
+            List.of(),
+            PROVISION,
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null),
+        new Case(
+            "a missing claim to provision fails",
+            List.of(),
+            List.of(PROVISIONED_PVC),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(),
+            false,
+            true,
+            false,
             "failed to check provisioning pvc: could not find v1.PersistentVolumeClaim \"testns/provisioned-pvc\""),
-        new Case("a claim to provision without annotations fails", List.of(), List.of(PROVISIONED_PVC), List.of(),
-            PROVISION, List.of(), List.of(PROVISIONED_PVC), false, false, false,
+        new Case(
+            "a claim to provision without annotations fails",
+            List.of(),
+            List.of(PROVISIONED_PVC),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(PROVISIONED_PVC),
+            false,
+            false,
+            false,
             "selectedNode annotation reset for PVC \"provisioned-pvc\""),
-        new Case("a claim to provision whose annotations were emptied fails", List.of(), List.of(PROVISIONED_PVC),
-            List.of(), PROVISION, List.of(), List.of(withoutAnnotations(PROVISIONED_PVC)), false, false, false,
+        new Case(
+            "a claim to provision whose annotations were emptied fails",
+            List.of(),
+            List.of(PROVISIONED_PVC),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(withoutAnnotations(PROVISIONED_PVC)),
+            false,
+            false,
+            false,
             "selectedNode annotation reset for PVC \"provisioned-pvc\""),
-        new Case("a claim to provision selected for another node fails", List.of(), List.of(PROVISIONED_PVC),
-            List.of(), PROVISION, List.of(), List.of(withSelectedNode(PROVISIONED_PVC, "wrong-node")), false, false,
-            false, "provisioning failed for PVC \"provisioned-pvc\""),
-        new Case("a bound binding and a claim to provision not bound yet is not bound", List.of(PV_NODE1A_BOUND),
-            List.of(BOUND_PVC_NODE1A, withSelectedNode(PROVISIONED_PVC)), NODE1A, PROVISION, List.of(), List.of(),
-            false, false, false, null),
-        new Case("a provisioned claim whose volume the informer has not seen yet is not bound", List.of(PV_NODE1A),
-            List.of(PROVISIONED_PVC), List.of(), PROVISION, List.of(),
-            List.of(withSelectedNode(PROVISIONED_PVC_BOUND)), true, false, false, null),
-        new Case("a volume the informer has only in a version older than our write is not bound yet",
-            List.of(PV_NODE1A_BOUND), List.of(BOUND_PVC_NODE1A),
-            bind(UNBOUND_PVC, new PersistentVolumeBuilder(PV_NODE1A_BOUND).editMetadata().withResourceVersion("2")
-                .endMetadata().build()),
-            List.of(), List.of(), List.of(), false, false, false, null));
+        new Case(
+            "a claim to provision selected for another node fails",
+            List.of(),
+            List.of(PROVISIONED_PVC),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(withSelectedNode(PROVISIONED_PVC, "wrong-node")),
+            false,
+            false,
+            false,
+            "provisioning failed for PVC \"provisioned-pvc\""),
+        new Case(
+            "a bound binding and a claim to provision not bound yet is not bound",
+            List.of(PV_NODE1A_BOUND),
+            List.of(BOUND_PVC_NODE1A, withSelectedNode(PROVISIONED_PVC)),
+            NODE1A,
+            PROVISION,
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null),
+        new Case(
+            "a provisioned claim whose volume the informer has not seen yet is not bound",
+            List.of(PV_NODE1A),
+            List.of(PROVISIONED_PVC),
+            List.of(),
+            PROVISION,
+            List.of(),
+            List.of(withSelectedNode(PROVISIONED_PVC_BOUND)),
+            true,
+            false,
+            false,
+            null),
+        new Case(
+            "a volume the informer has only in a version older than our write is not bound yet",
+            List.of(PV_NODE1A_BOUND),
+            List.of(BOUND_PVC_NODE1A),
+            bind(
+                UNBOUND_PVC,
+                new PersistentVolumeBuilder(PV_NODE1A_BOUND)
+                    .editMetadata()
+                    .withResourceVersion("2")
+                    .endMetadata()
+                    .build()),
+            List.of(),
+            List.of(),
+            List.of(),
+            false,
+            false,
+            false,
+            null));
   }
 
   static FakeApi setUp(List<PersistentVolume> pvs, List<PersistentVolumeClaim> pvcs) {
@@ -139,10 +319,13 @@ class CheckBindingsTest {
     BindingChecker checker = new BindingChecker(caches, api);
 
     if (c.wantError() == null) {
-      assertThat(checker.check(POD, "node1", c.bindings(), c.provisions(), NODES::get)).isEqualTo(c.wantBound());
+      assertThat(checker.check(POD, "node1", c.bindings(), c.provisions(), NODES::get))
+          .isEqualTo(c.wantBound());
     } else {
-      assertThatThrownBy(() -> checker.check(POD, "node1", c.bindings(), c.provisions(), NODES::get))
-          .isInstanceOf(FrameworkException.class).hasMessage(c.wantError());
+      assertThatThrownBy(
+              () -> checker.check(POD, "node1", c.bindings(), c.provisions(), NODES::get))
+          .isInstanceOf(FrameworkException.class)
+          .hasMessage(c.wantError());
     }
   }
 
@@ -152,18 +335,32 @@ class CheckBindingsTest {
     BindingChecker checker = new BindingChecker(new VolumeAssumeCaches(api.informer()), api);
 
     assertThatThrownBy(() -> checker.check(POD, "node1", NODE1A, List.of(), n -> Map.of()))
-        .hasMessage("pv \"pv-node1a\" node affinity doesn't match node \"node1\": no matching NodeSelectorTerms");
+        .hasMessage(
+            "pv \"pv-node1a\" node affinity doesn't match node \"node1\": no matching NodeSelectorTerms");
   }
 
   @Test
   void aMalformedNodeAffinityReportsItsParseError() {
-    PersistentVolume pv = new PersistentVolumeBuilder(PV_NODE1A_BOUND).editSpec().editNodeAffinity().editRequired()
-        .editFirstNodeSelectorTerm().editFirstMatchExpression().withOperator("Gt").withValues("x").endMatchExpression()
-        .endNodeSelectorTerm().endRequired().endNodeAffinity().endSpec().build();
+    PersistentVolume pv =
+        new PersistentVolumeBuilder(PV_NODE1A_BOUND)
+            .editSpec()
+            .editNodeAffinity()
+            .editRequired()
+            .editFirstNodeSelectorTerm()
+            .editFirstMatchExpression()
+            .withOperator("Gt")
+            .withValues("x")
+            .endMatchExpression()
+            .endNodeSelectorTerm()
+            .endRequired()
+            .endNodeAffinity()
+            .endSpec()
+            .build();
     FakeApi api = setUp(List.of(pv), List.of(BOUND_PVC_NODE1A));
     BindingChecker checker = new BindingChecker(new VolumeAssumeCaches(api.informer()), api);
 
-    assertThatThrownBy(() -> checker.check(POD, "node1", bind(UNBOUND_PVC, pv), List.of(), NODES::get))
+    assertThatThrownBy(
+            () -> checker.check(POD, "node1", bind(UNBOUND_PVC, pv), List.of(), NODES::get))
         .hasMessageStartingWith("pv \"pv-node1a\" node affinity doesn't match node \"node1\": ")
         .hasMessageNotContaining("no matching NodeSelectorTerms");
   }

@@ -15,10 +15,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An in-memory API server for PVs and claims, like upstream's test VolumeReactor: an update must carry the stored
- * resource version (else Conflict) and bumps it by one, unless it changes nothing. What the binder's caches read is a separate informer store,
- * which catches up only on {@link #sync()} (or is set up apart with {@link #informer()}), so tests can let the
- * informer lag behind the API as upstream's do.
+ * An in-memory API server for PVs and claims, like upstream's test VolumeReactor: an update must
+ * carry the stored resource version (else Conflict) and bumps it by one, unless it changes nothing.
+ * What the binder's caches read is a separate informer store, which catches up only on {@link
+ * #sync()} (or is set up apart with {@link #informer()}), so tests can let the informer lag behind
+ * the API as upstream's do.
  */
 final class FakeApi implements VolumeWriter {
 
@@ -28,7 +29,10 @@ final class FakeApi implements VolumeWriter {
   private final ObjectStore informer;
   private int writes;
 
-  /** An API whose informer is {@code informer} (which also holds the storage classes the plugin reads). */
+  /**
+   * An API whose informer is {@code informer} (which also holds the storage classes the plugin
+   * reads).
+   */
   FakeApi(ObjectStore informer) {
     this.informer = informer;
   }
@@ -118,14 +122,30 @@ final class FakeApi implements VolumeWriter {
   @SuppressWarnings("unchecked")
   synchronized <T extends HasMetadata> T update(T obj) {
     if (obj instanceof PersistentVolume pv) {
-      return (T) store("persistentvolumes", pv.getMetadata().getName(), pvs, pv,
-          new PersistentVolumeBuilder(pv).editMetadata().withResourceVersion(next(pvs.get(pv.getMetadata()
-              .getName()))).endMetadata().build());
+      return (T)
+          store(
+              "persistentvolumes",
+              pv.getMetadata().getName(),
+              pvs,
+              pv,
+              new PersistentVolumeBuilder(pv)
+                  .editMetadata()
+                  .withResourceVersion(next(pvs.get(pv.getMetadata().getName())))
+                  .endMetadata()
+                  .build());
     }
     PersistentVolumeClaim pvc = (PersistentVolumeClaim) obj;
-    return (T) store("persistentvolumeclaims", AssumeCache.keyOf(pvc), pvcs, pvc,
-        new PersistentVolumeClaimBuilder(pvc).editMetadata().withResourceVersion(next(pvcs.get(AssumeCache
-            .keyOf(pvc)))).endMetadata().build());
+    return (T)
+        store(
+            "persistentvolumeclaims",
+            AssumeCache.keyOf(pvc),
+            pvcs,
+            pvc,
+            new PersistentVolumeClaimBuilder(pvc)
+                .editMetadata()
+                .withResourceVersion(next(pvcs.get(AssumeCache.keyOf(pvc))))
+                .endMetadata()
+                .build());
   }
 
   @Override
@@ -145,16 +165,24 @@ final class FakeApi implements VolumeWriter {
     return pods.contains(namespace + "/" + name);
   }
 
-  private static <T extends HasMetadata> T store(String resource, String key, Map<String, T> map, T update,
-      T bumped) {
+  private static <T extends HasMetadata> T store(
+      String resource, String key, Map<String, T> map, T update, T bumped) {
     T stored = map.get(key);
     String name = update.getMetadata().getName();
     if (stored == null) {
       throw new FrameworkException(resource + " \"" + name + "\" not found");
     }
-    if (!stored.getMetadata().getResourceVersion().equals(update.getMetadata().getResourceVersion())) {
-      throw new FrameworkException("Operation cannot be fulfilled on " + resource + " \"" + name + "\": the object "
-          + "has been modified; please apply your changes to the latest version and try again");
+    if (!stored
+        .getMetadata()
+        .getResourceVersion()
+        .equals(update.getMetadata().getResourceVersion())) {
+      throw new FrameworkException(
+          "Operation cannot be fulfilled on "
+              + resource
+              + " \""
+              + name
+              + "\": the object "
+              + "has been modified; please apply your changes to the latest version and try again");
     }
     if (stored.equals(update)) {
       return stored;
@@ -164,6 +192,8 @@ final class FakeApi implements VolumeWriter {
   }
 
   private static String next(HasMetadata stored) {
-    return stored == null ? "" : Long.toString(Long.parseLong(stored.getMetadata().getResourceVersion()) + 1);
+    return stored == null
+        ? ""
+        : Long.toString(Long.parseLong(stored.getMetadata().getResourceVersion()) + 1);
   }
 }

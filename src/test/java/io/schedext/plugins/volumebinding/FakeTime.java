@@ -10,8 +10,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A clock that only moves when PreBind's wait sleeps on it: each sleep advances it, first running (in time order)
- * the actions scheduled up to the new time, then the after-each-sleep hook (e.g. an informer catching up).
+ * A clock that only moves when PreBind's wait sleeps on it: each sleep advances it, first running
+ * (in time order) the actions scheduled up to the new time, then the after-each-sleep hook (e.g. an
+ * informer catching up).
  */
 final class FakeTime extends Clock implements Sleeper {
 
@@ -21,7 +22,7 @@ final class FakeTime extends Clock implements Sleeper {
 
   private Instant now = START;
   private final List<Action> actions = new ArrayList<>();
-  private Runnable afterEachSleep = () -> { };
+  private Runnable afterEachSleep = () -> {};
   private int sleeps;
 
   /** Runs {@code action} when the clock reaches {@code sinceStart}. */

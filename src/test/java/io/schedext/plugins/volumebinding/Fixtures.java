@@ -28,7 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Test objects shaped like upstream's binder_test.go helpers ({@code makeTestPVC}, {@code makeTestPV}, ...). */
+/**
+ * Test objects shaped like upstream's binder_test.go helpers ({@code makeTestPVC}, {@code
+ * makeTestPV}, ...).
+ */
 final class Fixtures {
 
   static final String NS = "testns";
@@ -42,81 +45,174 @@ final class Fixtures {
   static final String BIND_COMPLETED = "pv.kubernetes.io/bind-completed";
 
   /** How a test claim relates to its volume. */
-  enum ClaimState { UNBOUND, PREBOUND, BOUND, SELECTED_NODE }
+  enum ClaimState {
+    UNBOUND,
+    PREBOUND,
+    BOUND,
+    SELECTED_NODE
+  }
 
   private Fixtures() {}
 
-  static PersistentVolumeClaim claim(String name, String size, String node, ClaimState state, String pvName,
-      String className) {
+  static PersistentVolumeClaim claim(
+      String name, String size, String node, ClaimState state, String pvName, String className) {
     return claim(name, size, node, state, pvName, "1", className);
   }
 
-  static PersistentVolumeClaim claim(String name, String size, String node, ClaimState state, String pvName,
-      String version, String className) {
-    PersistentVolumeClaimBuilder b = new PersistentVolumeClaimBuilder().withNewMetadata().withName(name)
-        .withNamespace(NS).withUid("pvc-uid").withResourceVersion(version).endMetadata().withNewSpec()
-        .withNewResources().addToRequests("storage", new Quantity(size)).endResources()
-        .withStorageClassName(className).withVolumeMode("Filesystem").endSpec();
+  static PersistentVolumeClaim claim(
+      String name,
+      String size,
+      String node,
+      ClaimState state,
+      String pvName,
+      String version,
+      String className) {
+    PersistentVolumeClaimBuilder b =
+        new PersistentVolumeClaimBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(NS)
+            .withUid("pvc-uid")
+            .withResourceVersion(version)
+            .endMetadata()
+            .withNewSpec()
+            .withNewResources()
+            .addToRequests("storage", new Quantity(size))
+            .endResources()
+            .withStorageClassName(className)
+            .withVolumeMode("Filesystem")
+            .endSpec();
     switch (state) {
       case SELECTED_NODE -> b.editMetadata().addToAnnotations(SELECTED_NODE, node).endMetadata();
-      case BOUND -> b.editMetadata().addToAnnotations(BIND_COMPLETED, "yes").endMetadata()
-          .editSpec().withVolumeName(pvName).endSpec();
+      case BOUND ->
+          b.editMetadata()
+              .addToAnnotations(BIND_COMPLETED, "yes")
+              .endMetadata()
+              .editSpec()
+              .withVolumeName(pvName)
+              .endSpec();
       case PREBOUND -> b.editSpec().withVolumeName(pvName).endSpec();
-      default -> { }
+      default -> {}
     }
     return b.build();
   }
 
-  static PersistentVolume volume(String name, String node, String capacity, PersistentVolumeClaim boundTo,
-      String className) {
+  static PersistentVolume volume(
+      String name, String node, String capacity, PersistentVolumeClaim boundTo, String className) {
     return volume(name, node, capacity, "1", boundTo, className);
   }
 
-  static PersistentVolume volume(String name, String node, String capacity, String version,
-      PersistentVolumeClaim boundTo, String className) {
-    PersistentVolumeBuilder b = new PersistentVolumeBuilder().withNewMetadata().withName(name)
-        .withResourceVersion(version).endMetadata().withNewSpec().addToCapacity("storage", new Quantity(capacity))
-        .withStorageClassName(className).withVolumeMode("Filesystem").endSpec().withNewStatus()
-        .withPhase("Available").endStatus();
+  static PersistentVolume volume(
+      String name,
+      String node,
+      String capacity,
+      String version,
+      PersistentVolumeClaim boundTo,
+      String className) {
+    PersistentVolumeBuilder b =
+        new PersistentVolumeBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withResourceVersion(version)
+            .endMetadata()
+            .withNewSpec()
+            .addToCapacity("storage", new Quantity(capacity))
+            .withStorageClassName(className)
+            .withVolumeMode("Filesystem")
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Available")
+            .endStatus();
     if (node != null) {
-      b.editSpec().withNewNodeAffinity().withNewRequired().withNodeSelectorTerms(new NodeSelectorTermBuilder()
-          .withMatchExpressions(new NodeSelectorRequirementBuilder().withKey(NODE_LABEL_KEY).withOperator("In")
-              .withValues(node).build()).build()).endRequired().endNodeAffinity().endSpec();
+      b.editSpec()
+          .withNewNodeAffinity()
+          .withNewRequired()
+          .withNodeSelectorTerms(
+              new NodeSelectorTermBuilder()
+                  .withMatchExpressions(
+                      new NodeSelectorRequirementBuilder()
+                          .withKey(NODE_LABEL_KEY)
+                          .withOperator("In")
+                          .withValues(node)
+                          .build())
+                  .build())
+          .endRequired()
+          .endNodeAffinity()
+          .endSpec();
     }
     if (boundTo != null) {
-      b.editSpec().withClaimRef(new ObjectReferenceBuilder().withKind("PersistentVolumeClaim").withApiVersion("v1")
-          .withName(boundTo.getMetadata().getName()).withNamespace(boundTo.getMetadata().getNamespace())
-          .withUid(boundTo.getMetadata().getUid()).withResourceVersion(boundTo.getMetadata().getResourceVersion())
-          .build()).endSpec()
-          .editMetadata().addToAnnotations("pv.kubernetes.io/bound-by-controller", "yes").endMetadata();
+      b.editSpec()
+          .withClaimRef(
+              new ObjectReferenceBuilder()
+                  .withKind("PersistentVolumeClaim")
+                  .withApiVersion("v1")
+                  .withName(boundTo.getMetadata().getName())
+                  .withNamespace(boundTo.getMetadata().getNamespace())
+                  .withUid(boundTo.getMetadata().getUid())
+                  .withResourceVersion(boundTo.getMetadata().getResourceVersion())
+                  .build())
+          .endSpec()
+          .editMetadata()
+          .addToAnnotations("pv.kubernetes.io/bound-by-controller", "yes")
+          .endMetadata();
     }
     return b.build();
   }
 
-  /** A volume with node affinity {@code key In values} per entry, all in one term, as upstream's makePV. */
-  static PersistentVolume volumeWithAffinity(String name, String className, String capacity, String phase,
-      Map<String, String> affinity) {
-    PersistentVolumeBuilder b = new PersistentVolumeBuilder().withNewMetadata().withName(name).endMetadata()
-        .withNewSpec().withStorageClassName(className).endSpec().withNewStatus().withPhase(phase).endStatus();
+  /**
+   * A volume with node affinity {@code key In values} per entry, all in one term, as upstream's
+   * makePV.
+   */
+  static PersistentVolume volumeWithAffinity(
+      String name, String className, String capacity, String phase, Map<String, String> affinity) {
+    PersistentVolumeBuilder b =
+        new PersistentVolumeBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withStorageClassName(className)
+            .endSpec()
+            .withNewStatus()
+            .withPhase(phase)
+            .endStatus();
     if (capacity != null) {
       b.editSpec().addToCapacity("storage", new Quantity(capacity)).endSpec();
     }
     if (!affinity.isEmpty()) {
       NodeSelectorTermBuilder t = new NodeSelectorTermBuilder();
-      affinity.forEach((k, v) -> t.addToMatchExpressions(
-          new NodeSelectorRequirementBuilder().withKey(k).withOperator("In").withValues(v).build()));
-      b.editSpec().withNewNodeAffinity().withNewRequired().withNodeSelectorTerms(t.build()).endRequired()
-          .endNodeAffinity().endSpec();
+      affinity.forEach(
+          (k, v) ->
+              t.addToMatchExpressions(
+                  new NodeSelectorRequirementBuilder()
+                      .withKey(k)
+                      .withOperator("In")
+                      .withValues(v)
+                      .build()));
+      b.editSpec()
+          .withNewNodeAffinity()
+          .withNewRequired()
+          .withNodeSelectorTerms(t.build())
+          .endRequired()
+          .endNodeAffinity()
+          .endSpec();
     }
     return b.build();
   }
 
   static PersistentVolumeClaim ephemeralClaim(PodInfo pod, String volumeName, boolean owned) {
-    PersistentVolumeClaim pvc = claim(pod.name() + "-" + volumeName, "1G", "", ClaimState.BOUND, "pv-bound",
-        IMMEDIATE_CLASS);
+    PersistentVolumeClaim pvc =
+        claim(
+            pod.name() + "-" + volumeName, "1G", "", ClaimState.BOUND, "pv-bound", IMMEDIATE_CLASS);
     if (owned) {
-      pvc.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withName(pod.name())
-          .withUid(pod.uid()).withController(true).build()));
+      pvc.getMetadata()
+          .setOwnerReferences(
+              List.of(
+                  new OwnerReferenceBuilder()
+                      .withName(pod.name())
+                      .withUid(pod.uid())
+                      .withController(true)
+                      .build()));
     }
     return pvc;
   }
@@ -135,39 +231,68 @@ final class Fixtures {
 
   static ObjectStore store() {
     ObjectStore s = new ObjectStore();
-    s.put(storageClass(WAIT_CLASS_WITH_PROVISIONER, "WaitForFirstConsumer", PROVISIONER, "node1", "reference-value"));
+    s.put(
+        storageClass(
+            WAIT_CLASS_WITH_PROVISIONER,
+            "WaitForFirstConsumer",
+            PROVISIONER,
+            "node1",
+            "reference-value"));
     s.put(storageClass(IMMEDIATE_CLASS, "Immediate", null));
     s.put(storageClass(WAIT_CLASS, "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
-    s.put(storageClass(TOPO_MISMATCH_CLASS, "WaitForFirstConsumer", PROVISIONER, "reference-value"));
+    s.put(
+        storageClass(TOPO_MISMATCH_CLASS, "WaitForFirstConsumer", PROVISIONER, "reference-value"));
     return s;
   }
 
-  static StorageClass storageClass(String name, String mode, String provisioner, String... allowedNodeValues) {
-    StorageClassBuilder b = new StorageClassBuilder().withNewMetadata().withName(name).endMetadata()
-        .withVolumeBindingMode(mode).withProvisioner(provisioner);
+  static StorageClass storageClass(
+      String name, String mode, String provisioner, String... allowedNodeValues) {
+    StorageClassBuilder b =
+        new StorageClassBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .withVolumeBindingMode(mode)
+            .withProvisioner(provisioner);
     if (allowedNodeValues.length > 0) {
-      TopologySelectorLabelRequirement r = new TopologySelectorLabelRequirement(NODE_LABEL_KEY,
-          new ArrayList<>(List.of(allowedNodeValues)));
+      TopologySelectorLabelRequirement r =
+          new TopologySelectorLabelRequirement(
+              NODE_LABEL_KEY, new ArrayList<>(List.of(allowedNodeValues)));
       b.withAllowedTopologies(new TopologySelectorTerm(new ArrayList<>(List.of(r))));
     }
     return b.build();
   }
 
   static void putDriver(ObjectStore s, String name, boolean storageCapacity) {
-    s.put(new CSIDriverBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
-        .withStorageCapacity(storageCapacity).endSpec().build());
+    s.put(
+        new CSIDriverBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withStorageCapacity(storageCapacity)
+            .endSpec()
+            .build());
   }
 
-  /** A capacity of {@code className}; {@code nodeValue} null = reachable from every node (empty topology). */
-  static CSIStorageCapacity capacity(String name, String className, String nodeValue, String capacity,
-      String maximumVolumeSize) {
+  /**
+   * A capacity of {@code className}; {@code nodeValue} null = reachable from every node (empty
+   * topology).
+   */
+  static CSIStorageCapacity capacity(
+      String name, String className, String nodeValue, String capacity, String maximumVolumeSize) {
     Map<String, String> match = new LinkedHashMap<>();
     if (nodeValue != null) {
       match.put(NODE_LABEL_KEY, nodeValue);
     }
-    CSIStorageCapacityBuilder b = new CSIStorageCapacityBuilder().withNewMetadata().withName(name)
-        .withNamespace("kube-system").endMetadata().withStorageClassName(className)
-        .withNodeTopology(new LabelSelectorBuilder().withMatchLabels(match).build());
+    CSIStorageCapacityBuilder b =
+        new CSIStorageCapacityBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace("kube-system")
+            .endMetadata()
+            .withStorageClassName(className)
+            .withNodeTopology(new LabelSelectorBuilder().withMatchLabels(match).build());
     if (capacity != null) {
       b.withCapacity(new Quantity(capacity));
     }

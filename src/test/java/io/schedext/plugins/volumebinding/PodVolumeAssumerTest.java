@@ -1,6 +1,5 @@
 package io.schedext.plugins.volumebinding;
 
-import static io.schedext.plugins.volumebinding.Fixtures.ClaimState.BOUND;
 import static io.schedext.plugins.volumebinding.Fixtures.ClaimState.SELECTED_NODE;
 import static io.schedext.plugins.volumebinding.Fixtures.ClaimState.UNBOUND;
 import static io.schedext.plugins.volumebinding.Fixtures.WAIT_CLASS;
@@ -20,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Upstream's TestAssumePodVolumes, TestRevertAssumedPodVolumes and TestFindAssumeVolumes, without API calls. */
+/**
+ * Upstream's TestAssumePodVolumes, TestRevertAssumedPodVolumes and TestFindAssumeVolumes, without
+ * API calls.
+ */
 class PodVolumeAssumerTest {
 
   static final PersistentVolumeClaim UNBOUND_PVC = FindPodVolumesTest.UNBOUND_PVC;
@@ -36,15 +38,23 @@ class PodVolumeAssumerTest {
   static final PersistentVolume PV_NODE1A = FindPodVolumesTest.PV_NODE1A;
   static final PersistentVolume PV_NODE1B = FindPodVolumesTest.PV_NODE1B;
   static final PersistentVolume PV_BOUND = FindPodVolumesTest.PV_BOUND;
-  static final PersistentVolume PV_NODE1A_BOUND = volume("pv-node1a", "node1", "5G", UNBOUND_PVC, WAIT_CLASS);
-  static final PersistentVolume PV_NODE1B_BOUND = volume("pv-node1b", "node1", "10G", UNBOUND_PVC2, WAIT_CLASS);
+  static final PersistentVolume PV_NODE1A_BOUND =
+      volume("pv-node1a", "node1", "5G", UNBOUND_PVC, WAIT_CLASS);
+  static final PersistentVolume PV_NODE1B_BOUND =
+      volume("pv-node1b", "node1", "10G", UNBOUND_PVC2, WAIT_CLASS);
 
   /**
-   * One row: the pod's claims and the volumes in the caches, what to assume, and either the error or whether all
-   * was bound and the assumed bindings and provisions.
+   * One row: the pod's claims and the volumes in the caches, what to assume, and either the error
+   * or whether all was bound and the assumed bindings and provisions.
    */
-  record Case(String name, List<PersistentVolumeClaim> podClaims, List<PersistentVolume> pvs, PodVolumes toAssume,
-      boolean wantFail, boolean wantAllBound, PodVolumes wantAssumed) {
+  record Case(
+      String name,
+      List<PersistentVolumeClaim> podClaims,
+      List<PersistentVolume> pvs,
+      PodVolumes toAssume,
+      boolean wantFail,
+      boolean wantAllBound,
+      PodVolumes wantAssumed) {
     @Override
     public String toString() {
       return name;
@@ -61,30 +71,69 @@ class PodVolumeAssumerTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("all claims bound assumes nothing", List.of(BOUND_PVC), List.of(PV_BOUND), PodVolumes.NONE, false,
-            true, PodVolumes.NONE),
-        new Case("one binding assumes the volume bound to its claim", List.of(UNBOUND_PVC), List.of(PV_NODE1A),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of()), false, false,
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of())),
-        new Case("two bindings assume both volumes", List.of(UNBOUND_PVC, UNBOUND_PVC2),
-            List.of(PV_NODE1A, PV_NODE1B),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A), binding(UNBOUND_PVC2, PV_NODE1B)), List.of()), false,
+        new Case(
+            "all claims bound assumes nothing",
+            List.of(BOUND_PVC),
+            List.of(PV_BOUND),
+            PodVolumes.NONE,
             false,
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND), binding(UNBOUND_PVC2, PV_NODE1B_BOUND)),
-                List.of())),
-        new Case("a volume already bound to the claim is kept as is", List.of(UNBOUND_PVC), List.of(PV_NODE1A_BOUND),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of()), false, false,
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of())),
-        new Case("a binding to an unknown volume fails and restores the others", List.of(UNBOUND_PVC),
+            true,
+            PodVolumes.NONE),
+        new Case(
+            "one binding assumes the volume bound to its claim",
+            List.of(UNBOUND_PVC),
             List.of(PV_NODE1A),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A), binding(UNBOUND_PVC2, PV_NODE1B)), List.of()), true,
-            false, null),
-        new Case("a binding and a provisioning", List.of(UNBOUND_PVC, PROVISIONED_PVC), List.of(PV_NODE1A),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC)), false, false,
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of()),
+            false,
+            false,
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of())),
+        new Case(
+            "two bindings assume both volumes",
+            List.of(UNBOUND_PVC, UNBOUND_PVC2),
+            List.of(PV_NODE1A, PV_NODE1B),
+            volumes(
+                List.of(binding(UNBOUND_PVC, PV_NODE1A), binding(UNBOUND_PVC2, PV_NODE1B)),
+                List.of()),
+            false,
+            false,
+            volumes(
+                List.of(
+                    binding(UNBOUND_PVC, PV_NODE1A_BOUND), binding(UNBOUND_PVC2, PV_NODE1B_BOUND)),
+                List.of())),
+        new Case(
+            "a volume already bound to the claim is kept as is",
+            List.of(UNBOUND_PVC),
+            List.of(PV_NODE1A_BOUND),
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of()),
+            false,
+            false,
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of())),
+        new Case(
+            "a binding to an unknown volume fails and restores the others",
+            List.of(UNBOUND_PVC),
+            List.of(PV_NODE1A),
+            volumes(
+                List.of(binding(UNBOUND_PVC, PV_NODE1A), binding(UNBOUND_PVC2, PV_NODE1B)),
+                List.of()),
+            true,
+            false,
+            null),
+        new Case(
+            "a binding and a provisioning",
+            List.of(UNBOUND_PVC, PROVISIONED_PVC),
+            List.of(PV_NODE1A),
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC)),
+            false,
+            false,
             volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of(SELECTED_NODE_PVC))),
-        new Case("a provisioning out of sync fails and restores the binding",
-            List.of(UNBOUND_PVC, PROVISIONED_PVC_HIGHER_VERSION), List.of(PV_NODE1A),
-            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC2)), true, false, null));
+        new Case(
+            "a provisioning out of sync fails and restores the binding",
+            List.of(UNBOUND_PVC, PROVISIONED_PVC_HIGHER_VERSION),
+            List.of(PV_NODE1A),
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC2)),
+            true,
+            false,
+            null));
   }
 
   static VolumeAssumeCaches caches(List<PersistentVolumeClaim> claims, List<PersistentVolume> pvs) {
@@ -106,7 +155,9 @@ class PodVolumeAssumerTest {
       for (BindingInfo b : c.toAssume().staticBindings()) {
         String name = b.pv().getMetadata().getName();
         if (caches.volume(name) != null) {
-          assertThat(caches.pvs().get(name)).as("restored").isSameAs(caches.pvs().getApiObject(name));
+          assertThat(caches.pvs().get(name))
+              .as("restored")
+              .isSameAs(caches.pvs().getApiObject(name));
         }
       }
       for (PersistentVolumeClaim p : c.toAssume().dynamicProvisions()) {
@@ -121,8 +172,12 @@ class PodVolumeAssumerTest {
       assertThat(caches.volume(b.pv().getMetadata().getName())).isEqualTo(b.pv());
     }
     for (PersistentVolumeClaim p : c.wantAssumed().dynamicProvisions()) {
-      assertThat(caches.claim(p.getMetadata().getNamespace(), p.getMetadata().getName()).getMetadata()
-          .getAnnotations()).containsEntry(Fixtures.SELECTED_NODE, "node1");
+      assertThat(
+              caches
+                  .claim(p.getMetadata().getNamespace(), p.getMetadata().getName())
+                  .getMetadata()
+                  .getAnnotations())
+          .containsEntry(Fixtures.SELECTED_NODE, "node1");
     }
   }
 
@@ -131,10 +186,14 @@ class PodVolumeAssumerTest {
     List<PersistentVolumeClaim> claims = List.of(UNBOUND_PVC, PROVISIONED_PVC);
     VolumeAssumeCaches caches = caches(claims, List.of(PV_NODE1A));
     PodVolumeAssumer assumer = new PodVolumeAssumer(caches);
-    PodVolumeAssumer.Assumed assumed = assumer.assume(Fixtures.pod(claims).pod(), "node1",
-        volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC)));
-    assertThat(assumed.volumes()).isEqualTo(
-        volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of(SELECTED_NODE_PVC)));
+    PodVolumeAssumer.Assumed assumed =
+        assumer.assume(
+            Fixtures.pod(claims).pod(),
+            "node1",
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A)), List.of(PROVISIONED_PVC)));
+    assertThat(assumed.volumes())
+        .isEqualTo(
+            volumes(List.of(binding(UNBOUND_PVC, PV_NODE1A_BOUND)), List.of(SELECTED_NODE_PVC)));
     assumer.revert(assumed.volumes());
     assertThat(caches.volume("pv-node1a")).isSameAs(PV_NODE1A);
     assertThat(caches.claim(Fixtures.NS, "provisioned-pvc")).isSameAs(PROVISIONED_PVC);
@@ -144,13 +203,16 @@ class PodVolumeAssumerTest {
   void findingAgainAfterAssumingReturnsThePreboundVolume() {
     List<PersistentVolumeClaim> claims = List.of(UNBOUND_PVC);
     PersistentVolume pvNode1c = volume("pv-node1c", "node1", "5G", null, WAIT_CLASS);
-    VolumeAssumeCaches caches = caches(claims, List.of(FindPodVolumesTest.PV_NODE2, PV_NODE1A, pvNode1c));
+    VolumeAssumeCaches caches =
+        caches(claims, List.of(FindPodVolumesTest.PV_NODE2, PV_NODE1A, pvNode1c));
     ClaimClassifier classifier = new ClaimClassifier(caches, Fixtures.store());
     PodInfo pod = Fixtures.pod(claims);
     Map<String, String> labels = FindPodVolumesTest.NODE1.labels();
-    VolumeFinder.Result first = VolumeFinder.find(classifier.prepare(classifier.classify(pod.pod())), "node1", labels);
+    VolumeFinder.Result first =
+        VolumeFinder.find(classifier.prepare(classifier.classify(pod.pod())), "node1", labels);
     assertThat(first.reasons()).isEmpty();
-    PodVolumeAssumer.Assumed assumed = new PodVolumeAssumer(caches).assume(pod.pod(), "node1", first.volumes());
+    PodVolumeAssumer.Assumed assumed =
+        new PodVolumeAssumer(caches).assume(pod.pod(), "node1", first.volumes());
     for (int i = 0; i < 5; i++) {
       VolumeFinder.Result again =
           VolumeFinder.find(classifier.prepare(classifier.classify(pod.pod())), "node1", labels);

@@ -8,12 +8,12 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
-import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Registry;
 import io.schedext.framework.Status;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.Names;
 import io.schedext.plugins.nodevolumelimits.NodeVolumeLimits;
 import io.schedext.plugins.volumerestrictions.VolumeRestrictions;
@@ -26,20 +26,31 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The four volume plugins through the framework, in the default profile's order, with their factories. */
+/**
+ * The four volume plugins through the framework, in the default profile's order, with their
+ * factories.
+ */
 class VolumePluginsInFrameworkTest {
 
   static final String HOSTNAME = "kubernetes.io/hostname";
   static final String ZONE = "topology.kubernetes.io/zone";
 
   static Framework framework(ObjectStore store, String volumeBindingArgs) {
-    Registry registry = new Registry()
-        .register(Names.VOLUME_RESTRICTIONS, VolumeRestrictions::create)
-        .register(Names.NODE_VOLUME_LIMITS, NodeVolumeLimits::create)
-        .register(Names.VOLUME_BINDING, VolumeBinding::create)
-        .register(Names.VOLUME_ZONE, VolumeZone::create);
-    return TestFrameworks.framework(registry, store, List.of(Names.VOLUME_RESTRICTIONS, Names.NODE_VOLUME_LIMITS,
-        Names.VOLUME_BINDING, Names.VOLUME_ZONE), Map.of(Names.VOLUME_BINDING, volumeBindingArgs));
+    Registry registry =
+        new Registry()
+            .register(Names.VOLUME_RESTRICTIONS, VolumeRestrictions::create)
+            .register(Names.NODE_VOLUME_LIMITS, NodeVolumeLimits::create)
+            .register(Names.VOLUME_BINDING, VolumeBinding::create)
+            .register(Names.VOLUME_ZONE, VolumeZone::create);
+    return TestFrameworks.framework(
+        registry,
+        store,
+        List.of(
+            Names.VOLUME_RESTRICTIONS,
+            Names.NODE_VOLUME_LIMITS,
+            Names.VOLUME_BINDING,
+            Names.VOLUME_ZONE),
+        Map.of(Names.VOLUME_BINDING, volumeBindingArgs));
   }
 
   static NodeInfo node(String name, String zone) {
@@ -49,13 +60,24 @@ class VolumePluginsInFrameworkTest {
   @Test
   void aBoundLocalVolumeNarrowsTheNodesAndItsZoneIsChecked() {
     ObjectStore store = new ObjectStore();
-    store.put(Fixtures.storageClass("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
-    PersistentVolume pv = Fixtures.volumeWithAffinity("pv-a", "local", "10Gi", "Bound", Map.of(HOSTNAME, "node-a"));
+    store.put(
+        Fixtures.storageClass("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
+    PersistentVolume pv =
+        Fixtures.volumeWithAffinity("pv-a", "local", "10Gi", "Bound", Map.of(HOSTNAME, "node-a"));
     pv.getMetadata().setLabels(Map.of(ZONE, "zone-b"));
     store.put(pv);
-    store.put(new PersistentVolumeClaimBuilder().withNewMetadata().withNamespace("default").withName("data")
-        .addToAnnotations("pv.kubernetes.io/bind-completed", "yes").endMetadata().withNewSpec()
-        .withStorageClassName("local").withVolumeName("pv-a").endSpec().build());
+    store.put(
+        new PersistentVolumeClaimBuilder()
+            .withNewMetadata()
+            .withNamespace("default")
+            .withName("data")
+            .addToAnnotations("pv.kubernetes.io/bind-completed", "yes")
+            .endMetadata()
+            .withNewSpec()
+            .withStorageClassName("local")
+            .withVolumeName("pv-a")
+            .endSpec()
+            .build());
     Framework fw = framework(store, "{\"bindTimeoutSeconds\":30}");
     NodeInfo a = node("node-a", "zone-a");
     NodeInfo b = node("node-b", "zone-b");
@@ -65,17 +87,29 @@ class VolumePluginsInFrameworkTest {
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
     assertThat(pre).isEqualTo(new PreFilterResult(Status.success(), Set.of("node-a")));
     assertThat(state.skipFilterPlugins()).containsExactly(Names.VOLUME_RESTRICTIONS);
-    assertThat(fw.runFilterPlugins(state, pod, a)).isEqualTo(
-        Status.unresolvable(VolumeZone.ERR_REASON_CONFLICT).withPlugin(Names.VOLUME_ZONE));
+    assertThat(fw.runFilterPlugins(state, pod, a))
+        .isEqualTo(
+            Status.unresolvable(VolumeZone.ERR_REASON_CONFLICT).withPlugin(Names.VOLUME_ZONE));
   }
 
   @Test
   void anUnboundClaimIsMatchedOnTheNodeHoldingAFreeVolume() {
     ObjectStore store = new ObjectStore();
-    store.put(Fixtures.storageClass("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
-    store.put(Fixtures.volumeWithAffinity("pv-b", "local", "10Gi", "Available", Map.of(HOSTNAME, "node-b")));
-    PersistentVolumeClaim claim = new PersistentVolumeClaimBuilder().withNewMetadata().withNamespace("default")
-        .withName("data").endMetadata().withNewSpec().withStorageClassName("local").endSpec().build();
+    store.put(
+        Fixtures.storageClass("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
+    store.put(
+        Fixtures.volumeWithAffinity(
+            "pv-b", "local", "10Gi", "Available", Map.of(HOSTNAME, "node-b")));
+    PersistentVolumeClaim claim =
+        new PersistentVolumeClaimBuilder()
+            .withNewMetadata()
+            .withNamespace("default")
+            .withName("data")
+            .endMetadata()
+            .withNewSpec()
+            .withStorageClassName("local")
+            .endSpec()
+            .build();
     store.put(claim);
     Framework fw = framework(store, "{}");
     NodeInfo a = node("node-a", "zone-a");
@@ -84,9 +118,12 @@ class VolumePluginsInFrameworkTest {
     PodInfo pod = MakePod.pod().name("p").pvc("data").info();
 
     assertThat(fw.runPreFilterPlugins(state, pod)).isEqualTo(PreFilterResult.success());
-    assertThat(state.skipFilterPlugins()).containsExactlyInAnyOrder(Names.VOLUME_RESTRICTIONS, Names.VOLUME_ZONE);
-    assertThat(fw.runFilterPlugins(state, pod, a)).isEqualTo(Status.unresolvable(
-        VolumeFinder.ERR_REASON_BIND_CONFLICT).withPlugin(Names.VOLUME_BINDING));
+    assertThat(state.skipFilterPlugins())
+        .containsExactlyInAnyOrder(Names.VOLUME_RESTRICTIONS, Names.VOLUME_ZONE);
+    assertThat(fw.runFilterPlugins(state, pod, a))
+        .isEqualTo(
+            Status.unresolvable(VolumeFinder.ERR_REASON_BIND_CONFLICT)
+                .withPlugin(Names.VOLUME_BINDING));
     assertThat(fw.runFilterPlugins(state, pod, b)).isEqualTo(Status.success());
     VolumeBindingState s = state.read(VolumeBinding.STATE_KEY, VolumeBindingState.class);
     assertThat(s.podVolumesByNode().keySet()).containsExactly("node-b");

@@ -7,17 +7,22 @@ import java.util.Optional;
 
 /**
  * The control-plane programs the real-cluster tests run: {@code etcd}, {@code kube-apiserver} and
- * {@code kube-scheduler} in the directory named by {@code KUBEBUILDER_ASSETS} (the envtest convention), or by the
- * system property {@code kubebuilder.assets} when set.
+ * {@code kube-scheduler} in the directory named by {@code KUBEBUILDER_ASSETS} (the envtest
+ * convention), or by the system property {@code kubebuilder.assets} when set.
  *
  * @param dir the directory holding the three programs
  */
 public record Assets(Path dir) {
 
-  /** The environment variable (and, lower-cased with dots, the system property) that names the directory. */
+  /**
+   * The environment variable (and, lower-cased with dots, the system property) that names the
+   * directory.
+   */
   public static final String VARIABLE = "KUBEBUILDER_ASSETS";
+
   /** The programs the directory must hold, all executable. */
   public static final List<String> PROGRAMS = List.of("etcd", "kube-apiserver", "kube-scheduler");
+
   /** Where a developer learns how to provide them. */
   public static final String HOW = "docs/testing.md";
 
@@ -36,11 +41,16 @@ public record Assets(Path dir) {
   /** Why {@link #find()} found nothing, in one line naming what to do. */
   public static String whyMissing() {
     String named = System.getProperty("kubebuilder.assets", System.getenv(VARIABLE));
-    String what = named == null || named.isBlank()
-        ? VARIABLE + " is not set"
-        : VARIABLE + "=" + named + " lacks one of " + String.join(", ", PROGRAMS);
-    return "real-cluster tests skipped: " + what + " (point it at a directory with etcd, kube-apiserver and "
-        + "kube-scheduler v1.26+; " + HOW + ")";
+    String what =
+        named == null || named.isBlank()
+            ? VARIABLE + " is not set"
+            : VARIABLE + "=" + named + " lacks one of " + String.join(", ", PROGRAMS);
+    return "real-cluster tests skipped: "
+        + what
+        + " (point it at a directory with etcd, kube-apiserver and "
+        + "kube-scheduler v1.26+; "
+        + HOW
+        + ")";
   }
 
   /** The path of one program. */

@@ -37,18 +37,20 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A real control plane on loopback: etcd and kube-apiserver from {@link Assets}, in a temporary directory, on free
- * ports, with a serving certificate the API server generates for 127.0.0.1 (trusted through its CA, never skipped),
- * an admin bearer token, a service-account signing key (so {@link #serviceAccountKubeconfig} can ask the TokenRequest
- * API for a real ServiceAccount token), RBAC authorization and an audit log of every request a ServiceAccount makes.
+ * A real control plane on loopback: etcd and kube-apiserver from {@link Assets}, in a temporary
+ * directory, on free ports, with a serving certificate the API server generates for 127.0.0.1
+ * (trusted through its CA, never skipped), an admin bearer token, a service-account signing key (so
+ * {@link #serviceAccountKubeconfig} can ask the TokenRequest API for a real ServiceAccount token),
+ * RBAC authorization and an audit log of every request a ServiceAccount makes.
  *
- * <p>There are no kubelets and no controller-manager: see {@link Nodes} for making a node schedulable, and use a
- * fresh namespace per test (namespaces never finish deleting).
+ * <p>There are no kubelets and no controller-manager: see {@link Nodes} for making a node
+ * schedulable, and use a fresh namespace per test (namespaces never finish deleting).
  */
 public final class ControlPlane implements AutoCloseable {
 
   /** The audit log records every request of these users' groups, at the Metadata level. */
-  private static final String AUDIT_POLICY = """
+  private static final String AUDIT_POLICY =
+      """
       apiVersion: audit.k8s.io/v1
       kind: Policy
       omitStages: [RequestReceived]
@@ -76,46 +78,70 @@ public final class ControlPlane implements AutoCloseable {
     this.dir = Files.createTempDirectory("real-cluster-");
     Path shm = Path.of("/dev/shm");
     // etcd fsyncs every write: on tmpfs that costs nothing, and the data is thrown away anyway.
-    this.etcdData = Files.isDirectory(shm) && Files.isWritable(shm)
-        ? Files.createTempDirectory(shm, "real-cluster-etcd-")
-        : Files.createDirectories(dir.resolve("etcd"));
+    this.etcdData =
+        Files.isDirectory(shm) && Files.isWritable(shm)
+            ? Files.createTempDirectory(shm, "real-cluster-etcd-")
+            : Files.createDirectories(dir.resolve("etcd"));
     this.adminToken = randomToken();
     int etcdPort = freePort();
     int peerPort = freePort();
     this.apiPort = freePort();
 
-    Files.writeString(dir.resolve("tokens.csv"), adminToken + ",admin,admin-uid,\"system:masters\"\n");
+    Files.writeString(
+        dir.resolve("tokens.csv"), adminToken + ",admin,admin-uid,\"system:masters\"\n");
     Files.writeString(dir.resolve("audit-policy.yaml"), AUDIT_POLICY);
     writeServiceAccountKeys();
 
     String etcdUrl = "http://127.0.0.1:" + etcdPort;
     String peerUrl = "http://127.0.0.1:" + peerPort;
-    this.etcd = Daemon.start("etcd", List.of(assets.program("etcd").toString(),
-        "--data-dir", etcdData.toString(), "--name", "default",
-        "--listen-client-urls", etcdUrl, "--advertise-client-urls", etcdUrl,
-        "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
-        "--initial-cluster", "default=" + peerUrl), dir.resolve("etcd.log"));
+    this.etcd =
+        Daemon.start(
+            "etcd",
+            List.of(
+                assets.program("etcd").toString(),
+                "--data-dir",
+                etcdData.toString(),
+                "--name",
+                "default",
+                "--listen-client-urls",
+                etcdUrl,
+                "--advertise-client-urls",
+                etcdUrl,
+                "--listen-peer-urls",
+                peerUrl,
+                "--initial-advertise-peer-urls",
+                peerUrl,
+                "--initial-cluster",
+                "default=" + peerUrl),
+            dir.resolve("etcd.log"));
     HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     etcd.awaitReady(() -> status(plain, etcdUrl + "/health", null) == 200, Duration.ofSeconds(30));
 
-    this.apiServer = Daemon.start("kube-apiserver", List.of(assets.program("kube-apiserver").toString(),
-        "--etcd-servers=" + etcdUrl,
-        "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
-        "--cert-dir=" + dir.resolve("certs"),
-        "--token-auth-file=" + dir.resolve("tokens.csv"),
-        "--authorization-mode=RBAC",
-        "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-        "--service-account-key-file=" + dir.resolve("sa.pub"),
-        "--service-account-signing-key-file=" + dir.resolve("sa.key"),
-        "--service-cluster-ip-range=10.0.0.0/24",
-        "--disable-admission-plugins=ServiceAccount",
-        "--endpoint-reconciler-type=none",
-        "--allow-privileged=true",
-        "--profiling=false",
-        "--audit-policy-file=" + dir.resolve("audit-policy.yaml"),
-        "--audit-log-path=" + dir.resolve("audit.log"),
-        "--audit-log-format=json",
-        "--audit-log-mode=blocking"), dir.resolve("kube-apiserver.log"));
+    this.apiServer =
+        Daemon.start(
+            "kube-apiserver",
+            List.of(
+                assets.program("kube-apiserver").toString(),
+                "--etcd-servers=" + etcdUrl,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + apiPort,
+                "--cert-dir=" + dir.resolve("certs"),
+                "--token-auth-file=" + dir.resolve("tokens.csv"),
+                "--authorization-mode=RBAC",
+                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                "--service-account-key-file=" + dir.resolve("sa.pub"),
+                "--service-account-signing-key-file=" + dir.resolve("sa.key"),
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--disable-admission-plugins=ServiceAccount",
+                "--endpoint-reconciler-type=none",
+                "--allow-privileged=true",
+                "--profiling=false",
+                "--audit-policy-file=" + dir.resolve("audit-policy.yaml"),
+                "--audit-log-path=" + dir.resolve("audit.log"),
+                "--audit-log-format=json",
+                "--audit-log-mode=blocking"),
+            dir.resolve("kube-apiserver.log"));
     awaitApiServer();
     this.adminKubeconfig = writeKubeconfig("admin", url(), adminToken);
     this.client = clientFor(adminKubeconfig);
@@ -158,21 +184,25 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * A kubeconfig with a real token of ServiceAccount {@code namespace/name} (which must exist), from the
-   * TokenRequest API, valid for a day.
+   * A kubeconfig with a real token of ServiceAccount {@code namespace/name} (which must exist),
+   * from the TokenRequest API, valid for a day.
    */
   public Path serviceAccountKubeconfig(String namespace, String name) {
     return serviceAccountKubeconfig(namespace, name, url());
   }
 
   /**
-   * The same, reaching the API server at {@code server} (a proxy in front of {@link #url()} on 127.0.0.1, so the
-   * certificate still matches).
+   * The same, reaching the API server at {@code server} (a proxy in front of {@link #url()} on
+   * 127.0.0.1, so the certificate still matches).
    */
   public Path serviceAccountKubeconfig(String namespace, String name, String server) {
-    TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(86_400L).endSpec().build();
-    TokenRequest answer = client.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request);
-    return writeKubeconfig(namespace + "-" + name + "-" + server.replaceAll("\\W", ""), server,
+    TokenRequest request =
+        new TokenRequestBuilder().withNewSpec().withExpirationSeconds(86_400L).endSpec().build();
+    TokenRequest answer =
+        client.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request);
+    return writeKubeconfig(
+        namespace + "-" + name + "-" + server.replaceAll("\\W", ""),
+        server,
         answer.getStatus().getToken());
   }
 
@@ -187,12 +217,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Every request {@code user} made so far, from the audit log: one entry per request (verb, URI, the response
-   * code), watches included once their response has started.
+   * Every request {@code user} made so far, from the audit log: one entry per request (verb, URI,
+   * the response code), watches included once their response has started.
    */
   public List<AuditedRequest> audited(String user) {
     Path log = dir.resolve("audit.log");
-    // A watch is logged when its response starts and again when it ends; one entry per request, the latest stage.
+    // A watch is logged when its response starts and again when it ends; one entry per request, the
+    // latest stage.
     Map<String, AuditedRequest> byId = new LinkedHashMap<>();
     if (!Files.exists(log)) {
       return List.of();
@@ -201,9 +232,14 @@ public final class ControlPlane implements AutoCloseable {
       for (String line : (Iterable<String>) lines::iterator) {
         JsonNode e = JSON.readTree(line);
         if (user.equals(e.path("user").path("username").asText())) {
-          byId.put(e.path("auditID").asText(), new AuditedRequest(e.path("verb").asText(),
-              e.path("requestURI").asText(), e.path("objectRef").path("resource").asText(),
-              e.path("objectRef").path("subresource").asText(), e.path("responseStatus").path("code").asInt()));
+          byId.put(
+              e.path("auditID").asText(),
+              new AuditedRequest(
+                  e.path("verb").asText(),
+                  e.path("requestURI").asText(),
+                  e.path("objectRef").path("resource").asText(),
+                  e.path("objectRef").path("subresource").asText(),
+                  e.path("responseStatus").path("code").asInt()));
         }
       }
     } catch (IOException e) {
@@ -221,29 +257,38 @@ public final class ControlPlane implements AutoCloseable {
    * @param subresource the subresource, e.g. binding, or empty
    * @param code the HTTP status of the response
    */
-  public record AuditedRequest(String verb, String uri, String resource, String subresource, int code) {}
+  public record AuditedRequest(
+      String verb, String uri, String resource, String subresource, int code) {}
 
   /** Stops the API server (SIGTERM, as an operator restarting it would); etcd keeps the data. */
   public void stopApiServer() {
     apiServer.stop();
   }
 
-  /** Starts the API server again on the same port with the same certificate, and waits until it is ready. */
+  /**
+   * Starts the API server again on the same port with the same certificate, and waits until it is
+   * ready.
+   */
   public void startApiServer() {
     apiServer.start();
     awaitApiServer();
   }
 
   private void awaitApiServer() {
-    apiServer.awaitReady(() -> {
-      if (probe == null) {
-        probe = trustingClient();
-      }
-      return probe != null && status(probe, url() + "/readyz", adminToken) == 200;
-    }, Duration.ofSeconds(90));
+    apiServer.awaitReady(
+        () -> {
+          if (probe == null) {
+            probe = trustingClient();
+          }
+          return probe != null && status(probe, url() + "/readyz", adminToken) == 200;
+        },
+        Duration.ofSeconds(90));
   }
 
-  /** An HTTP client that trusts the API server's own CA, once the API server has written its certificate. */
+  /**
+   * An HTTP client that trusts the API server's own CA, once the API server has written its
+   * certificate.
+   */
   private HttpClient trustingClient() {
     Path crt = dir.resolve("certs/apiserver.crt");
     if (!Files.exists(crt)) {
@@ -256,7 +301,8 @@ public final class ControlPlane implements AutoCloseable {
       for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
         trust.setCertificateEntry("ca-" + i++, c);
       }
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       SSLContext ssl = SSLContext.getInstance("TLS");
       ssl.init(null, tmf.getTrustManagers(), null);
@@ -267,7 +313,8 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static int status(HttpClient http, String url, String token) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET();
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET();
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -281,9 +328,13 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
-  /** Writes a kubeconfig for {@code token} at {@code server}, trusting the API server's CA; returns its path. */
+  /**
+   * Writes a kubeconfig for {@code token} at {@code server}, trusting the API server's CA; returns
+   * its path.
+   */
   private Path writeKubeconfig(String user, String server, String token) {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -301,7 +352,8 @@ public final class ControlPlane implements AutoCloseable {
             cluster: real
             user: %s
         current-context: real
-        """.formatted(server, dir.resolve("certs/apiserver.crt"), user, token, user);
+        """
+            .formatted(server, dir.resolve("certs/apiserver.crt"), user, token, user);
     Path path = dir.resolve("kubeconfig-" + user);
     try {
       Files.writeString(path, yaml);
@@ -314,8 +366,10 @@ public final class ControlPlane implements AutoCloseable {
   /** A fabric8 client for a kubeconfig this control plane wrote. */
   public static KubernetesClient clientFor(Path kubeconfig) {
     try {
-      Config config = Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
-      // Deleting thousands of pods in one call takes longer than the default 10 s on two shared CPUs.
+      Config config =
+          Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+      // Deleting thousands of pods in one call takes longer than the default 10 s on two shared
+      // CPUs.
       config.setRequestTimeout(120_000);
       return new KubernetesClientBuilder().withConfig(config).build();
     } catch (IOException e) {
@@ -332,9 +386,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n"
+    return "-----BEGIN "
+        + type
+        + "-----\n"
         + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 
   private static String randomToken() {
@@ -354,8 +412,8 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Stops the API server and etcd and deletes their files; with {@code -Dreal-cluster.keep=true} the directory with
-   * the logs, configurations and audit log is kept.
+   * Stops the API server and etcd and deletes their files; with {@code -Dreal-cluster.keep=true}
+   * the directory with the logs, configurations and audit log is kept.
    */
   @Override
   public void close() {

@@ -13,17 +13,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One control-plane program running as a child process, its output in a log file. Every daemon still running when
- * the test JVM exits (a crashed test, an interrupted build) is killed by a shutdown hook, so no run leaves a process
- * or a port behind.
+ * One control-plane program running as a child process, its output in a log file. Every daemon
+ * still running when the test JVM exits (a crashed test, an interrupted build) is killed by a
+ * shutdown hook, so no run leaves a process or a port behind.
  */
 public final class Daemon implements AutoCloseable {
 
   private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
-        "real-cluster-reaper"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> LIVE.forEach(Process::destroyForcibly), "real-cluster-reaper"));
   }
 
   private final String name;
@@ -50,8 +51,11 @@ public final class Daemon implements AutoCloseable {
       throw new IllegalStateException(name + " is already running");
     }
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
       LIVE.add(p);
       process = p;
     } catch (IOException e) {
@@ -60,8 +64,8 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code ready} holds, checking every 100 ms; fails with the end of the log when the process exits
-   * or {@code timeout} passes first.
+   * Waits until {@code ready} holds, checking every 100 ms; fails with the end of the log when the
+   * process exits or {@code timeout} passes first.
    */
   public void awaitReady(BooleanSupplier ready, Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
@@ -71,8 +75,8 @@ public final class Daemon implements AutoCloseable {
       }
       Process p = process;
       if (p == null || !p.isAlive()) {
-        throw new IllegalStateException(name + " exited with " + (p == null ? "?" : p.exitValue()) + ":\n"
-            + tail(40));
+        throw new IllegalStateException(
+            name + " exited with " + (p == null ? "?" : p.exitValue()) + ":\n" + tail(40));
       }
       if (Instant.now().isAfter(deadline)) {
         throw new IllegalStateException(name + " not ready after " + timeout + ":\n" + tail(40));

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real kube-scheduler against a {@link ControlPlane}, configured with one extender. It runs with leader election
- * off and no serving port, as the only scheduler of the cluster.
+ * A real kube-scheduler against a {@link ControlPlane}, configured with one extender. It runs with
+ * leader election off and no serving port, as the only scheduler of the cluster.
  */
 public final class KubeScheduler implements AutoCloseable {
 
@@ -35,7 +35,12 @@ public final class KubeScheduler implements AutoCloseable {
    * @param bind whether bindVerb is set
    * @param nodeCacheCapable whether node names are sent instead of Node objects
    */
-  public record Extender(String urlPrefix, boolean filter, boolean prioritize, boolean preempt, boolean bind,
+  public record Extender(
+      String urlPrefix,
+      boolean filter,
+      boolean prioritize,
+      boolean preempt,
+      boolean bind,
       boolean nodeCacheCapable) {
 
     /** Filter and prioritize only, names mode: what most users register first. */
@@ -72,15 +77,19 @@ public final class KubeScheduler implements AutoCloseable {
       if (bind) {
         b.append("  bindVerb: bind\n");
       }
-      return b.append("  nodeCacheCapable: ").append(nodeCacheCapable).append('\n')
-          .append("  enableHTTPS: false\n  httpTimeout: 10s\n  ignorable: false\n").toString();
+      return b.append("  nodeCacheCapable: ")
+          .append(nodeCacheCapable)
+          .append('\n')
+          .append("  enableHTTPS: false\n  httpTimeout: 10s\n  ignorable: false\n")
+          .toString();
     }
   }
 
   /**
-   * Which of kube-scheduler's own plugins stay on. The extender's decisions are only visible where kube-scheduler's
-   * plugins do not already make them: with its resource filter off, only the extender keeps a node from being
-   * over-committed; with its scorers off, every node ties and the extender's scores decide.
+   * Which of kube-scheduler's own plugins stay on. The extender's decisions are only visible where
+   * kube-scheduler's plugins do not already make them: with its resource filter off, only the
+   * extender keeps a node from being over-committed; with its scorers off, every node ties and the
+   * extender's scores decide.
    *
    * @param resourceFit whether kube-scheduler's NodeResourcesFit filter runs
    * @param scoring whether kube-scheduler's score plugins run
@@ -89,7 +98,11 @@ public final class KubeScheduler implements AutoCloseable {
 
     /** kube-scheduler's default profile. */
     public static final OwnPlugins ALL = new OwnPlugins(true, true);
-    /** Neither the resource filter nor any scorer: the extender decides fit by resources and the placement. */
+
+    /**
+     * Neither the resource filter nor any scorer: the extender decides fit by resources and the
+     * placement.
+     */
     public static final OwnPlugins EXTENDER_DECIDES = new OwnPlugins(false, false);
 
     String yaml() {
@@ -106,12 +119,14 @@ public final class KubeScheduler implements AutoCloseable {
   }
 
   /**
-   * Starts kube-scheduler against {@code cp} with {@code extender}; {@code qps} is its client's rate (raise it for
-   * throughput runs). Returns once the process runs; it schedules as soon as its informers have synced (~1 s).
+   * Starts kube-scheduler against {@code cp} with {@code extender}; {@code qps} is its client's
+   * rate (raise it for throughput runs). Returns once the process runs; it schedules as soon as its
+   * informers have synced (~1 s).
    */
   public static KubeScheduler start(ControlPlane cp, Extender extender, OwnPlugins own, int qps) {
     int n = SEQUENCE.incrementAndGet();
-    String yaml = """
+    String yaml =
+        """
         apiVersion: kubescheduler.config.k8s.io/v1
         kind: KubeSchedulerConfiguration
         leaderElection:
@@ -124,13 +139,15 @@ public final class KubeScheduler implements AutoCloseable {
         - schedulerName: default-scheduler
         %s
         extenders:
-        %s""".formatted(cp.adminKubeconfig(), qps, qps * 2, own.yaml().stripTrailing(), extender.yaml());
+        %s"""
+            .formatted(
+                cp.adminKubeconfig(), qps, qps * 2, own.yaml().stripTrailing(), extender.yaml());
     return start(cp, yaml.replace("\n\n", "\n"), n);
   }
 
   /**
-   * Starts kube-scheduler against {@code cp} with {@code yaml}, a whole KubeSchedulerConfiguration (its
-   * {@code clientConnection.kubeconfig} must name a kubeconfig of {@code cp}).
+   * Starts kube-scheduler against {@code cp} with {@code yaml}, a whole KubeSchedulerConfiguration
+   * (its {@code clientConnection.kubeconfig} must name a kubeconfig of {@code cp}).
    */
   public static KubeScheduler start(ControlPlane cp, String yaml) {
     return start(cp, yaml, SEQUENCE.incrementAndGet());
@@ -143,11 +160,20 @@ public final class KubeScheduler implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Daemon d = Daemon.start("kube-scheduler", List.of(cp.assets().program("kube-scheduler").toString(),
-        "--config=" + config, "--bind-address=127.0.0.1", "--secure-port=0", "-v=2"),
-        cp.dir().resolve("kube-scheduler-" + n + ".log"));
-    // Running once it says so (its configuration accepted); callers wait for the effect they are after (a pod bound).
-    d.awaitReady(() -> d.tail(200).contains("Starting Kubernetes Scheduler"), Duration.ofSeconds(30));
+    Daemon d =
+        Daemon.start(
+            "kube-scheduler",
+            List.of(
+                cp.assets().program("kube-scheduler").toString(),
+                "--config=" + config,
+                "--bind-address=127.0.0.1",
+                "--secure-port=0",
+                "-v=2"),
+            cp.dir().resolve("kube-scheduler-" + n + ".log"));
+    // Running once it says so (its configuration accepted); callers wait for the effect they are
+    // after (a pod bound).
+    d.awaitReady(
+        () -> d.tail(200).contains("Starting Kubernetes Scheduler"), Duration.ofSeconds(30));
     return new KubeScheduler(d, config);
   }
 

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Runs a {@link RealCluster} class: skips it when the programs are missing, starts the control plane before the
- * class (before Spring's context, which reads its kubeconfig) and stops it after the class.
+ * Runs a {@link RealCluster} class: skips it when the programs are missing, starts the control
+ * plane before the class (before Spring's context, which reads its kubeconfig) and stops it after
+ * the class.
  */
-public final class RealClusterExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
+public final class RealClusterExtension
+    implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
 
   private static final AtomicBoolean TOLD = new AtomicBoolean();
   private static volatile ControlPlane current;
@@ -21,7 +23,8 @@ public final class RealClusterExtension implements ExecutionCondition, BeforeAll
   public static ControlPlane get() {
     ControlPlane cp = current;
     if (cp == null) {
-      throw new IllegalStateException("no control plane: annotate the test class with @RealCluster");
+      throw new IllegalStateException(
+          "no control plane: annotate the test class with @RealCluster");
     }
     return cp;
   }
