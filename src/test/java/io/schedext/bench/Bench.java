@@ -249,9 +249,9 @@ public final class Bench {
 
   /**
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
-   * {@code serviceArgs}, {@code priorities}) with {@code sourceArgs} saying where its cluster comes
-   * from, on a free port. The JVM gets the container image's thread-priority options ({@link
-   * EventThreads#JVM_OPTIONS}) unless {@code priorities=false}.
+   * {@code serviceArgs}, {@code priorities}, {@code cp}) with {@code sourceArgs} saying where its
+   * cluster comes from, on a free port. The JVM gets the container image's thread-priority options
+   * ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}.
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = ControlPlane.freePort();
@@ -273,7 +273,10 @@ public final class Bench {
     cmd.addAll(
         List.of(
             "-cp",
-            System.getProperty("java.class.path"),
+            // cp=: the service from other class files than the benchmark's own, such as the jar an
+            // image ships
+            // (an AOT cache takes jars only).
+            o.getOrDefault("cp", System.getProperty("java.class.path")),
             SchedulerExtenderApplication.class.getName(),
             "--server.port=" + port,
             "--logging.level.root=WARN"));
