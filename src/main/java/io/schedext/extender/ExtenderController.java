@@ -44,6 +44,9 @@ class ExtenderController {
    */
   private static final long NO_ASYNC_TIMEOUT = 0L;
 
+  /** The one asynchronous verb with routes of its own. */
+  private static final String ASYNC_ROUTED = "bind";
+
   private final Verbs verbs;
   private final ExplainService explain;
   private final Frameworks frameworks;
@@ -74,6 +77,17 @@ class ExtenderController {
     this.metrics = metrics;
     this.gate = gate;
     this.bindWorkers = bindWorkers;
+    // A Servlet-async reply needs a handler method of its own; bind has its two, another async verb
+    // would need its.
+    for (Verb<?> v : verbs.all()) {
+      if (v.async() && !v.name().equals(ASYNC_ROUTED)) {
+        throw new IllegalStateException(
+            "verb \""
+                + v.name()
+                + "\" runs on the bind workers but has no asynchronous "
+                + "route: add its mappings to ExtenderController as bind's");
+      }
+    }
   }
 
   @PostMapping("/scheduler/{verb}")
@@ -286,7 +300,7 @@ class ExtenderController {
    * bind thread busy the bind is refused at once.
    */
   private DeferredResult<ResponseEntity<byte[]>> bind(String profile, HttpServletRequest request) {
-    return async(verbs.get("bind"), profile, request);
+    return async(verbs.get(ASYNC_ROUTED), profile, request);
   }
 
   /** A request read on the HTTP worker, to be answered on a bind worker. */

@@ -4,6 +4,7 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,11 @@ final class Verbs {
   /** The verb called {@code name}, or null. */
   Verb<?> get(String name) {
     return byName.get(name);
+  }
+
+  /** Every verb, in order. */
+  Collection<Verb<?>> all() {
+    return byName.values();
   }
 
   /** The names of every verb, in order, for error messages. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.Mockito.mock;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.EventGate;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.testing.FixedSource;
 import java.util.List;
@@ -57,5 +59,23 @@ class VerbsTest {
     assertThatThrownBy(() -> new Verbs(List.of(filter, filter)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("filter");
+  }
+
+  @Test
+  void aControllerRefusesAnAsynchronousVerbWithoutItsOwnRoutes() {
+    Verb<?> bind = verbs.get("bind");
+    Verb<?> other =
+        new Verb<>("other", false, true, bind.decoder(), null, (call, args) -> Reply.ok(""));
+    Verbs table = new Verbs(List.of(verbs.get("filter"), bind, other));
+
+    assertThatThrownBy(
+            () ->
+                VerbHarness.controller(
+                    table,
+                    FixedSource.ready(),
+                    new ExtenderMetrics(new SimpleMeterRegistry()),
+                    EventGate.off()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("\"other\"");
   }
 }
