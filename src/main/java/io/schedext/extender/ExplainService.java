@@ -136,8 +136,9 @@ final class ExplainService {
     List<String> best = new ArrayList<>();
     long bestScore = Long.MIN_VALUE;
     if (!feasible.isEmpty()) {
-      CycleState scoring = fw.newCycleState(c.snapshot());
-      fw.runPreFilterPlugins(scoring, pod);
+      // Scores on the PreFilter data the filters ran on (one cycle, PreFilter once, as prioritize
+      // after filter), in a copy so PreScore's skips stay apart.
+      CycleState scoring = state.sharedCopy();
       ScoreResult r = PrioritizeService.score(fw, scoring, pod, feasible, ex::preScore);
       if (!r.status().isSuccess()) {
         error = r.status().message();

@@ -122,7 +122,7 @@ public final class NodeNameIndex {
     byte[] out = new byte[s.length()];
     for (int i = 0; i < out.length; i++) {
       char c = s.charAt(i);
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      if (!ReplyBuffer.plain(c)) {
         return null;
       }
       out[i] = (byte) c;

@@ -140,7 +140,7 @@ public final class ReplyBuffer extends OutputStream {
     buf[at++] = '"';
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      if (!plain(c)) {
         ascii('"');
         escaped(s);
         ascii('"');
@@ -150,6 +150,14 @@ public final class ReplyBuffer extends OutputStream {
     }
     buf[at++] = '"';
     size = at;
+  }
+
+  /**
+   * True when JSON writes {@code c} as itself: printable ASCII other than quote and backslash
+   * (every character of a DNS name).
+   */
+  static boolean plain(char c) {
+    return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
   }
 
   /**
