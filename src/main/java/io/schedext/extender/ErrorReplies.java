@@ -8,7 +8,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers request mistakes in the protocol's error form: those Spring catches before a controller
- * (a GET on a verb) and those the read-only views find (a bad query parameter).
+ * (a method a view does not take) and those the read-only views find (a bad query parameter). The
+ * verbs' own are {@link ExtenderEndpoint}'s.
  */
 @RestControllerAdvice
 class ErrorReplies {
@@ -21,8 +22,12 @@ class ErrorReplies {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<byte[]> methodNotAllowed(HttpRequestMethodNotSupportedException e) {
+    String allowed =
+        e.getSupportedMethods() == null
+            ? ""
+            : ": use " + String.join(" or ", e.getSupportedMethods());
     return codec.response(
-        405, new ExtenderBindingResult("method " + e.getMethod() + " is not allowed: use POST"));
+        405, new ExtenderBindingResult("method " + e.getMethod() + " is not allowed" + allowed));
   }
 
   @ExceptionHandler(BadRequestException.class)

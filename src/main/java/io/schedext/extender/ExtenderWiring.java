@@ -1,16 +1,19 @@
 package io.schedext.extender;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Frameworks;
 import java.time.Duration;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Wires the verbs and the services behind them from the core the application configuration
- * provides.
+ * Wires the endpoint, the verbs and the services behind them from the core the application
+ * configuration provides.
  */
 @Configuration(proxyBeanMethods = false)
 class ExtenderWiring {
@@ -37,7 +40,35 @@ class ExtenderWiring {
     return new ExplainService(cache, source, pods, parallelizer);
   }
 
-  /** The verb table the controller serves. */
+  /**
+   * The extender's endpoint, a servlet of its own for every path under {@code /scheduler/} and
+   * {@code /profiles/} (see {@link ExtenderEndpoint} for why it is not behind Spring MVC).
+   */
+  @Bean
+  ServletRegistrationBean<ExtenderEndpoint> extenderEndpoint(
+      Verbs verbs,
+      ExplainService explain,
+      Frameworks frameworks,
+      SchedulerCache cache,
+      WireCodec codec,
+      ClusterSource source,
+      ExtenderMetrics metrics,
+      EventGate gate,
+      BindWorkers bindWorkers) {
+    ServletRegistrationBean<ExtenderEndpoint> registration =
+        new ServletRegistrationBean<>(
+            new ExtenderEndpoint(
+                verbs, explain, frameworks, cache, codec, source, metrics, gate, bindWorkers),
+            ExtenderEndpoint.DEFAULT_PROFILE_PREFIX + "/*",
+            ExtenderEndpoint.NAMED_PROFILE_PREFIX + "/*");
+    registration.setName("extender");
+    registration.setAsyncSupported(true);
+    // Ready before the first call rather than initialised by it.
+    registration.setLoadOnStartup(1);
+    return registration;
+  }
+
+  /** The verb table the endpoint serves. */
   @Bean
   Verbs verbs(
       SchedulerCache cache,

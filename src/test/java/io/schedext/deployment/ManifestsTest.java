@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.schedext.cluster.ApiAccess;
 import io.schedext.testing.Http;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,7 +58,6 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.web.server.Ssl;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
-import org.springframework.web.bind.annotation.PostMapping;
 
 /**
  * The manifests under deployment/ are valid Kubernetes objects, grant exactly what the code needs,
@@ -483,7 +483,7 @@ class ManifestsTest {
     URI url = URI.create(e.path("urlPrefix").asText());
     assertThat(url.getPath())
         .as("urlPrefix path = the controller's default-profile prefix")
-        .isEqualTo(controllerPrefix());
+        .isEqualTo(endpointPrefix());
     Set<String> verbs = new TreeSet<>();
     for (String field : List.of("filterVerb", "prioritizeVerb", "preemptVerb", "bindVerb")) {
       assertThat(e.path(field).asText()).as(field).isNotBlank();
@@ -507,24 +507,15 @@ class ManifestsTest {
         .isLessThan(DurationStyle.detectAndParse(e.path("httpTimeout").asText()));
   }
 
-  /** The path prefix of the controller's default-profile mapping, from its {@code @PostMapping}. */
-  private static String controllerPrefix() {
+  /** The path prefix of the default profile's verbs, as the extender's endpoint declares it. */
+  private static String endpointPrefix() {
     try {
-      Class<?> controller = Class.forName("io.schedext.extender.ExtenderController");
-      List<String> mappings = new ArrayList<>();
-      for (var m : controller.getDeclaredMethods()) {
-        PostMapping pm = m.getAnnotation(PostMapping.class);
-        if (pm != null) {
-          mappings.addAll(List.of(pm.value()));
-        }
-      }
-      String mapping =
-          mappings.stream()
-              .filter(v -> v.endsWith("/{verb}") && !v.contains("{profile}"))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError("no default-profile mapping in " + mappings));
-      return mapping.substring(0, mapping.length() - "/{verb}".length());
-    } catch (ClassNotFoundException e) {
+      Field prefix =
+          Class.forName("io.schedext.extender.ExtenderEndpoint")
+              .getDeclaredField("DEFAULT_PROFILE_PREFIX");
+      prefix.setAccessible(true);
+      return (String) prefix.get(null);
+    } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
   }

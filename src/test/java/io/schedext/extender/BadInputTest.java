@@ -118,6 +118,24 @@ class BadInputTest {
             404,
             "unknown verb \"schedule\""),
         new Case(
+            "a path under the verbs' prefix that is no route is a 404",
+            "/scheduler/filter/more",
+            "{}",
+            404,
+            "Not Found (/scheduler/filter/more)"),
+        new Case(
+            "a profile without a verb is a 404",
+            "/profiles/default-scheduler",
+            "{}",
+            404,
+            "Not Found (/profiles/default-scheduler)"),
+        new Case(
+            "explain by name is a GET",
+            "/scheduler/explain/default/p",
+            "{}",
+            405,
+            "method POST is not allowed: use GET"),
+        new Case(
             "an unknown profile is a 404",
             "/profiles/nope/filter",
             "{\"Pod\":" + pod + ",\"NodeNames\":[]}",
@@ -144,6 +162,7 @@ class BadInputTest {
   void aGetOnAVerbIsA405InTheErrorForm() {
     Http.Reply r = new Http(port).get("/scheduler/filter");
     assertThat(r.status()).isEqualTo(405);
+    assertThat(r.header("Allow")).isEqualTo("POST");
     assertThat(r.json().get("Error").asText()).contains("use POST");
   }
 }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mockito.stubbing.Answer;
-import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
@@ -63,34 +62,21 @@ class EventGateVerbsTest {
             preemption,
             bind,
             mock(ExplainService.class));
-    ExtenderController controller =
-        VerbHarness.controller(verbs, source, new ExtenderMetrics(new SimpleMeterRegistry()), gate);
+    ExtenderEndpoint endpoint =
+        VerbHarness.endpoint(verbs, source, new ExtenderMetrics(new SimpleMeterRegistry()), gate);
 
     for (String verb : List.of("filter", "prioritize", "preempt", "bind")) {
-      MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/" + verb);
-      request.setContent(
-          Http.resource("fixtures/kube-scheduler-v1.26/" + fixture(verb))
-              .getBytes(StandardCharsets.UTF_8));
-      if (verb.equals("bind")) {
-        var reply = controller.bindDefaultProfile(request);
-        org.awaitility.Awaitility.await().until(reply::hasResult);
-        assertThat(
-                ((org.springframework.http.ResponseEntity<?>) reply.getResult())
-                    .getStatusCode()
-                    .value())
-            .as(verb)
-            .isEqualTo(200);
-      } else {
-        MockHttpServletResponse response = new MockHttpServletResponse();
-        controller.defaultProfile(verb, request, response);
-        assertThat(response.getStatus()).as(verb).isEqualTo(200);
-      }
+      MockHttpServletResponse response =
+          VerbHarness.post(
+              endpoint,
+              "/scheduler/" + verb,
+              Http.resource("fixtures/kube-scheduler-v1.26/" + fixture(verb))
+                  .getBytes(StandardCharsets.UTF_8));
+      assertThat(response.getStatus()).as(verb).isEqualTo(200);
       assertThat(gate.inFlight()).as("after " + verb).isZero();
     }
-    MockHttpServletRequest bad = new MockHttpServletRequest("POST", "/scheduler/filter");
-    bad.setContent("{".getBytes(StandardCharsets.UTF_8));
-    MockHttpServletResponse response = new MockHttpServletResponse();
-    controller.defaultProfile("filter", bad, response);
+    MockHttpServletResponse response =
+        VerbHarness.post(endpoint, "/scheduler/filter", "{".getBytes(StandardCharsets.UTF_8));
 
     assertThat(response.getStatus()).isEqualTo(400);
     assertThat(gate.inFlight()).as("after a rejected call").isZero();

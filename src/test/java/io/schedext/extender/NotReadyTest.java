@@ -17,6 +17,7 @@ import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.TestFrameworks;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -32,7 +33,7 @@ class NotReadyTest {
 
   private final ObjectMapper json = new ObjectMapper();
 
-  private ExtenderController controller() {
+  private ExtenderEndpoint endpoint() {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     cache.addNode(MakeNode.node().name("n1").capacity(Map.of("cpu", "4")).obj());
     ObjectStore store = new ObjectStore();
@@ -54,24 +55,12 @@ class NotReadyTest {
             TestFrameworks.services(store).parallelizer(),
             new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
             metrics);
-    return service.controller(EventGate.off(), new BindWorkers(1));
+    return service.endpoint(EventGate.off(), new BindWorkers(1));
   }
 
   private JsonNode post(String verb, String body, int status) throws Exception {
-    MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
-    req.setContent(body.getBytes());
-    MockHttpServletResponse r = new MockHttpServletResponse();
-    if (verb.equals("bind")) {
-      // Refused before any bind work starts, so the deferred reply is already there.
-      var reply =
-          (org.springframework.http.ResponseEntity<?>)
-              controller().bindDefaultProfile(req).getResult();
-      r.setStatus(reply.getStatusCode().value());
-      r.setContentType(String.valueOf(reply.getHeaders().getContentType()));
-      r.getOutputStream().write((byte[]) reply.getBody());
-    } else {
-      controller().defaultProfile(verb, req, r);
-    }
+    MockHttpServletResponse r =
+        VerbHarness.post(endpoint(), "/scheduler/" + verb, body.getBytes(StandardCharsets.UTF_8));
     assertThat(r.getStatus()).isEqualTo(status);
     assertThat(r.getContentType()).isEqualTo("application/json");
     return json.readTree(r.getContentAsByteArray());
@@ -133,8 +122,7 @@ class NotReadyTest {
   @Test
   void explainByNameAnswers503InsteadOfNotFound() throws Exception {
     MockHttpServletRequest req = new MockHttpServletRequest("GET", "/scheduler/explain/default/p");
-    MockHttpServletResponse r = new MockHttpServletResponse();
-    controller().explainByName("default", "p", req, r);
+    MockHttpServletResponse r = VerbHarness.serve(endpoint(), req);
     assertThat(r.getStatus()).isEqualTo(503);
     assertThat(json.readTree(r.getContentAsByteArray()).get("Error").asText())
         .startsWith("extender cluster state is not ready");

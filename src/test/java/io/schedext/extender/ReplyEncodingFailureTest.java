@@ -53,15 +53,14 @@ class ReplyEncodingFailureTest {
             mock(PreemptionService.class),
             mock(BindService.class),
             mock(ExplainService.class));
-    ExtenderController controller =
-        VerbHarness.controller(verbs, source, new ExtenderMetrics(registry), EventGate.off());
+    ExtenderEndpoint endpoint =
+        VerbHarness.endpoint(verbs, source, new ExtenderMetrics(registry), EventGate.off());
     MockHttpServletRequest request = new MockHttpServletRequest("POST", "/scheduler/prioritize");
     request.setContent(
         Http.resource("fixtures/kube-scheduler-v1.26/prioritize.ncc-true.json")
             .getBytes(StandardCharsets.UTF_8));
-    MockHttpServletResponse response = new MockHttpServletResponse();
 
-    controller.defaultProfile("prioritize", request, response);
+    MockHttpServletResponse response = VerbHarness.serve(endpoint, request);
 
     assertThat(response.getStatus()).isEqualTo(500);
     byte[] body = response.getContentAsByteArray();

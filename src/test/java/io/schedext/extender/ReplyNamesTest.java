@@ -28,7 +28,6 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
@@ -111,7 +110,7 @@ class ReplyNamesTest {
     return p.obj();
   }
 
-  private static ExtenderController controller() {
+  private static ExtenderEndpoint endpoint() {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
     for (String n : nodeNames()) {
       cache.addNode(
@@ -135,15 +134,16 @@ class ReplyNamesTest {
             TestFrameworks.services(store).parallelizer(),
             new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
             new ExtenderMetrics(new SimpleMeterRegistry()));
-    return verbs.controller(EventGate.off(), new BindWorkers(1));
+    return verbs.endpoint(EventGate.off(), new BindWorkers(1));
   }
 
-  private static JsonNode post(
-      ExtenderController controller, String verb, Pod pod, List<String> names) throws Exception {
-    MockHttpServletRequest req = new MockHttpServletRequest("POST", "/scheduler/" + verb);
-    req.setContent(JSON.writeValueAsBytes(Map.of("Pod", pod, "NodeNames", names)));
-    MockHttpServletResponse r = new MockHttpServletResponse();
-    controller.defaultProfile(verb, req, r);
+  private static JsonNode post(ExtenderEndpoint endpoint, String verb, Pod pod, List<String> names)
+      throws Exception {
+    MockHttpServletResponse r =
+        VerbHarness.post(
+            endpoint,
+            "/scheduler/" + verb,
+            JSON.writeValueAsBytes(Map.of("Pod", pod, "NodeNames", names)));
     assertThat(r.getStatus()).as(r.getContentAsString()).isEqualTo(200);
     return JSON.readTree(r.getContentAsByteArray());
   }
@@ -151,11 +151,11 @@ class ReplyNamesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void repliesNameTheNodesDecidedOn(Case c) throws Exception {
-    ExtenderController controller = controller();
+    ExtenderEndpoint endpoint = endpoint();
     List<String> request = requested();
 
-    JsonNode filter = post(controller, "filter", c.pod(), request);
-    JsonNode prioritize = post(controller, "prioritize", c.pod(), request);
+    JsonNode filter = post(endpoint, "filter", c.pod(), request);
+    JsonNode prioritize = post(endpoint, "prioritize", c.pod(), request);
 
     assertThat(filter.get("Error").asText()).isEmpty();
     List<String> feasible = new ArrayList<>();

@@ -16,15 +16,20 @@ import io.schedext.extender.wire.HostPriority;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
+import jakarta.servlet.ServletException;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
  * The extender's services wired as the application wires them, over a given cache, source and
- * frameworks, and called as the controller calls them (profile resolved, one call per request): for
- * tests below the HTTP layer, and for controllers over the same services.
+ * frameworks, and called as the endpoint calls them (profile resolved, one call per request): for
+ * tests below the HTTP layer, and for endpoints over the same services.
  */
 final class VerbHarness {
 
@@ -94,26 +99,26 @@ final class VerbHarness {
     return Verbs.of(codec, filter, prioritize, preemption, bind, explain);
   }
 
-  /** A controller serving these services with {@code gate} and {@code workers}. */
-  ExtenderController controller(EventGate gate, BindWorkers workers) {
-    return controller(verbs(), gate, workers);
+  /** An endpoint serving these services with {@code gate} and {@code workers}. */
+  ExtenderEndpoint endpoint(EventGate gate, BindWorkers workers) {
+    return endpoint(verbs(), gate, workers);
   }
 
-  /** A controller serving {@code verbs} with {@code gate} and {@code workers}. */
-  ExtenderController controller(Verbs verbs, EventGate gate, BindWorkers workers) {
-    return new ExtenderController(
+  /** An endpoint serving {@code verbs} with {@code gate} and {@code workers}. */
+  ExtenderEndpoint endpoint(Verbs verbs, EventGate gate, BindWorkers workers) {
+    return new ExtenderEndpoint(
         verbs, explain, frameworks, cache, codec, source, metrics, gate, workers);
   }
 
   /**
-   * A controller serving {@code verbs} (whose services a test stubs) over an empty cache, with one
+   * An endpoint serving {@code verbs} (whose services a test stubs) over an empty cache, with one
    * profile whose framework is a mock.
    */
-  static ExtenderController controller(
+  static ExtenderEndpoint endpoint(
       Verbs verbs, ClusterSource source, ExtenderMetrics metrics, EventGate gate) {
     Framework fw = mock(Framework.class);
     when(fw.profileName()).thenReturn("default-scheduler");
-    return new ExtenderController(
+    return new ExtenderEndpoint(
         verbs,
         mock(ExplainService.class),
         new Frameworks(Map.of("default-scheduler", fw), "default-scheduler"),
@@ -123,5 +128,28 @@ final class VerbHarness {
         metrics,
         gate,
         new BindWorkers(1));
+  }
+
+  /**
+   * Serves {@code request} on {@code endpoint} as the servlet container would, waiting for an
+   * asynchronous reply (bind's) to complete; the response holds the whole reply.
+   */
+  static MockHttpServletResponse serve(ExtenderEndpoint endpoint, MockHttpServletRequest request)
+      throws IOException, ServletException {
+    request.setAsyncSupported(true);
+    MockHttpServletResponse response = new MockHttpServletResponse();
+    endpoint.service(request, response);
+    if (request.getAsyncContext() != null) {
+      Awaitility.await().until(() -> !request.isAsyncStarted());
+    }
+    return response;
+  }
+
+  /** Serves a POST of {@code body} to {@code path} on {@code endpoint}, as {@link #serve} does. */
+  static MockHttpServletResponse post(ExtenderEndpoint endpoint, String path, byte[] body)
+      throws IOException, ServletException {
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", path);
+    request.setContent(body);
+    return serve(endpoint, request);
   }
 }

@@ -7,6 +7,7 @@ import static org.mockito.Mockito.mock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.EventGate;
 import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.testing.FixedSource;
 import java.util.List;
 import java.util.stream.Stream;
@@ -62,20 +63,36 @@ class VerbsTest {
   }
 
   @Test
-  void aControllerRefusesAnAsynchronousVerbWithoutItsOwnRoutes() {
+  void anyAsynchronousVerbIsAnsweredFromABindWorker() throws Exception {
     Verb<?> bind = verbs.get("bind");
+    List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
     Verb<?> other =
-        new Verb<>("other", false, true, bind.decoder(), null, (call, args) -> Reply.ok(""));
-    Verbs table = new Verbs(List.of(verbs.get("filter"), bind, other));
+        new Verb<>(
+            "other",
+            false,
+            true,
+            bind.decoder(),
+            null,
+            (call, args) -> {
+              threads.add(Thread.currentThread().getName());
+              return Reply.ok(new ExtenderBindingResult("answered"));
+            });
+    ExtenderEndpoint endpoint =
+        VerbHarness.endpoint(
+            new Verbs(List.of(verbs.get("filter"), bind, other)),
+            FixedSource.ready(),
+            new ExtenderMetrics(new SimpleMeterRegistry()),
+            EventGate.off());
 
-    assertThatThrownBy(
-            () ->
-                VerbHarness.controller(
-                    table,
-                    FixedSource.ready(),
-                    new ExtenderMetrics(new SimpleMeterRegistry()),
-                    EventGate.off()))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("\"other\"");
+    var response =
+        VerbHarness.post(
+            endpoint,
+            "/scheduler/other",
+            "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    assertThat(response.getStatus()).isEqualTo(200);
+    assertThat(response.getContentAsString()).contains("answered");
+    assertThat(threads).singleElement().asString().startsWith("bind-");
   }
 }
