@@ -16,13 +16,19 @@ import java.util.function.Supplier;
  * Micrometer timers with upstream's metric names and buckets ({@code
  * scheduler_framework_extension_point_duration_ seconds}, {@code
  * scheduler_plugin_execution_duration_seconds}) plus one per extender verb ({@code
- * extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set.
- * Thread-safe.
+ * extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set and found
+ * again without building a key per call: every scheduling call records several. Thread-safe.
  */
 public final class ExtenderMetrics implements FrameworkMetrics {
 
   private final MeterRegistry registry;
-  private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+  private static final int CODES = Code.values().length;
+
+  private final ConcurrentHashMap<String, Timer[]> extensionPointTimers = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer>> requestTimers =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, DistributionSummary> nodeSummaries =
+      new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer[]>> pluginTimers =
       new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, DistributionSummary> summaries =
@@ -35,17 +41,31 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   @Override
   public void extensionPoint(String profile, ExtensionPoint point, Code status, long nanos) {
-    timer(
-            "ep|" + profile + "|" + point.upstreamName() + "|" + status.upstreamName(),
-            () ->
-                Timer.builder("scheduler.framework.extension.point.duration")
-                    .description("Latency for running all plugins of a specific extension point.")
-                    .tag("extension_point", point.upstreamName())
-                    .tag("status", status.upstreamName())
-                    .tag("profile", profile)
-                    .serviceLevelObjectives(exponential(0.0001, 2, 12))
-                    .register(registry))
-        .record(nanos, TimeUnit.NANOSECONDS);
+    // Profile names are few and their hashes cached; extension point and code index an array: no
+    // key built per call.
+    Timer[] byPoint = extensionPointTimers.get(profile);
+    if (byPoint == null) {
+      byPoint =
+          extensionPointTimers.computeIfAbsent(
+              profile, k -> new Timer[ExtensionPoint.values().length * CODES]);
+    }
+    int at = point.ordinal() * CODES + status.ordinal();
+    Timer t = byPoint[at];
+    if (t == null) {
+      t = createExtensionPointTimer(profile, point, status);
+      byPoint[at] = t;
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer createExtensionPointTimer(String profile, ExtensionPoint point, Code status) {
+    return Timer.builder("scheduler.framework.extension.point.duration")
+        .description("Latency for running all plugins of a specific extension point.")
+        .tag("extension_point", point.upstreamName())
+        .tag("status", status.upstreamName())
+        .tag("profile", profile)
+        .serviceLevelObjectives(exponential(0.0001, 2, 12))
+        .register(registry);
   }
 
   @Override
@@ -76,29 +96,41 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   /** Records one extender request. */
   public void request(String verb, String outcome, long nanos) {
-    timer(
-            "rq|" + verb + "|" + outcome,
-            () ->
-                Timer.builder("extender.request.duration")
-                    .description("Latency of extender requests by verb and outcome.")
-                    .tag("verb", verb)
-                    .tag("outcome", outcome)
-                    .serviceLevelObjectives(exponential(0.0001, 2, 16))
-                    .register(registry))
-        .record(nanos, TimeUnit.NANOSECONDS);
+    ConcurrentHashMap<String, Timer> byOutcome = requestTimers.get(verb);
+    if (byOutcome == null) {
+      byOutcome = requestTimers.computeIfAbsent(verb, k -> new ConcurrentHashMap<>());
+    }
+    Timer t = byOutcome.get(outcome);
+    if (t == null) {
+      t =
+          byOutcome.computeIfAbsent(
+              outcome,
+              k ->
+                  Timer.builder("extender.request.duration")
+                      .description("Latency of extender requests by verb and outcome.")
+                      .tag("verb", verb)
+                      .tag("outcome", outcome)
+                      .serviceLevelObjectives(exponential(0.0001, 2, 16))
+                      .register(registry));
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Records how many candidate nodes one request carried. */
   public void nodes(String verb, int count) {
-    summary(
-            "nd|" + verb,
-            () ->
-                DistributionSummary.builder("extender.request.nodes")
-                    .description("Candidate nodes per extender request.")
-                    .tag("verb", verb)
-                    .serviceLevelObjectives(10, 50, 100, 500, 1000, 5000, 10000)
-                    .register(registry))
-        .record(count);
+    DistributionSummary s = nodeSummaries.get(verb);
+    if (s == null) {
+      s =
+          nodeSummaries.computeIfAbsent(
+              verb,
+              k ->
+                  DistributionSummary.builder("extender.request.nodes")
+                      .description("Candidate nodes per extender request.")
+                      .tag("verb", verb)
+                      .serviceLevelObjectives(10, 50, 100, 500, 1000, 5000, 10000)
+                      .register(registry));
+    }
+    s.record(count);
   }
 
   /** Records one preempt call and the victims kept on each node it answered with. */
@@ -131,14 +163,6 @@ public final class ExtenderMetrics implements FrameworkMetrics {
    */
   public void bind(String result) {
     registry.counter("extender.bind", "result", result).increment();
-  }
-
-  private Timer timer(String key, Supplier<Timer> create) {
-    Timer t = timers.get(key);
-    if (t == null) {
-      t = timers.computeIfAbsent(key, k -> create.get());
-    }
-    return t;
   }
 
   private static Duration[] exponential(double startSeconds, double factor, int count) {
