@@ -185,6 +185,30 @@ final class LoopBenchmark {
     return served;
   }
 
+  /**
+   * The watch events the extender has handled since it started ({@code extender_informer_events}),
+   * or NaN for an extender that does not say (the no-op one).
+   */
+  private static double informerEvents(Served served) {
+    String base =
+        served.urlPrefix().substring(0, served.urlPrefix().length() - "/scheduler".length());
+    try {
+      String text =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      return text.lines()
+          .filter(l -> l.startsWith("extender_informer_events "))
+          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+          .findFirst()
+          .orElse(Double.NaN);
+    } catch (Exception e) {
+      return Double.NaN;
+    }
+  }
+
   private static boolean answers(HttpClient http, URI uri) {
     try {
       return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding())
@@ -206,6 +230,7 @@ final class LoopBenchmark {
     Bench.ServiceCpu extenderCpu = new Bench.ServiceCpu(served.process().pid());
     long cpu0 = extenderCpu.nanos();
     Map<String, Long> groups0 = ThreadGroupCpu.read(served.process().pid());
+    double events0 = informerEvents(served);
     parallel(
         pods,
         i ->
@@ -265,6 +290,7 @@ final class LoopBenchmark {
       }
       long cpu1 = extenderCpu.nanos();
       Map<String, Long> groups1 = ThreadGroupCpu.read(served.process().pid());
+      double events1 = informerEvents(served);
       long first = boundAt.values().stream().mapToLong(Long::longValue).min().orElseThrow();
       long last = boundAt.values().stream().mapToLong(Long::longValue).max().orElseThrow();
       api.pods().inNamespace(ns).withGracePeriod(0).delete();
@@ -279,7 +305,11 @@ final class LoopBenchmark {
           (pods - 1) / ((last - first) / 1e9),
           (cpu1 - cpu0) / 1e6 / pods,
           schedulerCpu / 1e6 / pods,
-          ThreadGroupCpu.perUnit(groups0, groups1, pods));
+          ThreadGroupCpu.perUnit(groups0, groups1, pods)
+              + (Double.isNaN(events0)
+                  ? ""
+                  : String.format(
+                      Locale.ROOT, "; watch events %.2f/pod", (events1 - events0) / pods)));
     }
   }
 
