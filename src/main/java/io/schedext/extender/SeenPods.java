@@ -16,8 +16,16 @@ public final class SeenPods {
 
   /** Keeps up to {@code maxPods} pods for {@code ttl}, timed by {@code ticker}. */
   public SeenPods(int maxPods, Duration ttl, Ticker ticker) {
+    // Upkeep (eviction, expiry) runs on the writing thread, a few entries at a time: by default
+    // Caffeine hands it to the common pool, which woke a pool thread for nearly every filter and
+    // prioritize call (each writes its pod here) on the CPUs kube-scheduler waits on.
     this.pods =
-        Caffeine.newBuilder().maximumSize(maxPods).expireAfterWrite(ttl).ticker(ticker).build();
+        Caffeine.newBuilder()
+            .maximumSize(maxPods)
+            .expireAfterWrite(ttl)
+            .ticker(ticker)
+            .executor(Runnable::run)
+            .build();
   }
 
   /** Remembers {@code pod} (ignored when it has no UID). */
