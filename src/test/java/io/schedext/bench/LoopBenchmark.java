@@ -133,7 +133,8 @@ final class LoopBenchmark {
   }
 
   /** An extender process under test. */
-  private record Served(Process process, String urlPrefix) implements AutoCloseable {
+  private record Served(Process process, String urlPrefix, HttpLoadDriver driver)
+      implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
       process.destroy();
@@ -159,7 +160,7 @@ final class LoopBenchmark {
                   String.valueOf(port))
               .inheritIO()
               .start();
-      served = new Served(p, "http://127.0.0.1:" + port + "/scheduler");
+      served = new Served(p, "http://127.0.0.1:" + port + "/scheduler", null);
       HttpClient http = HttpClient.newHttpClient();
       URI ready = URI.create("http://127.0.0.1:" + port + "/ready");
       while (!answers(http, ready)) {
@@ -176,7 +177,9 @@ final class LoopBenchmark {
                   "--extender.cluster.source=kubernetes",
                   "--extender.cluster.kubeconfig=" + cp.adminKubeconfig()));
       Bench.awaitReady(launched.driver(), launched.process());
-      served = new Served(launched.process(), launched.driver().base() + "/scheduler");
+      served =
+          new Served(
+              launched.process(), launched.driver().base() + "/scheduler", launched.driver());
     } else {
       throw new IllegalArgumentException("extenders: noop, ours");
     }
@@ -190,20 +193,17 @@ final class LoopBenchmark {
    * or NaN for an extender that does not say (the no-op one).
    */
   private static double informerEvents(Served served) {
-    String base =
-        served.urlPrefix().substring(0, served.urlPrefix().length() - "/scheduler".length());
+    if (served.driver() == null) {
+      return Double.NaN;
+    }
     try {
-      String text =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
-      return text.lines()
-          .filter(l -> l.startsWith("extender_informer_events "))
-          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-          .findFirst()
-          .orElse(Double.NaN);
+      return served
+          .driver()
+          .get("/actuator/metrics/extender.informer.events")
+          .path("measurements")
+          .path(0)
+          .path("value")
+          .asDouble(Double.NaN);
     } catch (Exception e) {
       return Double.NaN;
     }
