@@ -1,7 +1,9 @@
 package io.schedext.cluster;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserSequence;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -15,11 +17,12 @@ import java.io.IOException;
  * fabric8's serialization, with watch events decoded in one pass. fabric8 reads every watch event
  * into a JSON tree to find the object's kind, then converts the tree into the model class: two
  * passes and a tree of short-lived nodes per event, on the CPUs the scheduling calls use (it runs
- * before any handler, so the event gate cannot hold it back). Here the object's tokens are buffered
- * (far lighter than a tree), its {@code apiVersion} and {@code kind} read from the buffer, and the
- * model class bound from it with the same mapper and deserializers fabric8 uses, so the object is
- * the one fabric8 would build, less the fields {@link UnreadFields} skips (for every object this
- * client decodes, lists and single reads included).
+ * before any handler, so the event gate cannot hold it back). Here the object's leading {@code
+ * kind} and {@code apiVersion} (the API server writes them first) are read and the model class
+ * bound straight from the rest of the text, with the same mapper and deserializers fabric8 uses, so
+ * the object is the one fabric8 would build, less the fields {@link UnreadFields} skips (for every
+ * object this client decodes, lists and single reads included). An object with other fields first
+ * is buffered as tokens (far lighter than a tree) and the two read from the buffer.
  *
  * <p>Anything this decoder does not recognise as a plain watch event ({@code type} and {@code
  * object} only, an object of a kind registered with fabric8, no malformed JSON) goes to fabric8's
@@ -96,16 +99,86 @@ public final class WatchEventSerialization extends KubernetesSerialization {
 
   /**
    * Binds the object at {@code p} (its START_OBJECT) to its registered model class; null for any
-   * other object.
+   * other object. On return {@code p} is at the object's END_OBJECT.
+   *
+   * <p>The API server writes {@code kind} and {@code apiVersion} as the first two fields of every
+   * object, so only they are buffered: once both are read, the model is bound from the two replayed
+   * and then the rest of {@code p} itself, with no copy of the object (as Jackson's own polymorphic
+   * types are read). Any other field before them (a client that writes another order) and the whole
+   * object is buffered instead, as a tree would be, and the two looked up in the buffer.
    */
   private Object decodeObject(JsonParser p) throws IOException {
+    JsonStreamContext outer = p.getParsingContext().getParent();
     TokenBuffer buffer = new TokenBuffer(p);
+    buffer.writeStartObject();
+    String apiVersion = null;
+    String kind = null;
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String field = p.currentName();
+      buffer.writeFieldName(field);
+      if (p.nextToken() != JsonToken.VALUE_STRING) {
+        return decodeBuffered(p, buffer);
+      } else if (apiVersion == null && "apiVersion".equals(field)) {
+        apiVersion = p.getText();
+        buffer.writeString(apiVersion);
+      } else if (kind == null && "kind".equals(field)) {
+        kind = p.getText();
+        buffer.writeString(kind);
+      } else {
+        return decodeBuffered(p, buffer);
+      }
+      if (apiVersion != null && kind != null) {
+        return bindFollowing(buffer, p, outer, apiVersion, kind);
+      }
+    }
+    // The object ended (or the text broke off) before both were read.
+    return null;
+  }
+
+  /**
+   * Binds the object whose leading fields are in {@code prefix} and whose remaining fields follow
+   * in {@code p}. The model's deserializer stops at the object's END_OBJECT, so {@code p} is left
+   * there for the event's next field; null (fabric8's path) when it is not.
+   */
+  private Object bindFollowing(
+      TokenBuffer prefix, JsonParser p, JsonStreamContext outer, String apiVersion, String kind)
+      throws IOException {
+    Class<? extends KubernetesResource> cls = modelClass(apiVersion, kind);
+    if (cls == null) {
+      return null;
+    }
+    // Never closed: closing a sequence closes the parsers it reads, p among them.
+    JsonParser bind = JsonParserSequence.createFlattened(false, prefix.asParser(mapper), p);
+    Object object = mapper.readValue(bind, cls);
+    // The mapper clears the token it stopped at; it must be the object's end, in the event.
+    if (p.currentToken() != null
+        || p.getLastClearedToken() != JsonToken.END_OBJECT
+        || p.getParsingContext() != outer) {
+      return null;
+    }
+    return object;
+  }
+
+  /**
+   * Buffers the rest of the object at {@code p} after the fields already in {@code buffer} (its
+   * current token the value of the last one), reads {@code apiVersion} and {@code kind} from the
+   * buffer and binds the model class from it; null for an object of no registered kind.
+   */
+  private Object decodeBuffered(JsonParser p, TokenBuffer buffer) throws IOException {
     buffer.copyCurrentStructure(p);
+    JsonToken t = p.nextToken();
+    for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      buffer.copyCurrentStructure(p);
+    }
+    if (t != JsonToken.END_OBJECT) {
+      return null;
+    }
+    buffer.writeEndObject();
     String apiVersion = null;
     String kind = null;
     try (JsonParser scan = buffer.asParser()) {
       scan.nextToken();
-      for (JsonToken t = scan.nextToken();
+      for (t = scan.nextToken();
           t == JsonToken.FIELD_NAME && (apiVersion == null || kind == null);
           t = scan.nextToken()) {
         String field = scan.currentName();
@@ -119,6 +192,20 @@ public final class WatchEventSerialization extends KubernetesSerialization {
         }
       }
     }
+    Class<? extends KubernetesResource> cls = modelClass(apiVersion, kind);
+    if (cls == null) {
+      return null;
+    }
+    try (JsonParser bind = buffer.asParser(mapper)) {
+      return mapper.readValue(bind, cls);
+    }
+  }
+
+  /**
+   * The model class registered with fabric8 for {@code apiVersion} and {@code kind}; null when
+   * either is missing or fabric8 would build a generic resource (its path then decides).
+   */
+  private Class<? extends KubernetesResource> modelClass(String apiVersion, String kind) {
     if (apiVersion == null || kind == null) {
       return null;
     }
@@ -126,8 +213,6 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     if (cls == null || cls.isInterface() || cls == GenericKubernetesResource.class) {
       return null;
     }
-    try (JsonParser bind = buffer.asParser(mapper)) {
-      return mapper.readValue(bind, cls);
-    }
+    return cls;
   }
 }

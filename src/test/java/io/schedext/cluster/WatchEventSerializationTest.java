@@ -13,13 +13,21 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.schedext.kube.UnreadFields;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.RichPod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class WatchEventSerializationTest {
 
@@ -196,6 +204,199 @@ class WatchEventSerializationTest {
     Pod pod = MakePod.pod().name("p").namespace("ns").uid("u").obj();
 
     assertThat(onePass.unmarshal(JSON.writeValueAsString(pod), Pod.class)).isEqualTo(pod);
+  }
+
+  @Test
+  void aPodUsingMostOfTheModelDecodesAsFabric8DecodesIt() throws Exception {
+    Pod pod = RichPod.pod();
+    // apiVersion and kind first, as fabric8 writes them: the decoder binds straight from the text.
+    String text = "{\"type\":\"MODIFIED\",\"object\":" + fabric8.asJson(pod) + "}";
+
+    WatchEvent event = decodedInOnePass(text);
+
+    assertThat(event).isEqualTo(fabric8.unmarshal(text, WatchEvent.class));
+    // Decoded, a pod has empty lists where it had none: compare the text the two encode to.
+    assertThat(onePass.asJson(event.getObject())).isEqualTo(fabric8.asJson(pod));
+  }
+
+  /** What becomes of an event's text. */
+  enum Outcome {
+    /** Decoded here, to what fabric8's path builds. */
+    DECODED,
+    /** Handed to fabric8's path, which decodes it. */
+    FABRIC8,
+    /** Handed to fabric8's path, which fails on it. */
+    FAILS
+  }
+
+  record Case(String name, String text, Outcome outcome) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static final String KIND = "\"kind\":\"Pod\"";
+  private static final String API = "\"apiVersion\":\"v1\"";
+
+  /**
+   * The recorded pod's fields (managed fields, owner references, resources, status...), without
+   * kind and apiVersion and without the braces.
+   */
+  private static final String REST = recordedPodFields();
+
+  static Stream<Case> cases() {
+    return Stream.of(
+        new Case(
+            "kind, apiVersion first (the API server's order)",
+            added(object(KIND, API, REST)),
+            Outcome.DECODED),
+        new Case(
+            "apiVersion, kind first (fabric8's order)",
+            added(object(API, KIND, REST)),
+            Outcome.DECODED),
+        new Case("kind and apiVersion last", added(object(REST, API, KIND)), Outcome.DECODED),
+        new Case("kind first, apiVersion last", added(object(KIND, REST, API)), Outcome.DECODED),
+        new Case("nothing but kind and apiVersion", added(object(KIND, API)), Outcome.DECODED),
+        new Case(
+            "type after object",
+            "{\"object\":" + object(KIND, API, REST) + ",\"type\":\"MODIFIED\"}",
+            Outcome.DECODED),
+        new Case(
+            "type after object, kind last",
+            "{\"object\":" + object(REST, KIND, API) + ",\"type\":\"MODIFIED\"}",
+            Outcome.DECODED),
+        new Case(
+            "extra fields in the object",
+            added(object(KIND, API, REST, "\"extra\":{\"a\":[1,2.5,null,true,\"s\"]}")),
+            Outcome.DECODED),
+        new Case(
+            "extra field in the object before kind",
+            added(object("\"extra\":[{}]", KIND, API, REST)),
+            Outcome.DECODED),
+        new Case(
+            "kind repeated after the rest", added(object(KIND, API, REST, KIND)), Outcome.DECODED),
+        new Case("apiVersion missing", added(object(KIND, REST)), Outcome.FABRIC8),
+        new Case("apiVersion missing, nothing but kind", added(object(KIND)), Outcome.FABRIC8),
+        new Case("kind missing", added(object(API, REST)), Outcome.FABRIC8),
+        new Case(
+            "kind not a string",
+            added(object("\"kind\":{\"name\":\"Pod\"}", API, REST)),
+            Outcome.FABRIC8),
+        new Case(
+            "unknown kind",
+            added(object("\"kind\":\"Widget\"", "\"apiVersion\":\"example.com/v1\"", REST)),
+            Outcome.FABRIC8),
+        new Case(
+            "unknown version of a known kind",
+            added(object(KIND, "\"apiVersion\":\"v2\"", REST)),
+            Outcome.FABRIC8),
+        new Case(
+            "extra field in the event, after object",
+            "{\"type\":\"ADDED\",\"object\":" + object(KIND, API, REST) + ",\"extra\":1}",
+            Outcome.FABRIC8),
+        new Case(
+            "extra field in the event, between object and type",
+            "{\"object\":" + object(KIND, API, REST) + ",\"extra\":1,\"type\":\"ADDED\"}",
+            Outcome.FABRIC8),
+        new Case("null object", "{\"type\":\"DELETED\",\"object\":null}", Outcome.FABRIC8),
+        new Case(
+            "malformed after kind and apiVersion",
+            added(object(KIND, API, "\"metadata\":{\"name\":}", REST)),
+            Outcome.FAILS),
+        new Case(
+            "malformed before kind and apiVersion are read",
+            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":}}",
+            Outcome.FAILS),
+        new Case(
+            "malformed with kind last",
+            added(object("\"metadata\":{\"name\" \"p\"}", REST, KIND, API)),
+            Outcome.FAILS),
+        new Case(
+            "truncated after kind and apiVersion",
+            "{\"type\":\"ADDED\",\"object\":{" + KIND + "," + API + ",\"metadata\":{",
+            Outcome.FAILS),
+        new Case(
+            "malformed after the object",
+            "{\"object\":" + object(KIND, API, REST) + ",\"type\":\"ADDED\",}",
+            Outcome.FAILS),
+        new Case("text after the event", added(object(KIND, API, REST)) + "{}", Outcome.FABRIC8));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void eachEventDecodesToWhatFabric8sPathBuilds(Case c) {
+    switch (c.outcome()) {
+      case DECODED -> {
+        WatchEvent event = decodedInOnePass(c.text());
+        assertThat(lessUnreadFields(event))
+            .isEqualTo(lessUnreadFields(fabric8.unmarshal(c.text(), WatchEvent.class)));
+        assertThat(event.getObject()).isInstanceOf(Pod.class);
+      }
+      case FABRIC8 -> {
+        assertThat(onePass.decodeWatchEvent(c.text())).isNull();
+        assertThat(lessUnreadFields(onePass.unmarshal(c.text(), WatchEvent.class)))
+            .isEqualTo(lessUnreadFields(fabric8.unmarshal(c.text(), WatchEvent.class)));
+      }
+      case FAILS -> {
+        assertThat(onePass.decodeWatchEvent(c.text())).isNull();
+        assertThatThrownBy(() -> fabric8.unmarshal(c.text(), WatchEvent.class))
+            .isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> onePass.unmarshal(c.text(), WatchEvent.class))
+            .isInstanceOf(RuntimeException.class);
+      }
+    }
+  }
+
+  @Test
+  void eventsOneAfterAnotherDecodeAlike() throws Exception {
+    // The same serialization decodes every event of a watch: nothing of one is left for the next.
+    for (int i = 0; i < 3; i++) {
+      for (Case c : cases().filter(c -> c.outcome() == Outcome.DECODED).toList()) {
+        assertThat(lessUnreadFields(decodedInOnePass(c.text())))
+            .as(c.name())
+            .isEqualTo(lessUnreadFields(fabric8.unmarshal(c.text(), WatchEvent.class)));
+      }
+    }
+  }
+
+  /** {@code event} as this client builds it: without the fields {@link UnreadFields} skips. */
+  private static WatchEvent lessUnreadFields(WatchEvent event) {
+    if (event.getObject() instanceof HasMetadata o && o.getMetadata() != null) {
+      o.getMetadata().setManagedFields(new ArrayList<>());
+    }
+    if (event.getObject() instanceof Pod pod && pod.getStatus() != null) {
+      pod.getStatus().setContainerStatuses(new ArrayList<>());
+      pod.getStatus().setInitContainerStatuses(new ArrayList<>());
+      pod.getStatus().setEphemeralContainerStatuses(new ArrayList<>());
+    }
+    return event;
+  }
+
+  private static String object(String... fields) {
+    return "{" + String.join(",", fields) + "}";
+  }
+
+  private static String added(String object) {
+    return "{\"type\":\"ADDED\",\"object\":" + object + "}";
+  }
+
+  private static String recordedPodFields() {
+    try {
+      ObjectNode pod =
+          (ObjectNode)
+              JSON.readTree(
+                      Files.readString(
+                          Path.of(
+                              "src/test/resources/fixtures/kube-scheduler-v1.26",
+                              "filter.ncc-true.json")))
+                  .get("Pod");
+      pod.remove(List.of("kind", "apiVersion"));
+      String text = JSON.writeValueAsString(pod);
+      return text.substring(1, text.length() - 1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private WatchEvent decodedInOnePass(String text) {
