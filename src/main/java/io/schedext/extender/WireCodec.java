@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -48,6 +49,7 @@ public final class WireCodec {
   private final long bodyReadNanos;
   private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
+  private final ConcurrentHashMap<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
   /**
    * A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them.
@@ -76,6 +78,12 @@ public final class WireCodec {
     // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed
     // fields.
     this.mapper = UnreadFields.skipIn(m);
+  }
+
+  /** A reader per request type, built once: its type need not be resolved for every request. */
+  private ObjectReader reader(Class<?> type) {
+    ObjectReader r = readers.get(type);
+    return r != null ? r : readers.computeIfAbsent(type, mapper::readerFor);
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */
@@ -109,9 +117,7 @@ public final class WireCodec {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
       ObjectReader reader =
-          names == null
-              ? mapper.readerFor(type)
-              : mapper.readerFor(type).withAttribute(NodeNameIndex.class, names);
+          names == null ? reader(type) : reader(type).withAttribute(NodeNameIndex.class, names);
       T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
