@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriUtils;
 
 /**
@@ -36,6 +37,7 @@ import org.springframework.web.util.UriUtils;
  * the code the JIT compiles before the extender runs at speed (docs/performance.md). Everything
  * else the service serves (the web page, the debug views, Actuator) stays with Spring MVC.
  */
+@Component
 final class ExtenderEndpoint extends HttpServlet {
 
   private static final long serialVersionUID = 1L;

@@ -1,11 +1,9 @@
 package io.schedext.extender;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
-import io.schedext.framework.runtime.Frameworks;
 import java.time.Duration;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -45,20 +43,11 @@ class ExtenderWiring {
    * {@code /profiles/} (see {@link ExtenderEndpoint} for why it is not behind Spring MVC).
    */
   @Bean
-  ServletRegistrationBean<ExtenderEndpoint> extenderEndpoint(
-      Verbs verbs,
-      ExplainService explain,
-      Frameworks frameworks,
-      SchedulerCache cache,
-      WireCodec codec,
-      ClusterSource source,
-      ExtenderMetrics metrics,
-      EventGate gate,
-      BindWorkers bindWorkers) {
+  ServletRegistrationBean<ExtenderEndpoint> extenderEndpointRegistration(
+      ExtenderEndpoint endpoint) {
     ServletRegistrationBean<ExtenderEndpoint> registration =
         new ServletRegistrationBean<>(
-            new ExtenderEndpoint(
-                verbs, explain, frameworks, cache, codec, source, metrics, gate, bindWorkers),
+            endpoint,
             ExtenderEndpoint.DEFAULT_PROFILE_PREFIX + "/*",
             ExtenderEndpoint.NAMED_PROFILE_PREFIX + "/*");
     registration.setName("extender");
