@@ -5,16 +5,15 @@ import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserSequence;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.schedext.kube.JsonReaders;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * fabric8's serialization, with watch events decoded in one pass. fabric8 reads every watch event
@@ -35,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class WatchEventSerialization extends KubernetesSerialization {
 
   private final ObjectMapper mapper;
-  private final ConcurrentHashMap<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
+  private final JsonReaders readers;
 
   /**
    * A serialization over a new mapper configured by fabric8, searching class loaders for custom
@@ -50,12 +49,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     // The informers' objects are trimmed of these anyway (KubernetesCluster.trim): never build
     // them.
     this.mapper = UnreadFields.skipIn(mapper);
-  }
-
-  /** A reader per model class, built once: its type need not be resolved for every event. */
-  private ObjectReader reader(Class<?> cls) {
-    ObjectReader r = readers.get(cls);
-    return r != null ? r : readers.computeIfAbsent(cls, mapper::readerFor);
+    this.readers = new JsonReaders(this.mapper);
   }
 
   @Override
@@ -77,8 +71,8 @@ public final class WatchEventSerialization extends KubernetesSerialization {
   WatchEvent decodeWatchEvent(String json) {
     // Parsed as UTF-8 bytes, as request bodies are: one parser's code for the JIT to compile and
     // keep
-    // hot rather than two (the char-based parser was a second set of large compilations), and
-    // field names are canonicalised by their bytes rather than compared character by character.
+    // hot rather than two (the char-based parser was a second set of large compilations), and field
+    // names are canonicalised by their bytes rather than compared character by character.
     try (JsonParser p = mapper.createParser(json.getBytes(StandardCharsets.UTF_8))) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
@@ -163,7 +157,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     }
     // Never closed: closing a sequence closes the parsers it reads, p among them.
     JsonParser bind = JsonParserSequence.createFlattened(false, prefix.asParser(mapper), p);
-    Object object = reader(cls).readValue(bind);
+    Object object = readers.of(cls).readValue(bind);
     // The mapper clears the token it stopped at; it must be the object's end, in the event.
     if (p.currentToken() != null
         || p.getLastClearedToken() != JsonToken.END_OBJECT
@@ -211,7 +205,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
       return null;
     }
     try (JsonParser bind = buffer.asParser(mapper)) {
-      return reader(cls).readValue(bind);
+      return readers.of(cls).readValue(bind);
     }
   }
 

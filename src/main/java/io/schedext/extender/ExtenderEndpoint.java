@@ -212,7 +212,9 @@ final class ExtenderEndpoint extends HttpServlet {
       gate.requestStarted();
     }
     try {
-      answer(verb.name(), () -> reply(verb, profile, request), response);
+      long start = System.nanoTime();
+      Prepared<?> prepared = prepare(verb, profile, request);
+      send(verb.name(), prepared.answerOnThisThread(), response, start);
     } finally {
       if (verb.gated()) {
         gate.requestFinished();
@@ -220,13 +222,30 @@ final class ExtenderEndpoint extends HttpServlet {
     }
   }
 
-  /** Serves one synchronous verb: resolve the call, decode, check readiness, handle. */
-  private <A> Reply reply(Verb<A> verb, String profile, HttpServletRequest request)
-      throws IOException {
-    Call call = call(profile);
-    A args = verb.decoder().decode(request, call);
-    Reply notReady = verb.unlessReady(args, source);
-    return notReady != null ? notReady : verb.handler().handle(call, args);
+  /**
+   * A request resolved, decoded and checked on the HTTP worker: the verb's handler still to run on
+   * its call and arguments, or the answer it already has (a client mistake, a not-ready reply).
+   */
+  private record Prepared<A>(Verb<A> verb, Call call, A args, Answer answer) {
+
+    /** The answer, running the handler here when there is none yet. */
+    Answer answerOnThisThread() {
+      return answer != null
+          ? answer
+          : attempt(verb.name(), () -> verb.handler().handle(call, args));
+    }
+  }
+
+  /** Resolves the call, decodes the request and checks readiness: the steps every verb shares. */
+  private <A> Prepared<A> prepare(Verb<A> verb, String profile, HttpServletRequest request) {
+    try {
+      Call call = call(profile);
+      A args = verb.decoder().decode(request, call);
+      Reply notReady = verb.unlessReady(args, source);
+      return new Prepared<>(verb, call, args, notReady == null ? null : Answer.of(notReady));
+    } catch (IOException | RuntimeException e) {
+      return new Prepared<>(verb, null, null, failure(verb.name(), e));
+    }
   }
 
   /**
@@ -285,7 +304,13 @@ final class ExtenderEndpoint extends HttpServlet {
   }
 
   /** A reply and the outcome label its request is counted under. */
-  private record Answer(Reply reply, String outcome) {}
+  private record Answer(Reply reply, String outcome) {
+
+    /** A reply that the work produced (null: there is more to do), counted as ok or unavailable. */
+    static Answer of(Reply reply) {
+      return new Answer(reply, reply == null || reply.status() == 200 ? "ok" : "unavailable");
+    }
+  }
 
   /** Work that produces a reply, or null to go on; may throw what {@link #attempt} maps. */
   private interface ReplyWork {
@@ -296,10 +321,9 @@ final class ExtenderEndpoint extends HttpServlet {
    * Runs {@code work}; its reply (null: there is more to do) or its failure as {@link #failure}
    * maps it.
    */
-  private Answer attempt(String verb, ReplyWork work) {
+  private static Answer attempt(String verb, ReplyWork work) {
     try {
-      Reply reply = work.get();
-      return new Answer(reply, reply == null || reply.status() == 200 ? "ok" : "unavailable");
+      return Answer.of(work.get());
     } catch (IOException | RuntimeException e) {
       return failure(verb, e);
     }
@@ -367,31 +391,16 @@ final class ExtenderEndpoint extends HttpServlet {
   private <A> void serveAsync(
       Verb<A> verb, String profile, HttpServletRequest request, HttpServletResponse response) {
     long start = System.nanoTime();
-    Call call = null;
-    A args = null;
-    Answer early;
-    try {
-      call = call(profile);
-      args = verb.decoder().decode(request, call);
-      Reply notReady = verb.unlessReady(args, source);
-      early =
-          notReady == null
-              ? null
-              : new Answer(notReady, notReady.status() == 200 ? "ok" : "unavailable");
-    } catch (IOException | RuntimeException e) {
-      early = failure(verb.name(), e);
-    }
+    Prepared<A> prepared = prepare(verb, profile, request);
     AsyncContext async = request.startAsync(request, response);
     async.setTimeout(NO_ASYNC_TIMEOUT);
-    if (early != null) {
-      sendAndComplete(verb.name(), early, async, response, start);
+    if (prepared.answer() != null) {
+      sendAndComplete(verb.name(), prepared.answer(), async, response, start);
       return;
     }
-    Call c = call;
-    A a = args;
     try {
       bindWorkers
-          .submit(() -> attempt(verb.name(), () -> verb.handler().handle(c, a)))
+          .submit(prepared::answerOnThisThread)
           .whenComplete(
               (answer, t) ->
                   sendAndComplete(

@@ -14,13 +14,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.kube.JsonReaders;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -49,7 +49,7 @@ public final class WireCodec {
   private final long bodyReadNanos;
   private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
-  private final ConcurrentHashMap<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
+  private final JsonReaders readers;
 
   /**
    * A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them.
@@ -78,12 +78,7 @@ public final class WireCodec {
     // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed
     // fields.
     this.mapper = UnreadFields.skipIn(m);
-  }
-
-  /** A reader per request type, built once: its type need not be resolved for every request. */
-  private ObjectReader reader(Class<?> type) {
-    ObjectReader r = readers.get(type);
-    return r != null ? r : readers.computeIfAbsent(type, mapper::readerFor);
+    this.readers = new JsonReaders(this.mapper);
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */
@@ -117,7 +112,9 @@ public final class WireCodec {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
       ObjectReader reader =
-          names == null ? reader(type) : reader(type).withAttribute(NodeNameIndex.class, names);
+          names == null
+              ? readers.of(type)
+              : readers.of(type).withAttribute(NodeNameIndex.class, names);
       T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");
