@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -17,11 +18,16 @@ class SeenPodsTest {
   private final Ticker ticker = now::get;
 
   private static Pod pod(String uid) {
+    return pod(uid, null);
+  }
+
+  private static Pod pod(String uid, String resourceVersion) {
     return new PodBuilder()
         .withNewMetadata()
         .withName("p-" + uid)
         .withNamespace("default")
         .withUid(uid)
+        .withResourceVersion(resourceVersion)
         .endMetadata()
         .build();
   }
@@ -56,5 +62,48 @@ class SeenPodsTest {
     // Upkeep runs on the writing thread, so the bound holds as soon as the writes return.
     long kept = IntStream.range(0, 500).filter(i -> seen.get("u" + i) != null).count();
     assertThat(kept).isBetween(1L, 50L);
+  }
+
+  /** How a second sighting of a pod's UID treats the first. */
+  record Case(
+      String name,
+      String firstVersion,
+      String secondVersion,
+      long secondsBetween,
+      boolean replaced) {}
+
+  @Test
+  void aPodSeenAgainAtTheSameVersionIsKeptAsItWasUntilHalfItsTime() {
+    List<Case> cases =
+        List.of(
+            new Case("same version, soon after", "7", "7", 10, false),
+            new Case("same version, just before half the time", "7", "7", 29, false),
+            new Case("same version, after half the time", "7", "7", 30, true),
+            new Case("a newer version", "7", "8", 10, true),
+            new Case("no version on either", null, null, 10, true),
+            new Case("an empty version on both", "", "", 10, true),
+            new Case("a version where there was none", null, "8", 10, true));
+    for (Case c : cases) {
+      now.set(0);
+      SeenPods seen = new SeenPods(10, Duration.ofMinutes(1), ticker);
+      Pod first = pod("u1", c.firstVersion());
+      Pod second = pod("u1", c.secondVersion());
+      seen.remember(first);
+      now.addAndGet(Duration.ofSeconds(c.secondsBetween()).toNanos());
+      seen.remember(second);
+
+      assertThat(seen.get("u1")).as(c.name()).isSameAs(c.replaced() ? second : first);
+    }
+  }
+
+  @Test
+  void aPodKeptUnchangedStillExpiresFromItsFirstSighting() {
+    SeenPods seen = new SeenPods(10, Duration.ofMinutes(1), ticker);
+    seen.remember(pod("u1", "7"));
+    now.addAndGet(Duration.ofSeconds(20).toNanos());
+    seen.remember(pod("u1", "7"));
+    now.addAndGet(Duration.ofSeconds(41).toNanos());
+
+    assertThat(seen.get("u1")).isNull();
   }
 }
