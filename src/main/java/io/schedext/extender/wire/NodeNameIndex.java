@@ -1,79 +1,81 @@
 package io.schedext.extender.wire;
 
-import java.util.Arrays;
-
 /**
  * The canonical instances of a fixed set of node names, found from the characters of a name without
  * building a {@code String}. The request decoder uses it for {@code NodeNames}: a name the cache
  * knows costs no allocation and comes back as the very instance the snapshot is keyed by (hash
  * already computed), so the thousands of names of one request are neither copied nor hashed again.
  * Immutable and thread-safe.
+ *
+ * <p>Laid out for memory that other processes keep taking back: the extender shares its CPUs with
+ * kube-scheduler and the API server, so a call's lookups mostly start from cold caches. The names'
+ * characters are packed in position order, and the hash table is one array of (hash, position)
+ * pairs, so a probe reads one cache line and a match one more. kube-scheduler sends the names of
+ * one call in its own node order, which is the order the index was built in, in runs: a lookup
+ * given the position after the previous name's ({@link #findPosition(char[], int, int, int)})
+ * compares against it first, reading the characters in order and skipping the hash table.
  */
 public final class NodeNameIndex {
 
   private static final NodeNameIndex EMPTY = new NodeNameIndex(new String[0]);
 
-  private final String[] table;
-  private final int[] hashes;
-  // Each slot's characters, packed one after another, so a lookup compares against a dense array
-  // rather than
-  // following a pointer per candidate into strings spread over the heap.
-  private final char[] chars;
-  private final int[] starts;
-  private final int[] lengths;
-  private final int[] positions;
-  private final String[] byPosition;
-  private final byte[][] jsonByPosition;
+  /** Per slot: the name's hash in the high half, its position + 1 in the low half; 0 is empty. */
+  private final long[] slots;
+
   private final int mask;
   private final int size;
 
+  /** The characters of every name, in position order; position p's are starts[p]..starts[p+1]. */
+  private final char[] chars;
+
+  private final int[] starts;
+
+  /** Per position: true when the name there is not null and not given earlier. */
+  private final boolean[] first;
+
+  private final String[] byPosition;
+  private final byte[][] jsonByPosition;
+
   private NodeNameIndex(String[] names) {
     int capacity = Integer.highestOneBit(Math.max(4, names.length * 2) - 1) << 1;
-    this.table = new String[capacity];
-    this.hashes = new int[capacity];
-    this.starts = new int[capacity];
-    this.lengths = new int[capacity];
-    this.positions = new int[capacity];
+    this.slots = new long[capacity];
     this.mask = capacity - 1;
     this.byPosition = names.clone();
     this.jsonByPosition = new byte[names.length][];
-    for (int p = 0; p < names.length; p++) {
-      jsonByPosition[p] = jsonSafeAscii(names[p]);
-    }
-    int n = 0;
+    this.first = new boolean[names.length];
+    this.starts = new int[names.length + 1];
     int total = 0;
     for (int p = 0; p < names.length; p++) {
+      total += names[p] == null ? 0 : names[p].length();
+    }
+    this.chars = new char[total];
+    int at = 0;
+    int n = 0;
+    for (int p = 0; p < names.length; p++) {
       String name = names[p];
+      starts[p] = at;
       if (name == null) {
         continue;
       }
+      jsonByPosition[p] = jsonSafeAscii(name);
+      name.getChars(0, name.length(), chars, at);
+      at += name.length();
       int h = name.hashCode();
       for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-        if (table[i] == null) {
-          table[i] = name;
-          hashes[i] = h;
-          positions[i] = p;
+        long e = slots[i];
+        if (e == 0) {
+          slots[i] = entry(h, p);
+          first[p] = true;
           n++;
-          total += name.length();
           break;
         }
-        if (hashes[i] == h && table[i].equals(name)) {
+        if (hash(e) == h && name.equals(byPosition[position(e)])) {
           break;
         }
       }
     }
+    starts[names.length] = at;
     this.size = n;
-    this.chars = new char[total];
-    int at = 0;
-    for (int i = 0; i < capacity; i++) {
-      if (table[i] != null) {
-        String name = table[i];
-        name.getChars(0, name.length(), chars, at);
-        starts[i] = at;
-        lengths[i] = name.length();
-        at += name.length();
-      }
-    }
   }
 
   /** An interner of {@code names} (nulls and repeats ignored). */
@@ -91,8 +93,8 @@ public final class NodeNameIndex {
    * off}, or null when it is not one of this interner's names.
    */
   public String find(char[] buf, int off, int len) {
-    int slot = slot(buf, off, len);
-    return slot < 0 ? null : table[slot];
+    int p = findPosition(buf, off, len);
+    return p < 0 ? null : byPosition[p];
   }
 
   /**
@@ -101,8 +103,30 @@ public final class NodeNameIndex {
    * interner's names.
    */
   public int findPosition(char[] buf, int off, int len) {
-    int slot = slot(buf, off, len);
-    return slot < 0 ? -1 : positions[slot];
+    int h = 0;
+    for (int k = off, end = off + len; k < end; k++) {
+      h = 31 * h + buf[k];
+    }
+    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+      long e = slots[i];
+      if (e == 0) {
+        return -1;
+      }
+      if (hash(e) == h && sameChars(position(e), buf, off, len)) {
+        return position(e);
+      }
+    }
+  }
+
+  /**
+   * As {@link #findPosition(char[], int, int)}, trying position {@code likely} first: the answer is
+   * the same whatever {@code likely} is (any int), only cheaper when it is right.
+   */
+  public int findPosition(char[] buf, int off, int len, int likely) {
+    if (likely >= 0 && likely < first.length && first[likely] && sameChars(likely, buf, off, len)) {
+      return likely;
+    }
+    return findPosition(buf, off, len);
   }
 
   /**
@@ -116,9 +140,6 @@ public final class NodeNameIndex {
   }
 
   private static byte[] jsonSafeAscii(String s) {
-    if (s == null) {
-      return null;
-    }
     byte[] out = new byte[s.length()];
     for (int i = 0; i < out.length; i++) {
       char c = s.charAt(i);
@@ -138,22 +159,6 @@ public final class NodeNameIndex {
     return byPosition[position];
   }
 
-  private int slot(char[] buf, int off, int len) {
-    int h = 0;
-    for (int k = off, end = off + len; k < end; k++) {
-      h = 31 * h + buf[k];
-    }
-    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-      String s = table[i];
-      if (s == null) {
-        return -1;
-      }
-      if (hashes[i] == h && lengths[i] == len && sameChars(starts[i], buf, off, len)) {
-        return i;
-      }
-    }
-  }
-
   /**
    * The position in the array given to {@link #of} of {@code name} (its first occurrence), or -1
    * when it is not one of the names. The canonical instance is found by identity, others by
@@ -162,18 +167,41 @@ public final class NodeNameIndex {
   public int position(String name) {
     int h = name.hashCode();
     for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-      String s = table[i];
-      if (s == null) {
+      long e = slots[i];
+      if (e == 0) {
         return -1;
       }
-      if (s == name || (hashes[i] == h && s.equals(name))) {
-        return positions[i];
+      String s = byPosition[position(e)];
+      if (s == name || (hash(e) == h && s.equals(name))) {
+        return position(e);
       }
     }
   }
 
-  private boolean sameChars(int start, char[] buf, int off, int len) {
-    return Arrays.equals(chars, start, start + len, buf, off, off + len);
+  /** True when the name at {@code p} is exactly {@code len} characters of {@code buf}. */
+  private boolean sameChars(int p, char[] buf, int off, int len) {
+    int start = starts[p];
+    if (starts[p + 1] - start != len) {
+      return false;
+    }
+    for (int k = 0; k < len; k++) {
+      if (chars[start + k] != buf[off + k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long entry(int hash, int position) {
+    return ((long) hash << 32) | (position + 1L);
+  }
+
+  private static int hash(long entry) {
+    return (int) (entry >>> 32);
+  }
+
+  private static int position(long entry) {
+    return (int) entry - 1;
   }
 
   private static int spread(int h) {

@@ -44,12 +44,17 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
   private static NodeNameList decodeInterned(
       JsonParser p, DeserializationContext ctxt, NodeNameIndex names) throws IOException {
     NodeNameList out = new NodeNameList(names, names.size());
+    // kube-scheduler lists the names in runs of its node order, the index's order: the name after
+    // one found at position i is most likely the one at i + 1.
+    int likely = -1;
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       int at =
           t == JsonToken.VALUE_STRING
-              ? names.findPosition(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())
+              ? names.findPosition(
+                  p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), likely)
               : -1;
       if (at >= 0) {
+        likely = at + 1;
         out.append(names.name(at), at);
       } else {
         out.append(element(p, ctxt, t, out), -1);

@@ -2,6 +2,7 @@ package io.schedext.extender.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,5 +65,52 @@ class NodeNameIndexTest {
     assertThat(in.find("node-5000".toCharArray(), 0, 9)).isNull();
     assertThat(NodeNameIndex.of().find("x".toCharArray(), 0, 1)).isNull();
     assertThat(NodeNameIndex.of().size()).isZero();
+  }
+
+  /** A hinted lookup: the name, the position tried first, the position expected. */
+  record Hinted(String why, String name, int likely, int expected) {}
+
+  @Test
+  void aLikelyPositionNeverChangesTheAnswer() {
+    // Positions: 0 node-a, 1 null, 2 node-b, 3 node-a again, 4 node-ab.
+    NodeNameIndex in = NodeNameIndex.of("node-a", null, "node-b", "node-a", "node-ab");
+    List<Hinted> cases =
+        List.of(
+            new Hinted("the right guess", "node-b", 2, 2),
+            new Hinted("a wrong guess", "node-b", 0, 2),
+            new Hinted("no guess", "node-b", -1, 2),
+            new Hinted("a guess past the end", "node-b", 5, 2),
+            new Hinted("a guess far out of range", "node-b", Integer.MAX_VALUE, 2),
+            new Hinted("a negative guess", "node-b", Integer.MIN_VALUE, 2),
+            new Hinted("a guess at a null", "node-b", 1, 2),
+            new Hinted("a guess at a repeat: the first occurrence", "node-a", 3, 0),
+            new Hinted("a guess at a longer name with the same start", "node-a", 4, 0),
+            new Hinted("a guess at a shorter name", "node-ab", 0, 4),
+            new Hinted("an unknown name, guessed anywhere", "node-c", 2, -1),
+            new Hinted("an empty name", "", 1, -1));
+    for (Hinted c : cases) {
+      char[] buf = chars(c.name());
+      assertThat(in.findPosition(buf, 1, c.name().length(), c.likely()))
+          .as(c.why())
+          .isEqualTo(c.expected())
+          .isEqualTo(in.findPosition(buf, 1, c.name().length()));
+    }
+  }
+
+  @Test
+  void namesLookedUpInTheirOwnOrderWithTheNextPositionAsTheGuess() {
+    String[] names = new String[1000];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = String.format("node-%05d", i);
+    }
+    NodeNameIndex in = NodeNameIndex.of(names);
+    int likely = -1;
+    // A run from the middle, wrapping around, as kube-scheduler's rotating start gives them.
+    for (int k = 0; k < names.length; k++) {
+      int i = (k + 617) % names.length;
+      int at = in.findPosition(names[i].toCharArray(), 0, names[i].length(), likely);
+      assertThat(at).isEqualTo(i);
+      likely = at + 1;
+    }
   }
 }
