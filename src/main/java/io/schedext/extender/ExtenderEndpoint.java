@@ -50,6 +50,9 @@ final class ExtenderEndpoint extends HttpServlet {
   /** The path prefix of a named profile's verbs, {@code /profiles/{profile}/{verb}}. */
   static final String NAMED_PROFILE_PREFIX = "/profiles";
 
+  /** The servlet URL patterns of every path the endpoint serves. */
+  static final String[] URL_PATTERNS = {DEFAULT_PROFILE_PREFIX + "/*", NAMED_PROFILE_PREFIX + "/*"};
+
   /**
    * The verb label of calls to no verb (an unknown verb or path): the label stays one of a known
    * few whatever paths callers try.
