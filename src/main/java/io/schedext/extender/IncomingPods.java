@@ -2,6 +2,7 @@ package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.framework.PodInfo;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Reads the pod of a filter, prioritize, preempt or explain request: checks the fields every verb
@@ -10,7 +11,17 @@ import io.schedext.framework.PodInfo;
  */
 final class IncomingPods {
 
+  /** A pod read, and what the framework reads of it. */
+  private record Read(Pod pod, PodInfo info) {}
+
   private final SeenPods seen;
+
+  /**
+   * The last pod read. The request decoder hands prioritize the very instance filter decoded when
+   * kube-scheduler sent the same bytes ({@link io.schedext.extender.wire.RecentPod}), and then the
+   * framework's view of it is reused too.
+   */
+  private final AtomicReference<Read> last = new AtomicReference<>();
 
   IncomingPods(SeenPods seen) {
     this.seen = seen;
@@ -32,7 +43,14 @@ final class IncomingPods {
     if (pod.getMetadata().getNamespace() == null) {
       pod.getMetadata().setNamespace("default");
     }
-    PodInfo info = parse(pod);
+    Read read = last.get();
+    PodInfo info;
+    if (read != null && read.pod() == pod) {
+      info = read.info();
+    } else {
+      info = parse(pod);
+      last.set(new Read(pod, info));
+    }
     seen.remember(pod);
     return info;
   }

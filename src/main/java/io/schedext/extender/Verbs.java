@@ -35,7 +35,9 @@ final class Verbs {
       BindService bind,
       ExplainService explain) {
     Verb.Decoder<ExtenderArgs> scheduling =
-        (request, call) -> codec.decode(request.getInputStream(), ExtenderArgs.class, call.names());
+        (request, call) ->
+            codec.decodeSchedulingArgs(
+                request.getInputStream(), request.getContentLengthLong(), call.names());
     return new Verbs(
         List.of(
             // While not ready, filter answers in its own form: the error, and no node in the field

@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.NodeNameIndex;
+import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.JsonReaders;
 import io.schedext.kube.UnreadFields;
@@ -50,6 +52,13 @@ public final class WireCodec {
   private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
   private final JsonReaders readers;
+  private final RecentPod recentPod = new RecentPod();
+
+  /**
+   * Filter and prioritize bodies up to this length are read whole before decoding (see {@link
+   * #decodeSchedulingArgs}); 5,000 node names and a pod are about 80 KB.
+   */
+  static final long WHOLE_BODY_MAX_BYTES = 1024 * 1024;
 
   /**
    * A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them.
@@ -106,15 +115,51 @@ public final class WireCodec {
    * {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NodeNameIndex names) {
-    try (JsonParser p =
-        mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime))) {
+    return decode(
+        () -> mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime)),
+        type,
+        names,
+        null);
+  }
+
+  /**
+   * Decodes the body of a filter or prioritize call, as {@link #decode(InputStream, Class,
+   * NodeNameIndex)}. A body of known length up to {@link #WHOLE_BODY_MAX_BYTES} is read whole
+   * first, so that a pod byte for byte the same as the last one decoded comes back as that same
+   * instance without being decoded again ({@link RecentPod}): kube-scheduler sends each pod to
+   * filter and then to prioritize. Longer bodies (full node objects) are streamed.
+   */
+  public ExtenderArgs decodeSchedulingArgs(
+      InputStream in, long contentLength, NodeNameIndex names) {
+    if (contentLength <= 0 || contentLength > WHOLE_BODY_MAX_BYTES) {
+      return decode(in, ExtenderArgs.class, names);
+    }
+    byte[] body = readBody(in);
+    return decode(
+        () -> mapper.createParser(body),
+        ExtenderArgs.class,
+        names,
+        new RecentPod.Body(body, recentPod));
+  }
+
+  /** Opens the parser of one body. */
+  private interface ParserSource {
+    JsonParser open() throws IOException;
+  }
+
+  private <T> T decode(
+      ParserSource source, Class<T> type, NodeNameIndex names, RecentPod.Body whole) {
+    try (JsonParser p = source.open()) {
       if (p.nextToken() == null) {
         throw new BadRequestException("request body is empty: expected a JSON object");
       }
-      ObjectReader reader =
-          names == null
-              ? readers.of(type)
-              : readers.of(type).withAttribute(NodeNameIndex.class, names);
+      ObjectReader reader = readers.of(type);
+      if (names != null) {
+        reader = reader.withAttribute(NodeNameIndex.class, names);
+      }
+      if (whole != null) {
+        reader = reader.withAttribute(RecentPod.Body.class, whole);
+      }
       T value = reader.readValue(p);
       if (value == null) {
         throw new BadRequestException("request body is JSON null: expected a JSON object");

@@ -17,7 +17,7 @@ import java.util.List;
  */
 @JsonFormat(with = JsonFormat.Feature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
 public record ExtenderArgs(
-    @JsonProperty("Pod") Pod pod,
+    @JsonProperty("Pod") @JsonDeserialize(using = RecentPod.Deserializer.class) Pod pod,
     @JsonProperty("Nodes") NodeList nodes,
     @JsonProperty("NodeNames") @JsonDeserialize(using = NodeNamesDeserializer.class)
         List<String> nodeNames) {}

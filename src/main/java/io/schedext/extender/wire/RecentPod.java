@@ -1,0 +1,101 @@
+package io.schedext.extender.wire;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The last request pod decoded, with its JSON, so that a request carrying the very same bytes gets
+ * the same {@link Pod} instance without decoding it again. kube-scheduler calls filter and then
+ * prioritize for a pod in one scheduling cycle, and marshals the same pod object for both: the
+ * second decode is a byte comparison and a skip over the tokens. Only the exact bytes count (no
+ * assumption about UIDs or resource versions), and a different pod simply replaces the entry.
+ *
+ * <p>The instance handed out is shared by every request that carries it, so it is kept only when
+ * nothing on the request path writes to it: a pod with a namespace (the namespace is the one field
+ * a request's pod gets defaulted). Treat it as read-only, as every request pod already is.
+ * Thread-safe.
+ */
+public final class RecentPod {
+
+  /** Pods whose JSON is longer than this are not kept (a pod is a few kilobytes). */
+  static final int MAX_POD_BYTES = 256 * 1024;
+
+  /** A decoded pod and the exact JSON it was decoded from, from its '{' to its '}'. */
+  private record Entry(byte[] json, Pod pod) {}
+
+  private final AtomicReference<Entry> last = new AtomicReference<>();
+
+  /**
+   * What the pod deserializer needs from one read: the body it is parsing, held whole, and the
+   * recent pod to compare with and update. Given as the {@code Body.class} attribute of the read.
+   *
+   * @param bytes the request body the parser reads, from its first byte
+   * @param recent the recent pod of the codec
+   */
+  public record Body(byte[] bytes, RecentPod recent) {}
+
+  /**
+   * The pod whose JSON starts at {@code start} of {@code body}, when it is byte for byte the last
+   * one kept; else null.
+   */
+  Pod same(byte[] body, long start) {
+    Entry e = last.get();
+    if (e == null || start < 0 || start + e.json().length > body.length) {
+      return null;
+    }
+    int from = (int) start;
+    return Arrays.equals(body, from, from + e.json().length, e.json(), 0, e.json().length)
+        ? e.pod()
+        : null;
+  }
+
+  /** Keeps {@code pod}, decoded from {@code body[start, end)}, when it can be shared. */
+  void keep(byte[] body, long start, long end, Pod pod) {
+    if (pod == null
+        || pod.getMetadata() == null
+        || pod.getMetadata().getNamespace() == null
+        || start < 0
+        || end <= start
+        || end > body.length
+        || end - start > MAX_POD_BYTES) {
+      return;
+    }
+    last.set(new Entry(Arrays.copyOfRange(body, (int) start, (int) end), pod));
+  }
+
+  /**
+   * Decodes the {@code Pod} of a request: with a {@link Body} attribute, the recent pod when the
+   * bytes are the same, else decoded as Jackson decodes a {@code Pod} (and kept); without one,
+   * always decoded. Errors are Jackson's own, at the same places.
+   */
+  public static final class Deserializer extends StdDeserializer<Pod> {
+
+    /** Jackson creates it by reflection. */
+    public Deserializer() {
+      super(Pod.class);
+    }
+
+    @Override
+    public Pod deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      Body body = (Body) ctxt.getAttribute(Body.class);
+      if (body == null || !p.hasToken(JsonToken.START_OBJECT)) {
+        return ctxt.readValue(p, Pod.class);
+      }
+      long start = p.currentTokenLocation().getByteOffset();
+      Pod same = body.recent().same(body.bytes(), start);
+      if (same != null) {
+        p.skipChildren();
+        return same;
+      }
+      Pod pod = ctxt.readValue(p, Pod.class);
+      body.recent().keep(body.bytes(), start, p.currentLocation().getByteOffset(), pod);
+      return pod;
+    }
+  }
+}

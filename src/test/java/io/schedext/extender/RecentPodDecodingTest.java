@@ -1,0 +1,131 @@
+package io.schedext.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.schedext.extender.wire.ExtenderArgs;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A filter or prioritize body whose pod is byte for byte the last one decoded gets that very
+ * instance back ({@link io.schedext.extender.wire.RecentPod}); anything else is decoded as before,
+ * with the same errors.
+ */
+class RecentPodDecodingTest {
+
+  private static final Path FIXTURES = Path.of("../shared/fixtures/kube-scheduler-v1.26");
+
+  private static final String POD =
+      "{\"metadata\":{\"name\":\"p\",\"namespace\":\"default\",\"uid\":\"u\",\"resourceVersion\":\"7\"},"
+          + "\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"100m\"}}}]}}";
+
+  private final WireCodec codec = new WireCodec(1 << 20);
+
+  private ExtenderArgs whole(String body) {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    return codec.decodeSchedulingArgs(new ByteArrayInputStream(b), b.length, null);
+  }
+
+  private ExtenderArgs streamed(String body) {
+    return codec.decode(
+        new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), ExtenderArgs.class, null);
+  }
+
+  private static String names(String pod, String... names) {
+    return "{\"Pod\":" + pod + ",\"NodeNames\":[\"" + String.join("\",\"", names) + "\"]}";
+  }
+
+  @Test
+  void theSamePodBytesInAnotherCallAreTheSameInstance() {
+    Pod first = whole(names(POD, "a", "b", "c")).pod();
+    ExtenderArgs second = whole("{ \"NodeNames\": [\"a\"],\n  \"Pod\": " + POD + "}");
+
+    assertThat(second.pod()).isSameAs(first);
+    assertThat(second.nodeNames()).containsExactly("a");
+    assertThat(first).isEqualTo(streamed(names(POD, "a")).pod());
+  }
+
+  @Test
+  void kubeSchedulersFilterAndPrioritizeOfOneCycleShareThePod() throws IOException {
+    Pod filter = whole(Files.readString(FIXTURES.resolve("filter.ncc-true.json"))).pod();
+    Pod prioritize = whole(Files.readString(FIXTURES.resolve("prioritize.ncc-true.json"))).pod();
+
+    assertThat(prioritize).isSameAs(filter);
+    assertThat(filter)
+        .isEqualTo(streamed(Files.readString(FIXTURES.resolve("filter.ncc-true.json"))).pod());
+  }
+
+  /** A second body after {@link #POD}, and whether its pod is the first one's instance. */
+  record Case(String name, String second, boolean shared) {}
+
+  @Test
+  void onlyExactlyTheSameBytesAreShared() {
+    String noNamespace = POD.replace("\"namespace\":\"default\",", "");
+    List<Case> cases =
+        List.of(
+            new Case("the same bytes", names(POD, "x"), true),
+            new Case("one byte more in a value", names(POD.replace("100m", "1000m"), "x"), false),
+            new Case("another resource version", names(POD.replace("\"7\"", "\"8\""), "x"), false),
+            new Case(
+                "the same pod with a space more",
+                names(POD.replace(",\"spec\"", ", \"spec\""), "x"),
+                false),
+            new Case("no pod", "{\"NodeNames\":[\"x\"]}", false),
+            new Case("a null pod", "{\"Pod\":null,\"NodeNames\":[\"x\"]}", false));
+    for (Case c : cases) {
+      Pod first = whole(names(POD, "a")).pod();
+      Pod second = whole(c.second()).pod();
+      if (c.shared()) {
+        assertThat(second).as(c.name()).isSameAs(first);
+      } else {
+        assertThat(second).as(c.name()).isNotSameAs(first);
+        assertThat(second).as(c.name()).isEqualTo(streamed(c.second()).pod());
+      }
+    }
+    // A pod without a namespace is defaulted by the verbs, a write: it is never shared.
+    Pod a = whole(names(noNamespace, "a")).pod();
+    assertThat(whole(names(noNamespace, "a")).pod()).isNotSameAs(a).isEqualTo(a);
+  }
+
+  @Test
+  void aStreamedBodyIsAlwaysDecodedAfresh() {
+    byte[] b = names(POD, "a").getBytes(StandardCharsets.UTF_8);
+    Pod first = codec.decodeSchedulingArgs(new ByteArrayInputStream(b), b.length, null).pod();
+    Pod unknownLength = codec.decodeSchedulingArgs(new ByteArrayInputStream(b), -1, null).pod();
+    long tooLong = WireCodec.WHOLE_BODY_MAX_BYTES + 1;
+    Pod longBody = codec.decodeSchedulingArgs(new ByteArrayInputStream(b), tooLong, null).pod();
+
+    assertThat(unknownLength).isNotSameAs(first).isEqualTo(first);
+    assertThat(longBody).isNotSameAs(first).isEqualTo(first);
+  }
+
+  @Test
+  void badBodiesGetTheSameErrorsAsWhenStreamed() {
+    List<String> bad =
+        List.of(
+            "",
+            "null",
+            names("{\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":\"high\"}}", "a"),
+            names("[1]", "a"),
+            "{\"Pod\":" + POD.substring(0, POD.length() - 10),
+            "{\"Pod\":" + POD + ",\"NodeNames\":[\"a\"]} trailing",
+            names(POD, "a").replace("\"NodeNames\":[", "\"NodeNames\":{"));
+    for (String body : bad) {
+      // Kept first, so that a bad body starting with the same pod bytes is compared with it.
+      whole(names(POD, "a"));
+      BadRequestException asWhole =
+          catchThrowableOfType(() -> whole(body), BadRequestException.class);
+      BadRequestException asStream =
+          catchThrowableOfType(() -> streamed(body), BadRequestException.class);
+      assertThat(asWhole).as(body).isNotNull();
+      assertThat(asWhole.getMessage()).as(body).isEqualTo(asStream.getMessage());
+    }
+  }
+}
