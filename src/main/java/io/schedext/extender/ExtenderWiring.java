@@ -1,6 +1,5 @@
 package io.schedext.extender;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
@@ -28,7 +27,7 @@ class ExtenderWiring {
    */
   @Bean
   SeenPods seenPods() {
-    return new SeenPods(10_000, Duration.ofMinutes(10), Ticker.systemTicker());
+    return new SeenPods(10_000, Duration.ofMinutes(10), System::nanoTime);
   }
 
   /** Reads the pods of requests and remembers them in {@code seenPods}. */

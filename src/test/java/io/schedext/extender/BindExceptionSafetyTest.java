@@ -2,7 +2,6 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
@@ -149,7 +148,7 @@ class BindExceptionSafetyTest {
     Registry registry = new Registry().register("Thrower", (args, handle) -> thrower);
     Framework fw =
         TestFrameworks.framework(registry, new ObjectStore(), List.of("Thrower"), Map.of());
-    SeenPods seen = new SeenPods(100, Duration.ofMinutes(10), Ticker.systemTicker());
+    SeenPods seen = new SeenPods(100, Duration.ofMinutes(10), System::nanoTime);
     Pod pod =
         MakePod.pod().name("web").namespace("default").uid("web-uid").req(Map.of("cpu", "1")).obj();
     seen.remember(pod);

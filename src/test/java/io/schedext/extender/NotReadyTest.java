@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
@@ -53,7 +52,7 @@ class NotReadyTest {
             lost,
             new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
             TestFrameworks.services(store).parallelizer(),
-            new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
+            new SeenPods(10, Duration.ofMinutes(1), System::nanoTime),
             metrics);
     return service.endpoint(EventGate.off(), new BindWorkers(1));
   }

@@ -2,7 +2,6 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
@@ -86,7 +85,7 @@ class PreFilterReuseTest {
         FixedSource.ready(),
         new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         base.parallelizer(),
-        new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker()),
+        new SeenPods(10, Duration.ofMinutes(1), System::nanoTime),
         new ExtenderMetrics(new SimpleMeterRegistry()));
   }
 

@@ -2,7 +2,6 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -352,7 +351,7 @@ class PreemptionServiceTest {
 
     var reply =
         new PreemptionService(
-                new IncomingPods(new SeenPods(10, Duration.ofMinutes(1), Ticker.systemTicker())),
+                new IncomingPods(new SeenPods(10, Duration.ofMinutes(1), System::nanoTime)),
                 new ExtenderMetrics(new SimpleMeterRegistry()))
             .preempt(Call.on(fw, cache.snapshot()), args);
 

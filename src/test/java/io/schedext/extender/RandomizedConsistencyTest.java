@@ -2,7 +2,6 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -84,7 +83,7 @@ class RandomizedConsistencyTest {
             source,
             new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
             TestFrameworks.services(store).parallelizer(),
-            new SeenPods(100, Duration.ofMinutes(1), Ticker.systemTicker()),
+            new SeenPods(100, Duration.ofMinutes(1), System::nanoTime),
             new ExtenderMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
     return new World(cache, store, fw, service, names, cluster);
   }

@@ -1,21 +1,22 @@
 package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The pods kept for a following bind: by UID, bounded in number and age, with no pool thread. */
+/** The pods kept for a following bind: by UID, bounded in number and age, oldest first. */
 class SeenPodsTest {
 
   private final AtomicLong now = new AtomicLong();
-  private final Ticker ticker = now::get;
+  private final LongSupplier ticker = now::get;
 
   private static Pod pod(String uid) {
     return pod(uid, null);
@@ -55,13 +56,13 @@ class SeenPodsTest {
   }
 
   @Test
-  void keepsNoMoreThanItsBoundWithoutAPoolThreadsHelp() {
+  void keepsExactlyItsBoundOfTheLatestPods() {
     SeenPods seen = new SeenPods(50, Duration.ofMinutes(1), ticker);
     IntStream.range(0, 500).forEach(i -> seen.remember(pod("u" + i)));
 
-    // Upkeep runs on the writing thread, so the bound holds as soon as the writes return.
-    long kept = IntStream.range(0, 500).filter(i -> seen.get("u" + i) != null).count();
-    assertThat(kept).isBetween(1L, 50L);
+    assertThat(IntStream.range(0, 500).filter(i -> seen.get("u" + i) != null))
+        .containsExactlyElementsOf(IntStream.range(450, 500).boxed().toList());
+    assertThat(seen.size()).isEqualTo(50);
   }
 
   /** How a second sighting of a pod's UID treats the first. */
@@ -105,5 +106,55 @@ class SeenPodsTest {
     now.addAndGet(Duration.ofSeconds(41).toNanos());
 
     assertThat(seen.get("u1")).isNull();
+  }
+
+  @Test
+  void theOldestPodsGoFirstWhenTheBoundIsReached() {
+    SeenPods seen = new SeenPods(3, Duration.ofMinutes(1), ticker);
+    for (String uid : List.of("u1", "u2", "u3", "u4")) {
+      seen.remember(pod(uid));
+    }
+
+    assertThat(seen.get("u1")).isNull();
+    assertThat(List.of("u2", "u3", "u4")).allMatch(uid -> seen.get(uid) != null);
+    assertThat(seen.size()).isEqualTo(3);
+  }
+
+  @Test
+  void aPodKeptAgainIsNotLetGoWithItsOlderPlace() {
+    SeenPods seen = new SeenPods(3, Duration.ofMinutes(1), ticker);
+    seen.remember(pod("u1", "1"));
+    seen.remember(pod("u2"));
+    seen.remember(pod("u1", "2"));
+    // The order is full: u1's first place goes, which must not take u1's newer keeping with it.
+    seen.remember(pod("u3"));
+    seen.remember(pod("u4"));
+
+    assertThat(seen.get("u1").getMetadata().getResourceVersion()).isEqualTo("2");
+    assertThat(seen.get("u2")).isNull();
+    assertThat(seen.get("u3")).isNotNull();
+    assertThat(seen.get("u4")).isNotNull();
+  }
+
+  @Test
+  void expiredPodsAreLetGoByTheNextWrite() {
+    SeenPods seen = new SeenPods(10, Duration.ofMinutes(1), ticker);
+    seen.remember(pod("u1"));
+    seen.remember(pod("u2"));
+    now.addAndGet(Duration.ofSeconds(30).toNanos());
+    seen.remember(pod("u3"));
+    now.addAndGet(Duration.ofSeconds(31).toNanos());
+    assertThat(seen.size()).as("nothing is let go without a write").isEqualTo(3);
+
+    seen.remember(pod("u4"));
+    assertThat(seen.size()).isEqualTo(2);
+    assertThat(seen.get("u3")).isNotNull();
+    assertThat(seen.get("u4")).isNotNull();
+  }
+
+  @Test
+  void aBoundBelowOneIsRefused() {
+    assertThatThrownBy(() -> new SeenPods(0, Duration.ofMinutes(1), ticker))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
