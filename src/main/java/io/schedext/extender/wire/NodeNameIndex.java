@@ -11,9 +11,9 @@ package io.schedext.extender.wire;
  * kube-scheduler and the API server, so a call's lookups mostly start from cold caches. The names'
  * characters are packed in position order, and the hash table is one array of (hash, position)
  * pairs, so a probe reads one cache line and a match one more. kube-scheduler sends the names of
- * one call in its own node order, which is the order the index was built in, in runs: a lookup
- * given the position after the previous name's ({@link #findPosition(char[], int, int, int)})
- * compares against it first, reading the characters in order and skipping the hash table.
+ * one call in its own node order, a few runs of the index's order woven together: a lookup given
+ * the position the names before it predict ({@link #findPosition(char[], int, int, int)}) compares
+ * against that name first, and skips the hash table when it is right.
  */
 public final class NodeNameIndex {
 

@@ -44,23 +44,57 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
   private static NodeNameList decodeInterned(
       JsonParser p, DeserializationContext ctxt, NodeNameIndex names) throws IOException {
     NodeNameList out = new NodeNameList(names, names.size());
-    // kube-scheduler lists the names in runs of its node order, the index's order: the name after
-    // one found at position i is most likely the one at i + 1.
-    int likely = -1;
-    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+    // kube-scheduler lists the names in its own node order. That order and the index's both
+    // interleave the zones, but each zone's nodes need not line up between them, so the names come
+    // as a few runs woven together, each run in the index's order: the name at i is most likely
+    // the one `stride` places after the name `stride` back, `stride` being the number of runs. It
+    // is learned from the names the guess misses.
+    int[] recent = new int[MAX_STRIDE];
+    int stride = 1;
+    int i = 0;
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken(), i++) {
+      int likely = i >= stride ? guess(recent, i, stride) : -1;
       int at =
           t == JsonToken.VALUE_STRING
               ? names.findPosition(
                   p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), likely)
               : -1;
       if (at >= 0) {
-        likely = at + 1;
+        if (at != likely) {
+          stride = strideOf(recent, i, at, stride);
+        }
         out.append(names.name(at), at);
       } else {
         out.append(element(p, ctxt, t, out), -1);
       }
+      recent[i % MAX_STRIDE] = at;
     }
     return out;
+  }
+
+  /** The most runs of names told apart (kube-scheduler's order woven from up to this many). */
+  static final int MAX_STRIDE = 8;
+
+  /**
+   * The position {@code stride} places after that of the name {@code stride} before {@code i}, or
+   * -1 when that name was not found.
+   */
+  private static int guess(int[] recent, int i, int stride) {
+    int before = recent[(i - stride) % MAX_STRIDE];
+    return before < 0 ? -1 : before + stride;
+  }
+
+  /**
+   * The stride that would have guessed position {@code at} for the name at {@code i}, or {@code
+   * current} when none would.
+   */
+  private static int strideOf(int[] recent, int i, int at, int current) {
+    for (int k = 1; k <= Math.min(MAX_STRIDE, i); k++) {
+      if (guess(recent, i, k) == at) {
+        return k;
+      }
+    }
+    return current;
   }
 
   /**
