@@ -115,7 +115,8 @@ public final class Bench {
               + "| server p99 ≤ | service CPU ms/call |");
       System.out.println("|---|---|---|---|---|---|---|---|---|---|");
       cpu = new ServiceCpu(service.pid());
-      int warm = Math.max(20, requests / 5);
+      int warm = intOpt(o, "rowWarmup", Math.max(20, requests / 5));
+      int podsPerRow = intOpt(o, "pods", 4);
       Set<String> scenarios =
           Set.of(o.getOrDefault("scenarios", "names,subset,explain,full").split(","));
       List<SyntheticCluster.Kind> runs = new ArrayList<>();
@@ -124,7 +125,15 @@ public final class Bench {
       }
       for (SyntheticCluster.Kind kind : runs) {
         Pod pod = SyntheticCluster.pending(kind, 0);
-        byte[] names = HttpLoadDriver.namesBody(pod, all);
+        // Several pods of the kind, taken in turn, so that no call sees the pod of the call before
+        // it (kube-scheduler sends the same pod only to a cycle's filter and prioritize).
+        byte[][] names = new byte[podsPerRow][];
+        byte[][] subsets = new byte[podsPerRow][];
+        for (int i = 0; i < podsPerRow; i++) {
+          Pod p = SyntheticCluster.pending(kind, i);
+          names[i] = HttpLoadDriver.namesBody(p, all);
+          subsets[i] = HttpLoadDriver.namesBody(p, some);
+        }
         if (scenarios.contains("floor")) {
           // The cost of the round trip itself: a filter with no candidates does no scheduling work.
           row(
@@ -160,14 +169,17 @@ public final class Bench {
               () -> d.serial("/scheduler/prioritize", names, warm, requests));
         }
         if (scenarios.contains("subset")) {
-          byte[] subset = HttpLoadDriver.namesBody(pod, some);
+          // One pod's filter and then its prioritize, as in a scheduling cycle; the next pair is
+          // another pod.
           long[] pair = new long[requests];
           long cpu0 = cpu.nanos();
           for (int i = 0; i < warm; i++) {
+            byte[] subset = subsets[i % podsPerRow];
             d.post("/scheduler/filter", subset);
             d.post("/scheduler/prioritize", subset);
           }
           for (int i = 0; i < requests; i++) {
+            byte[] subset = subsets[(warm + i) % podsPerRow];
             pair[i] = d.post("/scheduler/filter", subset) + d.post("/scheduler/prioritize", subset);
           }
           row(
@@ -213,7 +225,7 @@ public final class Bench {
               "explain",
               all.size(),
               5 + explained,
-              () -> d.serial("/scheduler/explain", names, 5, explained));
+              () -> d.serial("/scheduler/explain", names[0], 5, explained));
         }
         if (scenarios.contains("full")) {
           List<Node> full = cluster.nodes().subList(0, Math.min(fullNodes, cluster.nodes().size()));

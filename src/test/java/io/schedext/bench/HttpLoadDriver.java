@@ -281,22 +281,35 @@ public final class HttpLoadDriver {
 
   /** Sends {@code warmup} unmeasured then {@code n} measured requests, serially. */
   public Stats serial(String path, byte[] body, int warmup, int n) {
+    return serial(path, new byte[][] {body}, warmup, n);
+  }
+
+  /**
+   * Sends {@code warmup} unmeasured then {@code n} measured requests, one at a time, taking the
+   * bodies in turn: kube-scheduler sends another pod with every filter call, and the service reuses
+   * what it decoded for a pod whose bytes it has just seen.
+   */
+  public Stats serial(String path, byte[][] bodies, int warmup, int n) {
     for (int i = 0; i < warmup; i++) {
-      post(path, body);
+      post(path, bodies[i % bodies.length]);
     }
     long[] t = new long[n];
     for (int i = 0; i < n; i++) {
-      t[i] = post(path, body);
+      t[i] = post(path, bodies[(warmup + i) % bodies.length]);
     }
     return Stats.of(t);
   }
 
-  /** Sends {@code n} measured requests from {@code clients} concurrent callers. */
-  public Stats concurrent(String path, byte[] body, int clients, int n) throws Exception {
+  /**
+   * Sends {@code n} measured requests from {@code clients} concurrent callers, taking the bodies in
+   * turn.
+   */
+  public Stats concurrent(String path, byte[][] bodies, int clients, int n) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
       List<Future<Long>> fs = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
+        byte[] body = bodies[i % bodies.length];
         fs.add(pool.submit(() -> post(path, body)));
       }
       long[] t = new long[n];
