@@ -2,7 +2,11 @@ package io.schedext.extender.wire;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
@@ -71,21 +75,37 @@ public final class RecentPod {
 
   /**
    * Decodes the {@code Pod} of a request: with a {@link Body} attribute, the recent pod when the
-   * bytes are the same, else decoded as Jackson decodes a {@code Pod} (and kept); without one,
-   * always decoded. Errors are Jackson's own, at the same places.
+   * bytes are the same, else decoded by the deserializer Jackson would use for the property (and
+   * kept); without one, always decoded. Errors are Jackson's own, at the same places.
    */
-  public static final class Deserializer extends StdDeserializer<Pod> {
+  public static final class Deserializer extends StdDeserializer<Pod>
+      implements ContextualDeserializer {
+
+    /** The property's own deserializer, found once when the property is resolved. */
+    private final JsonDeserializer<Object> pods;
 
     /** Jackson creates it by reflection. */
     public Deserializer() {
+      this(null);
+    }
+
+    private Deserializer(JsonDeserializer<Object> pods) {
       super(Pod.class);
+      this.pods = pods;
+    }
+
+    @Override
+    public JsonDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property)
+        throws JsonMappingException {
+      return new Deserializer(
+          ctxt.findContextualValueDeserializer(ctxt.constructType(Pod.class), property));
     }
 
     @Override
     public Pod deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
       Body body = (Body) ctxt.getAttribute(Body.class);
       if (body == null || !p.hasToken(JsonToken.START_OBJECT)) {
-        return ctxt.readValue(p, Pod.class);
+        return decode(p, ctxt);
       }
       long start = p.currentTokenLocation().getByteOffset();
       Pod same = body.recent().same(body.bytes(), start);
@@ -93,9 +113,13 @@ public final class RecentPod {
         p.skipChildren();
         return same;
       }
-      Pod pod = ctxt.readValue(p, Pod.class);
+      Pod pod = decode(p, ctxt);
       body.recent().keep(body.bytes(), start, p.currentLocation().getByteOffset(), pod);
       return pod;
+    }
+
+    private Pod decode(JsonParser p, DeserializationContext ctxt) throws IOException {
+      return pods != null ? (Pod) pods.deserialize(p, ctxt) : ctxt.readValue(p, Pod.class);
     }
   }
 }
