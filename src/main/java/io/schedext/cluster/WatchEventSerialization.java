@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.kube.JsonReaders;
+import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     super(mapper, true);
     // The informers' objects are trimmed of these anyway (KubernetesCluster.trim): never build
     // them.
-    this.mapper = UnreadFields.skipIn(mapper);
+    this.mapper = QuantityText.useIn(UnreadFields.skipIn(mapper));
     this.readers = new JsonReaders(this.mapper);
   }
 

@@ -17,6 +17,7 @@ import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.JsonReaders;
+import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,7 +87,7 @@ public final class WireCodec {
             StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build());
     // kube-scheduler sends the pod (and, without nodeCacheCapable, every node) with its managed
     // fields.
-    this.mapper = UnreadFields.skipIn(m);
+    this.mapper = QuantityText.useIn(UnreadFields.skipIn(m));
     this.readers = new JsonReaders(this.mapper);
   }
 
