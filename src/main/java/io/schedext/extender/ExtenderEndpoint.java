@@ -14,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,8 @@ final class ExtenderEndpoint extends HttpServlet {
   static final String NAMED_PROFILE_PREFIX = "/profiles";
 
   /** The servlet URL patterns of every path the endpoint serves. */
-  static final String[] URL_PATTERNS = {DEFAULT_PROFILE_PREFIX + "/*", NAMED_PROFILE_PREFIX + "/*"};
+  static final List<String> URL_PATTERNS =
+      List.of(DEFAULT_PROFILE_PREFIX + "/*", NAMED_PROFILE_PREFIX + "/*");
 
   /**
    * The verb label of calls to no verb (an unknown verb or path): the label stays one of a known

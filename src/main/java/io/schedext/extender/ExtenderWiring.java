@@ -51,7 +51,8 @@ class ExtenderWiring {
   ServletRegistrationBean<ExtenderEndpoint> extenderEndpointRegistration(
       ExtenderEndpoint endpoint) {
     ServletRegistrationBean<ExtenderEndpoint> registration =
-        new ServletRegistrationBean<>(endpoint, ExtenderEndpoint.URL_PATTERNS);
+        new ServletRegistrationBean<>(
+            endpoint, ExtenderEndpoint.URL_PATTERNS.toArray(String[]::new));
     registration.setName("extender");
     registration.setAsyncSupported(true);
     // Ready before the first call rather than initialised by it.
@@ -74,7 +75,7 @@ class ExtenderWiring {
             endpoint.service((HttpServletRequest) request, (HttpServletResponse) response);
     FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(first);
     registration.setName("extenderEndpointFirst");
-    registration.addUrlPatterns(ExtenderEndpoint.URL_PATTERNS);
+    registration.setUrlPatterns(ExtenderEndpoint.URL_PATTERNS);
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
     registration.setDispatcherTypes(DispatcherType.REQUEST);
     registration.setAsyncSupported(true);
