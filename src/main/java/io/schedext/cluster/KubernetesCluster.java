@@ -202,6 +202,10 @@ public final class KubernetesCluster implements ClusterSource {
   private <T extends HasMetadata> void add(
       String kind, Informable<T> source, ResourceEventHandler<T> handler) {
     var informer = source.runnableInformer(0);
+    // Nothing looks objects up by namespace in the informer's store (the scheduler cache and the
+    // object store keep their own views), so its namespace index would only be upkeep on every
+    // watch event.
+    informer.removeNamespaceIndex();
     informer.addEventHandler(EventThreads.atNormalPriority(handler));
     health.add(new InformerHandle<>(kind, informer, clock));
   }
