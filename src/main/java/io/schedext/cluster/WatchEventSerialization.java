@@ -71,9 +71,8 @@ public final class WatchEventSerialization extends KubernetesSerialization {
    */
   WatchEvent decodeWatchEvent(String json) {
     // Parsed as UTF-8 bytes, as request bodies are: one parser's code for the JIT to compile and
-    // keep
-    // hot rather than two (the char-based parser was a second set of large compilations), and field
-    // names are canonicalised by their bytes rather than compared character by character.
+    // keep hot rather than two (the char-based parser was a second set of large compilations), and
+    // field names are canonicalised by their bytes rather than compared character by character.
     try (JsonParser p = mapper.createParser(json.getBytes(StandardCharsets.UTF_8))) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;

@@ -91,8 +91,8 @@ record Candidates(
     int[] positions = new int[names.size()];
     Map<String, String> unknown = new LinkedHashMap<>();
     // Names decoded against the call's own index carry their position in the snapshot's node order.
-    // A name given
-    // twice is answered once, at its first place: by position when indexed, else by name.
+    // A name given twice is answered once, at its first place: by position when indexed, else by
+    // name.
     NodeNameList indexed = names instanceof NodeNameList l && l.index() == call.names() ? l : null;
     List<NodeInfo> order = base.list();
     BitSet seenAt = null;

@@ -21,9 +21,9 @@ import java.util.function.Supplier;
  */
 public final class ExtenderMetrics implements FrameworkMetrics {
 
-  private final MeterRegistry registry;
   private static final int CODES = Code.values().length;
 
+  private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Timer[]> extensionPointTimers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer>> requestTimers =
       new ConcurrentHashMap<>();
@@ -75,7 +75,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     Timer[] byCode =
         pluginTimers
             .computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
-            .computeIfAbsent(extensionPoint, k -> new Timer[Code.values().length]);
+            .computeIfAbsent(extensionPoint, k -> new Timer[CODES]);
     Timer t = byCode[status.ordinal()];
     if (t == null) {
       t = createPluginTimer(plugin, extensionPoint, status);
