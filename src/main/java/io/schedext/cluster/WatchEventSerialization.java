@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.kube.JsonReaders;
+import io.schedext.kube.PodDecoder;
 import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
@@ -25,7 +27,9 @@ import java.nio.charset.StandardCharsets;
  * bound straight from the rest of the text, with the same mapper and deserializers fabric8 uses, so
  * the object is the one fabric8 would build, less the fields {@link UnreadFields} skips (for every
  * object this client decodes, lists and single reads included). An object with other fields first
- * is buffered as tokens (far lighter than a tree) and the two read from the buffer.
+ * is buffered as tokens (far lighter than a tree) and the two read from the buffer. Pods (two
+ * events per scheduled pod) are decoded field by field ({@link PodDecoder}) to the same object; one
+ * that decoder leaves to the mapper is decoded again, as any other kind is.
  *
  * <p>Anything this decoder does not recognise as a plain watch event ({@code type} and {@code
  * object} only, an object of a kind registered with fabric8, no malformed JSON) goes to fabric8's
@@ -34,8 +38,12 @@ import java.nio.charset.StandardCharsets;
  */
 public final class WatchEventSerialization extends KubernetesSerialization {
 
+  /** A first pass's answer for text to decode again without the field-by-field pod decoder. */
+  private static final WatchEvent RETRY = new WatchEvent();
+
   private final ObjectMapper mapper;
   private final JsonReaders readers;
+  private final PodDecoder pods;
 
   /**
    * A serialization over a new mapper configured by fabric8, searching class loaders for custom
@@ -51,6 +59,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     // them.
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(mapper));
     this.readers = new JsonReaders(this.mapper);
+    this.pods = new PodDecoder(this.mapper);
   }
 
   @Override
@@ -73,7 +82,20 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     // Parsed as UTF-8 bytes, as request bodies are: one parser's code for the JIT to compile and
     // keep hot rather than two (the char-based parser was a second set of large compilations), and
     // field names are canonicalised by their bytes rather than compared character by character.
-    try (JsonParser p = mapper.createParser(json.getBytes(StandardCharsets.UTF_8))) {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    WatchEvent event = decodeWatchEvent(bytes, true);
+    // Text the field-by-field pod decoder did not take (a pod it cannot decode as the mapper
+    // would, malformed text): the mapper's deserializers decide, as for every other kind.
+    return event == RETRY ? decodeWatchEvent(bytes, false) : event;
+  }
+
+  /**
+   * The event in {@code bytes}, or null when it is not one this decoder takes; pods decoded field
+   * by field ({@link PodDecoder}) when {@code podsByField}, else by the mapper's deserializers.
+   * With {@code podsByField}, {@link #RETRY} for any text that failed to decode.
+   */
+  private WatchEvent decodeWatchEvent(byte[] bytes, boolean podsByField) {
+    try (JsonParser p = mapper.createParser(bytes)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
@@ -85,7 +107,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
         if (type == null && value == JsonToken.VALUE_STRING && "type".equals(field)) {
           type = p.getText();
         } else if (object == null && value == JsonToken.START_OBJECT && "object".equals(field)) {
-          object = decodeObject(p);
+          object = decodeObject(p, podsByField);
           if (object == null) {
             return null;
           }
@@ -101,7 +123,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
       }
       return new WatchEvent(object, type);
     } catch (IOException | RuntimeException e) {
-      return null;
+      return podsByField ? RETRY : null;
     }
   }
 
@@ -115,7 +137,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
    * types are read). Any other field before them (a client that writes another order) and the whole
    * object is buffered instead, as a tree would be, and the two looked up in the buffer.
    */
-  private Object decodeObject(JsonParser p) throws IOException {
+  private Object decodeObject(JsonParser p, boolean podsByField) throws IOException {
     JsonStreamContext outer = p.getParsingContext().getParent();
     TokenBuffer buffer = new TokenBuffer(p);
     buffer.writeStartObject();
@@ -136,7 +158,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
         return decodeBuffered(p, buffer);
       }
       if (apiVersion != null && kind != null) {
-        return bindFollowing(buffer, p, outer, apiVersion, kind);
+        return bindFollowing(buffer, p, outer, apiVersion, kind, podsByField);
       }
     }
     // The object ended (or the text broke off) before both were read.
@@ -149,15 +171,26 @@ public final class WatchEventSerialization extends KubernetesSerialization {
    * there for the event's next field; null (fabric8's path) when it is not.
    */
   private Object bindFollowing(
-      TokenBuffer prefix, JsonParser p, JsonStreamContext outer, String apiVersion, String kind)
+      TokenBuffer prefix,
+      JsonParser p,
+      JsonStreamContext outer,
+      String apiVersion,
+      String kind,
+      boolean podsByField)
       throws IOException {
     Class<? extends KubernetesResource> cls = modelClass(apiVersion, kind);
     if (cls == null) {
       return null;
     }
-    // Never closed: closing a sequence closes the parsers it reads, p among them.
-    JsonParser bind = JsonParserSequence.createFlattened(false, prefix.asParser(mapper), p);
-    Object object = readers.of(cls).readValue(bind);
+    Object object;
+    if (cls == Pod.class && podsByField) {
+      object = pods.decodeRest(p, apiVersion, kind);
+      p.clearCurrentToken();
+    } else {
+      // Never closed: closing a sequence closes the parsers it reads, p among them.
+      JsonParser bind = JsonParserSequence.createFlattened(false, prefix.asParser(mapper), p);
+      object = readers.of(cls).readValue(bind);
+    }
     // The mapper clears the token it stopped at; it must be the object's end, in the event.
     if (p.currentToken() != null
         || p.getLastClearedToken() != JsonToken.END_OBJECT

@@ -53,7 +53,7 @@ public final class WireCodec {
   private final LongSupplier nanoTime;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
   private final JsonReaders readers;
-  private final RecentPod recentPod = new RecentPod();
+  private final RecentPod recentPod;
 
   /**
    * Filter and prioritize bodies up to this length are read whole before decoding (see {@link
@@ -89,6 +89,7 @@ public final class WireCodec {
     // fields.
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(m));
     this.readers = new JsonReaders(this.mapper);
+    this.recentPod = new RecentPod(this.mapper);
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */

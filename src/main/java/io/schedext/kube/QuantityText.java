@@ -37,6 +37,11 @@ public final class QuantityText extends StdDeserializer<Quantity> {
     return mapper;
   }
 
+  /** Whether {@link #useIn} was applied to {@code mapper}. */
+  static boolean usedIn(ObjectMapper mapper) {
+    return mapper.findMixInClassFor(Quantity.class) == Mixin.class;
+  }
+
   @Override
   public Quantity deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
     if (p.hasToken(JsonToken.VALUE_STRING)) {

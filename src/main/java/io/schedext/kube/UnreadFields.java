@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import java.util.Set;
 
 /**
  * Fields of Kubernetes objects that no part of the extender reads, skipped while decoding instead
@@ -13,9 +14,16 @@ import io.fabric8.kubernetes.api.model.PodStatus;
  */
 public final class UnreadFields {
 
+  /** The field of {@link ObjectMeta} skipped. */
+  static final String META = "managedFields";
+
+  /** The fields of {@link PodStatus} skipped. */
+  static final Set<String> POD_STATUS =
+      Set.of("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses");
+
   private UnreadFields() {}
 
-  @JsonIgnoreProperties(value = "managedFields", allowGetters = true)
+  @JsonIgnoreProperties(value = META, allowGetters = true)
   private abstract static class Meta {}
 
   @JsonIgnoreProperties(
@@ -28,5 +36,11 @@ public final class UnreadFields {
     mapper.addMixIn(ObjectMeta.class, Meta.class);
     mapper.addMixIn(PodStatus.class, Status.class);
     return mapper;
+  }
+
+  /** Whether {@link #skipIn} was applied to {@code mapper}. */
+  static boolean skippedIn(ObjectMapper mapper) {
+    return mapper.findMixInClassFor(ObjectMeta.class) == Meta.class
+        && mapper.findMixInClassFor(PodStatus.class) == Status.class;
   }
 }

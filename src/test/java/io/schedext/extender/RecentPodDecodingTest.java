@@ -107,12 +107,34 @@ class RecentPodDecodingTest {
   }
 
   @Test
+  void podsLeftToTheMapperDecodeAsWhenStreamedAndTheBodyReadsOn() {
+    List<String> pods =
+        List.of(
+            POD.replace("\"uid\":\"u\"", "\"uid\":\"u\",\"futureField\":{\"a\":[1,{}]}"),
+            POD.replace("\"uid\":\"u\"", "\"uid\":\"u\",\"labels\":{\"a\":1,\"b\":\"x\"}"),
+            POD.replace("\"containers\":[", "\"containers\":[null,"),
+            POD.replace("\"100m\"", "0.1"),
+            POD.replace("\"name\":\"c\"", "\"name\":\"c\",\"gpu\":{\"n\":1}"));
+    for (String pod : pods) {
+      ExtenderArgs asWhole = whole(names(pod, "a", "b"));
+      ExtenderArgs asStream = streamed(names(pod, "a", "b"));
+      assertThat(asWhole.pod()).as(pod).isEqualTo(asStream.pod());
+      assertThat(asWhole.nodeNames()).as(pod).containsExactly("a", "b");
+    }
+  }
+
+  @Test
   void badBodiesGetTheSameErrorsAsWhenStreamed() {
     List<String> bad =
         List.of(
             "",
             "null",
             names("{\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":\"high\"}}", "a"),
+            names("{\"metadata\":{\"name\":\"p\",\"labels\":{\"a\":[]}}}", "a"),
+            names("{\"spec\":{\"containers\":[7]}}", "a"),
+            names("{\"spec\":{\"containers\":[{\"ports\":[{\"hostPort\":1e99}]}]}}", "a"),
+            names(POD.replace("\"100m\"", "[]"), "a"),
+            "{\"Pod\":" + POD.replace("\"100m\"", "100m"),
             names("[1]", "a"),
             "{\"Pod\":" + POD.substring(0, POD.length() - 10),
             "{\"Pod\":" + POD + ",\"NodeNames\":[\"a\"]} trailing",

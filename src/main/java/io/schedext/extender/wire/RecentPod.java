@@ -1,14 +1,18 @@
 package io.schedext.extender.wire;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.BeanProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.schedext.kube.PodDecoder;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,6 +38,19 @@ public final class RecentPod {
   private record Entry(byte[] json, Pod pod) {}
 
   private final AtomicReference<Entry> last = new AtomicReference<>();
+  private final ObjectMapper mapper;
+  private final ObjectReader podReader;
+  private final PodDecoder pods;
+
+  /**
+   * The recent pod of bodies {@code mapper} parses; pods are decoded field by field ({@link
+   * PodDecoder}) where the bytes are at hand, to what the mapper builds.
+   */
+  public RecentPod(ObjectMapper mapper) {
+    this.mapper = mapper;
+    this.podReader = mapper.readerFor(Pod.class);
+    this.pods = new PodDecoder(mapper);
+  }
 
   /**
    * What the pod deserializer needs from one read: the body it is parsing, held whole, and the
@@ -59,6 +76,41 @@ public final class RecentPod {
         : null;
   }
 
+  /**
+   * Decodes the pod whose START_OBJECT, at byte {@code start} of {@code body}, is the current token
+   * of {@code p}, leaving {@code p} at its END_OBJECT. Field by field where {@link PodDecoder} can;
+   * else by the mapper from the pod's first byte, so that a body the mapper fails on fails with its
+   * own error at the same place.
+   */
+  Pod decode(JsonParser p, DeserializationContext ctxt, byte[] body, long start)
+      throws IOException {
+    JsonStreamContext outer = p.getParsingContext().getParent();
+    try {
+      return pods.decode(p, ctxt);
+    } catch (IOException | RuntimeException e) {
+      Pod pod = byMapper(body, start);
+      // The mapper read the same bytes without an error, so p reaches the pod's end too.
+      while (p.currentToken() != JsonToken.END_OBJECT || p.getParsingContext() != outer) {
+        if (p.nextToken() == null) {
+          throw new IllegalStateException("the body ended inside a pod the mapper decoded");
+        }
+      }
+      return pod;
+    }
+  }
+
+  /** The pod whose START_OBJECT is at byte {@code start} of {@code body}, decoded by the mapper. */
+  private Pod byMapper(byte[] body, long start) throws IOException {
+    try (JsonParser q = mapper.createParser(body)) {
+      for (JsonToken t = q.nextToken(); t != null; t = q.nextToken()) {
+        if (t == JsonToken.START_OBJECT && q.currentTokenLocation().getByteOffset() == start) {
+          return podReader.readValue(q);
+        }
+      }
+    }
+    throw new IllegalStateException("no object at byte " + start + " of the body");
+  }
+
   /** Keeps {@code pod}, decoded from {@code body[start, end)}, when it can be shared. */
   void keep(byte[] body, long start, long end, Pod pod) {
     if (pod == null
@@ -75,8 +127,9 @@ public final class RecentPod {
 
   /**
    * Decodes the {@code Pod} of a request: with a {@link Body} attribute, the recent pod when the
-   * bytes are the same, else decoded by the deserializer Jackson would use for the property (and
-   * kept); without one, always decoded. Errors are Jackson's own, at the same places.
+   * bytes are the same, else decoded field by field where {@link PodDecoder} can (and kept);
+   * without one, always decoded by the deserializer Jackson would use for the property. The pods
+   * are the ones Jackson builds, and errors are Jackson's own, at the same places.
    */
   public static final class Deserializer extends StdDeserializer<Pod>
       implements ContextualDeserializer {
@@ -113,7 +166,7 @@ public final class RecentPod {
         p.skipChildren();
         return same;
       }
-      Pod pod = decode(p, ctxt);
+      Pod pod = body.recent().decode(p, ctxt, body.bytes(), start);
       body.recent().keep(body.bytes(), start, p.currentLocation().getByteOffset(), pod);
       return pod;
     }
