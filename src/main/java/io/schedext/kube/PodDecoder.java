@@ -1,10 +1,13 @@
 package io.schedext.kube;
 
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.ConfigOverride;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
@@ -15,10 +18,12 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.io.IOException;
@@ -36,15 +41,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * field and a property lookup per name, none of which the optimising compiler can inline.
  *
  * <p>The fields pods carry most (metadata, containers with their resources and ports, tolerations,
- * the status' phase and conditions, and every plain value of the spec) are read here. A field it
- * does not read itself, and any value of an unexpected form (a {@code null}, a number as a string),
- * is handed to the mapper's own property deserializer for that field, which sets it exactly as a
- * whole decode would (the mapper's coercions and fabric8's handling of mismatched values included);
- * the fields {@link UnreadFields} skips are skipped. Where even that cannot reproduce the mapper (a
- * field the model does not know, whose value the mapper would keep as an additional property; a map
- * or list with an element of another form) it throws {@link Unsupported}, and the caller decodes
- * the pod with the mapper instead. Any other exception is the parser's or the mapper's own.
- * Thread-safe.
+ * the status' phase and conditions, and every plain value of the spec) are read here; security
+ * contexts are made empty and their fields set one by one through the mapper's properties, as its
+ * bean deserializer does. A field it does not read itself, and any value of an unexpected form (a
+ * number as a string, a {@code null} the mapper would not simply set), is handed to the mapper's
+ * own property deserializer for that field, which sets it exactly as a whole decode would (the
+ * mapper's coercions and fabric8's handling of mismatched values included); the fields {@link
+ * UnreadFields} skips are skipped. Where even that cannot reproduce the mapper (a field the model
+ * does not know, whose value the mapper would keep as an additional property; a map or list with an
+ * element of another form) it throws {@link Unsupported}, and the caller decodes the pod with the
+ * mapper instead. Any other exception is the parser's or the mapper's own. Thread-safe.
  */
 public final class PodDecoder {
 
@@ -68,6 +74,9 @@ public final class PodDecoder {
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<Class<?>, BeanDeserializerBase> beans = new ConcurrentHashMap<>();
 
+  /** Whether the mapper sets a JSON null as null, as it does unless configured otherwise. */
+  private final boolean nullsSet;
+
   /**
    * A decoder building what {@code mapper} builds. The mapper must skip {@link UnreadFields} and
    * decode quantities as {@link QuantityText} does, as this decoder does.
@@ -80,6 +89,22 @@ public final class PodDecoder {
           "the mapper must skip UnreadFields and decode quantities with QuantityText");
     }
     this.mapper = mapper;
+    this.nullsSet = nullsSet(mapper.getDeserializationConfig());
+  }
+
+  /**
+   * Whether {@code config} sets a JSON null into a string property as null: no handling of nulls
+   * configured for every property or for strings (fabric8's model declares none of its own).
+   */
+  private static boolean nullsSet(DeserializationConfig config) {
+    Nulls all = config.getDefaultSetterInfo().getValueNulls();
+    ConfigOverride strings = config.findConfigOverride(String.class);
+    Nulls forStrings =
+        strings == null || strings.getSetterInfo() == null
+            ? Nulls.DEFAULT
+            : strings.getSetterInfo().getValueNulls();
+    return (all == Nulls.DEFAULT || all == Nulls.SET)
+        && (forStrings == Nulls.DEFAULT || forStrings == Nulls.SET);
   }
 
   /**
@@ -158,6 +183,28 @@ public final class PodDecoder {
 
     private boolean isString() {
       return p.currentToken() == JsonToken.VALUE_STRING;
+    }
+
+    /** A string, or a null the mapper sets as null. */
+    private boolean isText() {
+      JsonToken t = p.currentToken();
+      return t == JsonToken.VALUE_STRING || (t == JsonToken.VALUE_NULL && nullsSet);
+    }
+
+    /** The string or null {@link #isText} accepted. */
+    private String text() throws IOException {
+      return p.currentToken() == JsonToken.VALUE_NULL ? null : p.getText();
+    }
+
+    /**
+     * Sets every field of {@code bean} (a model object whose START_OBJECT is the current token) as
+     * the mapper's bean deserializer does: created empty, then each property in turn.
+     */
+    private <T> T viaProperties(T bean) throws IOException {
+      for (String f = next(); f != null; f = next()) {
+        other(bean, f);
+      }
+      return bean;
     }
 
     private boolean isInt() throws IOException {
@@ -265,15 +312,15 @@ public final class PodDecoder {
             }
           }
           case "apiVersion" -> {
-            if (isString()) {
-              pod.setApiVersion(p.getText());
+            if (isText()) {
+              pod.setApiVersion(text());
             } else {
               other(pod, f);
             }
           }
           case "kind" -> {
-            if (isString()) {
-              pod.setKind(p.getText());
+            if (isText()) {
+              pod.setKind(text());
             } else {
               other(pod, f);
             }
@@ -288,50 +335,50 @@ public final class PodDecoder {
       for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "name" -> {
-            if (isString()) {
-              m.setName(p.getText());
+            if (isText()) {
+              m.setName(text());
             } else {
               other(m, f);
             }
           }
           case "namespace" -> {
-            if (isString()) {
-              m.setNamespace(p.getText());
+            if (isText()) {
+              m.setNamespace(text());
             } else {
               other(m, f);
             }
           }
           case "uid" -> {
-            if (isString()) {
-              m.setUid(p.getText());
+            if (isText()) {
+              m.setUid(text());
             } else {
               other(m, f);
             }
           }
           case "resourceVersion" -> {
-            if (isString()) {
-              m.setResourceVersion(p.getText());
+            if (isText()) {
+              m.setResourceVersion(text());
             } else {
               other(m, f);
             }
           }
           case "generateName" -> {
-            if (isString()) {
-              m.setGenerateName(p.getText());
+            if (isText()) {
+              m.setGenerateName(text());
             } else {
               other(m, f);
             }
           }
           case "creationTimestamp" -> {
-            if (isString()) {
-              m.setCreationTimestamp(p.getText());
+            if (isText()) {
+              m.setCreationTimestamp(text());
             } else {
               other(m, f);
             }
           }
           case "deletionTimestamp" -> {
-            if (isString()) {
-              m.setDeletionTimestamp(p.getText());
+            if (isText()) {
+              m.setDeletionTimestamp(text());
             } else {
               other(m, f);
             }
@@ -392,29 +439,29 @@ public final class PodDecoder {
         for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "apiVersion" -> {
-              if (isString()) {
-                o.setApiVersion(p.getText());
+              if (isText()) {
+                o.setApiVersion(text());
               } else {
                 other(o, f);
               }
             }
             case "kind" -> {
-              if (isString()) {
-                o.setKind(p.getText());
+              if (isText()) {
+                o.setKind(text());
               } else {
                 other(o, f);
               }
             }
             case "name" -> {
-              if (isString()) {
-                o.setName(p.getText());
+              if (isText()) {
+                o.setName(text());
               } else {
                 other(o, f);
               }
             }
             case "uid" -> {
-              if (isString()) {
-                o.setUid(p.getText());
+              if (isText()) {
+                o.setUid(text());
               } else {
                 other(o, f);
               }
@@ -481,57 +528,57 @@ public final class PodDecoder {
             }
           }
           case "restartPolicy" -> {
-            if (isString()) {
-              s.setRestartPolicy(p.getText());
+            if (isText()) {
+              s.setRestartPolicy(text());
             } else {
               other(s, f);
             }
           }
           case "dnsPolicy" -> {
-            if (isString()) {
-              s.setDnsPolicy(p.getText());
+            if (isText()) {
+              s.setDnsPolicy(text());
             } else {
               other(s, f);
             }
           }
           case "schedulerName" -> {
-            if (isString()) {
-              s.setSchedulerName(p.getText());
+            if (isText()) {
+              s.setSchedulerName(text());
             } else {
               other(s, f);
             }
           }
           case "serviceAccountName" -> {
-            if (isString()) {
-              s.setServiceAccountName(p.getText());
+            if (isText()) {
+              s.setServiceAccountName(text());
             } else {
               other(s, f);
             }
           }
           case "serviceAccount" -> {
-            if (isString()) {
-              s.setServiceAccount(p.getText());
+            if (isText()) {
+              s.setServiceAccount(text());
             } else {
               other(s, f);
             }
           }
           case "nodeName" -> {
-            if (isString()) {
-              s.setNodeName(p.getText());
+            if (isText()) {
+              s.setNodeName(text());
             } else {
               other(s, f);
             }
           }
           case "priorityClassName" -> {
-            if (isString()) {
-              s.setPriorityClassName(p.getText());
+            if (isText()) {
+              s.setPriorityClassName(text());
             } else {
               other(s, f);
             }
           }
           case "preemptionPolicy" -> {
-            if (isString()) {
-              s.setPreemptionPolicy(p.getText());
+            if (isText()) {
+              s.setPreemptionPolicy(text());
             } else {
               other(s, f);
             }
@@ -553,6 +600,13 @@ public final class PodDecoder {
           case "enableServiceLinks" -> {
             if (isBoolean()) {
               s.setEnableServiceLinks(bool());
+            } else {
+              other(s, f);
+            }
+          }
+          case "securityContext" -> {
+            if (is(JsonToken.START_OBJECT)) {
+              s.setSecurityContext(viaProperties(new PodSecurityContext()));
             } else {
               other(s, f);
             }
@@ -583,36 +637,36 @@ public final class PodDecoder {
       for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "name" -> {
-            if (isString()) {
-              c.setName(p.getText());
+            if (isText()) {
+              c.setName(text());
             } else {
               other(c, f);
             }
           }
           case "image" -> {
-            if (isString()) {
-              c.setImage(p.getText());
+            if (isText()) {
+              c.setImage(text());
             } else {
               other(c, f);
             }
           }
           case "imagePullPolicy" -> {
-            if (isString()) {
-              c.setImagePullPolicy(p.getText());
+            if (isText()) {
+              c.setImagePullPolicy(text());
             } else {
               other(c, f);
             }
           }
           case "terminationMessagePath" -> {
-            if (isString()) {
-              c.setTerminationMessagePath(p.getText());
+            if (isText()) {
+              c.setTerminationMessagePath(text());
             } else {
               other(c, f);
             }
           }
           case "terminationMessagePolicy" -> {
-            if (isString()) {
-              c.setTerminationMessagePolicy(p.getText());
+            if (isText()) {
+              c.setTerminationMessagePolicy(text());
             } else {
               other(c, f);
             }
@@ -648,6 +702,13 @@ public final class PodDecoder {
           case "env" -> {
             if (is(JsonToken.START_ARRAY)) {
               c.setEnv(env());
+            } else {
+              other(c, f);
+            }
+          }
+          case "securityContext" -> {
+            if (is(JsonToken.START_OBJECT)) {
+              c.setSecurityContext(viaProperties(new SecurityContext()));
             } else {
               other(c, f);
             }
@@ -710,22 +771,22 @@ public final class PodDecoder {
               }
             }
             case "protocol" -> {
-              if (isString()) {
-                port.setProtocol(p.getText());
+              if (isText()) {
+                port.setProtocol(text());
               } else {
                 other(port, f);
               }
             }
             case "name" -> {
-              if (isString()) {
-                port.setName(p.getText());
+              if (isText()) {
+                port.setName(text());
               } else {
                 other(port, f);
               }
             }
             case "hostIP" -> {
-              if (isString()) {
-                port.setHostIP(p.getText());
+              if (isText()) {
+                port.setHostIP(text());
               } else {
                 other(port, f);
               }
@@ -745,15 +806,15 @@ public final class PodDecoder {
         for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "name" -> {
-              if (isString()) {
-                e.setName(p.getText());
+              if (isText()) {
+                e.setName(text());
               } else {
                 other(e, f);
               }
             }
             case "value" -> {
-              if (isString()) {
-                e.setValue(p.getText());
+              if (isText()) {
+                e.setValue(text());
               } else {
                 other(e, f);
               }
@@ -773,22 +834,22 @@ public final class PodDecoder {
         for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "name" -> {
-              if (isString()) {
-                m.setName(p.getText());
+              if (isText()) {
+                m.setName(text());
               } else {
                 other(m, f);
               }
             }
             case "mountPath" -> {
-              if (isString()) {
-                m.setMountPath(p.getText());
+              if (isText()) {
+                m.setMountPath(text());
               } else {
                 other(m, f);
               }
             }
             case "subPath" -> {
-              if (isString()) {
-                m.setSubPath(p.getText());
+              if (isText()) {
+                m.setSubPath(text());
               } else {
                 other(m, f);
               }
@@ -815,29 +876,29 @@ public final class PodDecoder {
         for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "key" -> {
-              if (isString()) {
-                t.setKey(p.getText());
+              if (isText()) {
+                t.setKey(text());
               } else {
                 other(t, f);
               }
             }
             case "operator" -> {
-              if (isString()) {
-                t.setOperator(p.getText());
+              if (isText()) {
+                t.setOperator(text());
               } else {
                 other(t, f);
               }
             }
             case "value" -> {
-              if (isString()) {
-                t.setValue(p.getText());
+              if (isText()) {
+                t.setValue(text());
               } else {
                 other(t, f);
               }
             }
             case "effect" -> {
-              if (isString()) {
-                t.setEffect(p.getText());
+              if (isText()) {
+                t.setEffect(text());
               } else {
                 other(t, f);
               }
@@ -862,57 +923,57 @@ public final class PodDecoder {
       for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "phase" -> {
-            if (isString()) {
-              s.setPhase(p.getText());
+            if (isText()) {
+              s.setPhase(text());
             } else {
               other(s, f);
             }
           }
           case "qosClass" -> {
-            if (isString()) {
-              s.setQosClass(p.getText());
+            if (isText()) {
+              s.setQosClass(text());
             } else {
               other(s, f);
             }
           }
           case "nominatedNodeName" -> {
-            if (isString()) {
-              s.setNominatedNodeName(p.getText());
+            if (isText()) {
+              s.setNominatedNodeName(text());
             } else {
               other(s, f);
             }
           }
           case "hostIP" -> {
-            if (isString()) {
-              s.setHostIP(p.getText());
+            if (isText()) {
+              s.setHostIP(text());
             } else {
               other(s, f);
             }
           }
           case "podIP" -> {
-            if (isString()) {
-              s.setPodIP(p.getText());
+            if (isText()) {
+              s.setPodIP(text());
             } else {
               other(s, f);
             }
           }
           case "startTime" -> {
-            if (isString()) {
-              s.setStartTime(p.getText());
+            if (isText()) {
+              s.setStartTime(text());
             } else {
               other(s, f);
             }
           }
           case "reason" -> {
-            if (isString()) {
-              s.setReason(p.getText());
+            if (isText()) {
+              s.setReason(text());
             } else {
               other(s, f);
             }
           }
           case "message" -> {
-            if (isString()) {
-              s.setMessage(p.getText());
+            if (isText()) {
+              s.setMessage(text());
             } else {
               other(s, f);
             }
@@ -943,43 +1004,43 @@ public final class PodDecoder {
         for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "type" -> {
-              if (isString()) {
-                c.setType(p.getText());
+              if (isText()) {
+                c.setType(text());
               } else {
                 other(c, f);
               }
             }
             case "status" -> {
-              if (isString()) {
-                c.setStatus(p.getText());
+              if (isText()) {
+                c.setStatus(text());
               } else {
                 other(c, f);
               }
             }
             case "lastProbeTime" -> {
-              if (isString()) {
-                c.setLastProbeTime(p.getText());
+              if (isText()) {
+                c.setLastProbeTime(text());
               } else {
                 other(c, f);
               }
             }
             case "lastTransitionTime" -> {
-              if (isString()) {
-                c.setLastTransitionTime(p.getText());
+              if (isText()) {
+                c.setLastTransitionTime(text());
               } else {
                 other(c, f);
               }
             }
             case "reason" -> {
-              if (isString()) {
-                c.setReason(p.getText());
+              if (isText()) {
+                c.setReason(text());
               } else {
                 other(c, f);
               }
             }
             case "message" -> {
-              if (isString()) {
-                c.setMessage(p.getText());
+              if (isText()) {
+                c.setMessage(text());
               } else {
                 other(c, f);
               }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -141,6 +143,19 @@ class PodDecoderTest {
     // Values of another form go to the mapper's property deserializer, field by field.
     for (String[] r :
         new String[][] {
+          {
+            "security contexts",
+            "\"containers\"",
+            "\"securityContext\":{\"runAsUser\":1000,\"fsGroup\":2000,"
+                + "\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"containers\""
+          },
+          {
+            "a container security context",
+            "\"image\":\"i\"",
+            "\"image\":\"i\",\"securityContext\":{\"privileged\":false,"
+                + "\"capabilities\":{\"drop\":[\"ALL\"]}}"
+          },
+          {"an empty security context", "\"containers\"", "\"securityContext\":{},\"containers\""},
           {"a null name", "\"name\":\"p\"", "\"name\":null"},
           {"null labels", "\"uid\":\"u\"", "\"uid\":\"u\",\"labels\":null"},
           {"null containers", "\"containers\":[", "\"initContainers\":null,\"containers\":["},
@@ -176,6 +191,11 @@ class PodDecoderTest {
     for (String[] r :
         new String[][] {
           {"an unknown field", "\"spec\"", "\"unknownField\":{\"a\":1},\"spec\""},
+          {
+            "an unknown field in a security context",
+            "\"containers\"",
+            "\"securityContext\":{\"futureField\":1},\"containers\""
+          },
           {"an unknown container field", "\"image\":\"i\"", "\"image\":\"i\",\"gpu\":true"},
           {"a label that is not a string", "\"uid\":\"u\"", "\"uid\":\"u\",\"labels\":{\"a\":1}"},
           {"a null label", "\"uid\":\"u\"", "\"uid\":\"u\",\"labels\":{\"a\":null}"},
@@ -275,6 +295,17 @@ class PodDecoderTest {
       assertThat(p.currentToken()).isEqualTo(JsonToken.END_OBJECT);
       assertThat(p.nextToken()).isNull();
     }
+  }
+
+  @Test
+  void nullsGoToTheMapperWhenItDoesNotSimplySetThem() throws IOException {
+    ObjectMapper failing = fabric8Mapper();
+    failing.setDefaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.FAIL));
+    String json = BASE.replace("\"name\":\"p\"", "\"name\":null");
+
+    assertThat(byMapper(failing, json).error()).isNotNull();
+    assertThat(byFields(failing, json).error()).isNotNull();
+    assertThat(byFields(REQUESTS, json).pod()).isEqualTo(byMapper(REQUESTS, json).pod());
   }
 
   @Test
