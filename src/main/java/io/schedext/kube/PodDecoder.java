@@ -3,7 +3,6 @@ package io.schedext.kube;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -74,24 +73,6 @@ public final class PodDecoder {
 
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<Class<?>, BeanDeserializerBase> beans = new ConcurrentHashMap<>();
-
-  // The order each kind of object's fields came in last, to guess each next name from: the API
-  // server writes an object's fields in the order of its type's declaration, so the pods of one
-  // workload repeat one order.
-  private final Order podOrder = new Order();
-  private final Order metaOrder = new Order();
-  private final Order ownerOrder = new Order();
-  private final Order specOrder = new Order();
-  private final Order podSecurityOrder = new Order();
-  private final Order containerOrder = new Order();
-  private final Order containerSecurityOrder = new Order();
-  private final Order resourcesOrder = new Order();
-  private final Order portOrder = new Order();
-  private final Order envOrder = new Order();
-  private final Order mountOrder = new Order();
-  private final Order tolerationOrder = new Order();
-  private final Order statusOrder = new Order();
-  private final Order conditionOrder = new Order();
 
   /** Whether the mapper sets a JSON null as null, as it does unless configured otherwise. */
   private final boolean nullsSet;
@@ -171,55 +152,6 @@ public final class PodDecoder {
     return d;
   }
 
-  /**
-   * The names of one kind of object's fields in the order they last came, the first {@link #SLOTS}
-   * of them. Only a guess: threads share it without locking, and a stale or torn slot merely costs
-   * a name looked up as usual.
-   */
-  static final class Order {
-    /** Fields after this many are not guessed. */
-    static final int SLOTS = 32;
-
-    /** Names encoded once, shared by every order; at most {@link #MAX_NAMES} of them. */
-    private static final ConcurrentHashMap<String, SerializedString> NAMES =
-        new ConcurrentHashMap<>();
-
-    /**
-     * Names kept at most: those of the model's fields (an unknown name makes the pod the mapper's,
-     * but it is seen first).
-     */
-    static final int MAX_NAMES = 1024;
-
-    private final SerializedString[] names = new SerializedString[SLOTS];
-
-    /** {@code name} with its quoted UTF-8 form computed before anything shares it. */
-    private static SerializedString encoded(String name) {
-      SerializedString s = new SerializedString(name);
-      s.asQuotedUTF8();
-      return s;
-    }
-
-    /** The name field {@code k} had last time, or null. */
-    SerializedString expected(int k) {
-      return k < SLOTS ? names[k] : null;
-    }
-
-    /** Field {@code k} was {@code name}. */
-    void saw(int k, String name) {
-      if (k >= SLOTS) {
-        return;
-      }
-      SerializedString s = NAMES.get(name);
-      if (s == null) {
-        if (NAMES.size() >= MAX_NAMES) {
-          return;
-        }
-        s = NAMES.computeIfAbsent(name, PodDecoder.Order::encoded);
-      }
-      names[k] = s;
-    }
-  }
-
   /** One pod's decoding: the parser and, once a field needs the mapper, a context. */
   private final class Run {
 
@@ -268,9 +200,8 @@ public final class PodDecoder {
      * Sets every field of {@code bean} (a model object whose START_OBJECT is the current token) as
      * the mapper's bean deserializer does: created empty, then each property in turn.
      */
-    private <T> T viaProperties(T bean, Order order) throws IOException {
-      int k = 0;
-      for (String f = next(order, k); f != null; f = next(order, ++k)) {
+    private <T> T viaProperties(T bean) throws IOException {
+      for (String f = next(); f != null; f = next()) {
         other(bean, f);
       }
       return bean;
@@ -294,7 +225,7 @@ public final class PodDecoder {
       return p.currentToken() == JsonToken.VALUE_TRUE ? Boolean.TRUE : Boolean.FALSE;
     }
 
-    /** The next key of a map, its value then the current token; null at the map's end. */
+    /** The next field's name, its value then the current token; null at the object's end. */
     private String next() throws IOException {
       JsonToken t = p.nextToken();
       if (t == JsonToken.END_OBJECT) {
@@ -304,36 +235,6 @@ public final class PodDecoder {
         throw new Unsupported("expected a field name, found " + t);
       }
       String name = p.currentName();
-      p.nextToken();
-      return name;
-    }
-
-    /**
-     * The name of field {@code k} of an object whose fields came in {@code order} last time, its
-     * value then the current token; null at the object's end. The name {@code order} expects is
-     * compared with the text first, and when it is the one there the parser does not look the name
-     * up at all.
-     */
-    private String next(Order order, int k) throws IOException {
-      SerializedString expected = order.expected(k);
-      JsonToken t;
-      if (expected != null) {
-        if (p.nextFieldName(expected)) {
-          p.nextToken();
-          return expected.getValue();
-        }
-        t = p.currentToken();
-      } else {
-        t = p.nextToken();
-      }
-      if (t == JsonToken.END_OBJECT) {
-        return null;
-      }
-      if (t != JsonToken.FIELD_NAME) {
-        throw new Unsupported("expected a field name, found " + t);
-      }
-      String name = p.currentName();
-      order.saw(k, name);
       p.nextToken();
       return name;
     }
@@ -387,8 +288,7 @@ public final class PodDecoder {
     }
 
     void pod(Pod pod) throws IOException {
-      int k = 0;
-      for (String f = next(podOrder, k); f != null; f = next(podOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "metadata" -> {
             if (is(JsonToken.START_OBJECT)) {
@@ -432,8 +332,7 @@ public final class PodDecoder {
 
     private ObjectMeta meta() throws IOException {
       ObjectMeta m = new ObjectMeta();
-      int k = 0;
-      for (String f = next(metaOrder, k); f != null; f = next(metaOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "name" -> {
             if (isText()) {
@@ -537,8 +436,7 @@ public final class PodDecoder {
       List<OwnerReference> l = new ArrayList<>();
       while (nextElement()) {
         OwnerReference o = new OwnerReference();
-        int k = 0;
-        for (String f = next(ownerOrder, k); f != null; f = next(ownerOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "apiVersion" -> {
               if (isText()) {
@@ -592,8 +490,7 @@ public final class PodDecoder {
 
     private PodSpec spec() throws IOException {
       PodSpec s = new PodSpec();
-      int k = 0;
-      for (String f = next(specOrder, k); f != null; f = next(specOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "containers" -> {
             if (is(JsonToken.START_ARRAY)) {
@@ -709,7 +606,7 @@ public final class PodDecoder {
           }
           case "securityContext" -> {
             if (is(JsonToken.START_OBJECT)) {
-              s.setSecurityContext(viaProperties(new PodSecurityContext(), podSecurityOrder));
+              s.setSecurityContext(viaProperties(new PodSecurityContext()));
             } else {
               other(s, f);
             }
@@ -737,8 +634,7 @@ public final class PodDecoder {
 
     private Container container() throws IOException {
       Container c = new Container();
-      int k = 0;
-      for (String f = next(containerOrder, k); f != null; f = next(containerOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "name" -> {
             if (isText()) {
@@ -812,7 +708,7 @@ public final class PodDecoder {
           }
           case "securityContext" -> {
             if (is(JsonToken.START_OBJECT)) {
-              c.setSecurityContext(viaProperties(new SecurityContext(), containerSecurityOrder));
+              c.setSecurityContext(viaProperties(new SecurityContext()));
             } else {
               other(c, f);
             }
@@ -832,8 +728,7 @@ public final class PodDecoder {
 
     private ResourceRequirements resources() throws IOException {
       ResourceRequirements r = new ResourceRequirements();
-      int k = 0;
-      for (String f = next(resourcesOrder, k); f != null; f = next(resourcesOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "requests" -> {
             if (is(JsonToken.START_OBJECT)) {
@@ -859,8 +754,7 @@ public final class PodDecoder {
       List<ContainerPort> l = new ArrayList<>();
       while (nextElement()) {
         ContainerPort port = new ContainerPort();
-        int k = 0;
-        for (String f = next(portOrder, k); f != null; f = next(portOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "containerPort" -> {
               if (isInt()) {
@@ -909,8 +803,7 @@ public final class PodDecoder {
       List<EnvVar> l = new ArrayList<>();
       while (nextElement()) {
         EnvVar e = new EnvVar();
-        int k = 0;
-        for (String f = next(envOrder, k); f != null; f = next(envOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "name" -> {
               if (isText()) {
@@ -938,8 +831,7 @@ public final class PodDecoder {
       List<VolumeMount> l = new ArrayList<>();
       while (nextElement()) {
         VolumeMount m = new VolumeMount();
-        int k = 0;
-        for (String f = next(mountOrder, k); f != null; f = next(mountOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "name" -> {
               if (isText()) {
@@ -981,8 +873,7 @@ public final class PodDecoder {
       List<Toleration> l = new ArrayList<>();
       while (nextElement()) {
         Toleration t = new Toleration();
-        int k = 0;
-        for (String f = next(tolerationOrder, k); f != null; f = next(tolerationOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "key" -> {
               if (isText()) {
@@ -1029,8 +920,7 @@ public final class PodDecoder {
 
     private PodStatus status() throws IOException {
       PodStatus s = new PodStatus();
-      int k = 0;
-      for (String f = next(statusOrder, k); f != null; f = next(statusOrder, ++k)) {
+      for (String f = next(); f != null; f = next()) {
         switch (f) {
           case "phase" -> {
             if (isText()) {
@@ -1111,8 +1001,7 @@ public final class PodDecoder {
       List<PodCondition> l = new ArrayList<>();
       while (nextElement()) {
         PodCondition c = new PodCondition();
-        int k = 0;
-        for (String f = next(conditionOrder, k); f != null; f = next(conditionOrder, ++k)) {
+        for (String f = next(); f != null; f = next()) {
           switch (f) {
             case "type" -> {
               if (isText()) {

@@ -250,34 +250,6 @@ class PodDecoderTest {
     }
   }
 
-  /**
-   * One decoder guesses each field's name from the order the last object of its kind had: pods of
-   * every shape one after another, and each shape twice in a row (the second time guessed right),
-   * still decode as the mapper decodes them.
-   */
-  @Test
-  void guessedNamesNeverChangeWhatIsDecoded() throws IOException {
-    for (ObjectMapper mapper : List.of(FABRIC8, REQUESTS)) {
-      PodDecoder decoder = new PodDecoder(mapper);
-      List<Case> all = cases().toList();
-      for (int round = 0; round < 2; round++) {
-        for (Case c : all) {
-          for (int twice = 0; twice < 2; twice++) {
-            Outcome byMapper = byMapper(mapper, c.json());
-            Outcome byFields = byFields(decoder, mapper, c.json());
-            if (byFields.deferred() || byMapper.error() != null) {
-              assertThat(byFields.deferred() || byFields.error() != null).as(c.name()).isTrue();
-              continue;
-            }
-            assertThat(byFields.error()).as(c.name()).isNull();
-            assertThat(byFields.pod()).as(c.name()).isEqualTo(byMapper.pod());
-            assertThat(byFields.endedAtPodEnd()).as(c.name()).isTrue();
-          }
-        }
-      }
-    }
-  }
-
   /** A decode's result: a pod, an error, or the decoder deferring to the mapper. */
   record Outcome(Pod pod, Throwable error, boolean deferred, boolean endedAtPodEnd) {}
 
@@ -291,17 +263,12 @@ class PodDecoderTest {
 
   /** Decodes the pod inside an array, as it comes inside a request or an event. */
   private static Outcome byFields(ObjectMapper mapper, String json) throws IOException {
-    return byFields(new PodDecoder(mapper), mapper, json);
-  }
-
-  private static Outcome byFields(PodDecoder decoder, ObjectMapper mapper, String json)
-      throws IOException {
     try (JsonParser p = mapper.createParser("[" + json + ",7]")) {
       p.nextToken();
       p.nextToken();
       Pod pod;
       try {
-        pod = decoder.decode(p, null);
+        pod = new PodDecoder(mapper).decode(p, null);
       } catch (PodDecoder.Unsupported e) {
         return new Outcome(null, null, true, false);
       } catch (IOException | RuntimeException e) {
