@@ -152,7 +152,25 @@ public final class PodDecoder {
     return d;
   }
 
-  /** One pod's decoding: the parser and, once a field needs the mapper, a context. */
+  /**
+   * Thrown by a field's reader, before it reads anything, when the value at hand is not of the form
+   * it takes: the field's loop then has the mapper set that field. Never leaves {@link Run}.
+   */
+  private static final class ToMapper extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ToMapper() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static final ToMapper TO_MAPPER = new ToMapper();
+
+  /**
+   * One pod's decoding: the parser and, once a field needs the mapper, a context. Each object's
+   * loop reads its fields with the readers below; a reader meeting a value of another form throws
+   * {@link ToMapper} before reading anything, and the loop hands that field to the mapper.
+   */
   private final class Run {
 
     private final JsonParser p;
@@ -177,54 +195,6 @@ public final class PodDecoder {
       property.deserializeAndSet(p, ctxt, bean);
     }
 
-    private boolean is(JsonToken t) {
-      return p.currentToken() == t;
-    }
-
-    private boolean isString() {
-      return p.currentToken() == JsonToken.VALUE_STRING;
-    }
-
-    /** A string, or a null the mapper sets as null. */
-    private boolean isText() {
-      JsonToken t = p.currentToken();
-      return t == JsonToken.VALUE_STRING || (t == JsonToken.VALUE_NULL && nullsSet);
-    }
-
-    /** The string or null {@link #isText} accepted. */
-    private String text() throws IOException {
-      return p.currentToken() == JsonToken.VALUE_NULL ? null : p.getText();
-    }
-
-    /**
-     * Sets every field of {@code bean} (a model object whose START_OBJECT is the current token) as
-     * the mapper's bean deserializer does: created empty, then each property in turn.
-     */
-    private <T> T viaProperties(T bean) throws IOException {
-      for (String f = next(); f != null; f = next()) {
-        other(bean, f);
-      }
-      return bean;
-    }
-
-    private boolean isInt() throws IOException {
-      return p.currentToken() == JsonToken.VALUE_NUMBER_INT
-          && p.getNumberType() == JsonParser.NumberType.INT;
-    }
-
-    private boolean isLong() throws IOException {
-      return p.currentToken() == JsonToken.VALUE_NUMBER_INT
-          && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
-    }
-
-    private boolean isBoolean() {
-      return p.currentToken() == JsonToken.VALUE_TRUE || p.currentToken() == JsonToken.VALUE_FALSE;
-    }
-
-    private Boolean bool() {
-      return p.currentToken() == JsonToken.VALUE_TRUE ? Boolean.TRUE : Boolean.FALSE;
-    }
-
     /** The next field's name, its value then the current token; null at the object's end. */
     private String next() throws IOException {
       JsonToken t = p.nextToken();
@@ -239,11 +209,58 @@ public final class PodDecoder {
       return name;
     }
 
-    /** A map of strings, the current token its START_OBJECT. */
+    /** Checks that the value at hand starts with {@code t}. */
+    private void expect(JsonToken t) {
+      if (p.currentToken() != t) {
+        throw TO_MAPPER;
+      }
+    }
+
+    /** A string, or a null the mapper sets as null. */
+    private String str() throws IOException {
+      JsonToken t = p.currentToken();
+      if (t == JsonToken.VALUE_STRING) {
+        return p.getText();
+      }
+      if (t == JsonToken.VALUE_NULL && nullsSet) {
+        return null;
+      }
+      throw TO_MAPPER;
+    }
+
+    private Integer intValue() throws IOException {
+      if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+          || p.getNumberType() != JsonParser.NumberType.INT) {
+        throw TO_MAPPER;
+      }
+      return p.getIntValue();
+    }
+
+    private Long longValue() throws IOException {
+      if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+          || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+        throw TO_MAPPER;
+      }
+      return p.getLongValue();
+    }
+
+    private Boolean bool() {
+      JsonToken t = p.currentToken();
+      if (t == JsonToken.VALUE_TRUE) {
+        return Boolean.TRUE;
+      }
+      if (t == JsonToken.VALUE_FALSE) {
+        return Boolean.FALSE;
+      }
+      throw TO_MAPPER;
+    }
+
+    /** A map of strings. */
     private Map<String, String> strings() throws IOException {
+      expect(JsonToken.START_OBJECT);
       Map<String, String> m = new LinkedHashMap<>();
       for (String k = next(); k != null; k = next()) {
-        if (!isString()) {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
           throw new Unsupported("a map value " + p.currentToken());
         }
         m.put(k, p.getText());
@@ -251,11 +268,12 @@ public final class PodDecoder {
       return m;
     }
 
-    /** A map of quantities written as strings, the current token its START_OBJECT. */
+    /** A map of quantities written as strings. */
     private Map<String, Quantity> quantities() throws IOException {
+      expect(JsonToken.START_OBJECT);
       Map<String, Quantity> m = new LinkedHashMap<>();
       for (String k = next(); k != null; k = next()) {
-        if (!isString()) {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
           throw new Unsupported("a map value " + p.currentToken());
         }
         m.put(k, new Quantity(p.getText()));
@@ -263,8 +281,9 @@ public final class PodDecoder {
       return m;
     }
 
-    /** A list of strings, the current token its START_ARRAY. */
+    /** A list of strings. */
     private List<String> stringList() throws IOException {
+      expect(JsonToken.START_ARRAY);
       List<String> l = new ArrayList<>();
       for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
         if (t != JsonToken.VALUE_STRING) {
@@ -275,782 +294,298 @@ public final class PodDecoder {
       return l;
     }
 
-    /** Checks that the next token starts an element object; false at the array's end. */
-    private boolean nextElement() throws IOException {
-      JsonToken t = p.nextToken();
-      if (t == JsonToken.END_ARRAY) {
-        return false;
+    /** Reads one element object of a list into a new model object. */
+    private interface Element<T> {
+      T read() throws IOException;
+    }
+
+    /** A list of objects, each read by {@code element} from its START_OBJECT. */
+    private <T> List<T> list(Element<T> element) throws IOException {
+      expect(JsonToken.START_ARRAY);
+      List<T> l = new ArrayList<>();
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+        if (t != JsonToken.START_OBJECT) {
+          throw new Unsupported("a list element " + t);
+        }
+        l.add(element.read());
       }
-      if (t != JsonToken.START_OBJECT) {
-        throw new Unsupported("a list element " + t);
+      return l;
+    }
+
+    /**
+     * {@code bean} with every field of the object at hand set as the mapper's bean deserializer
+     * sets them: created empty, then each property in turn.
+     */
+    private <T> T viaProperties(T bean) throws IOException {
+      expect(JsonToken.START_OBJECT);
+      for (String f = next(); f != null; f = next()) {
+        other(bean, f);
       }
-      return true;
+      return bean;
     }
 
     void pod(Pod pod) throws IOException {
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "metadata" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              pod.setMetadata(meta());
-            } else {
-              other(pod, f);
-            }
+        try {
+          switch (f) {
+            case "metadata" -> pod.setMetadata(meta());
+            case "spec" -> pod.setSpec(spec());
+            case "status" -> pod.setStatus(status());
+            case "apiVersion" -> pod.setApiVersion(str());
+            case "kind" -> pod.setKind(str());
+            default -> other(pod, f);
           }
-          case "spec" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              pod.setSpec(spec());
-            } else {
-              other(pod, f);
-            }
-          }
-          case "status" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              pod.setStatus(status());
-            } else {
-              other(pod, f);
-            }
-          }
-          case "apiVersion" -> {
-            if (isText()) {
-              pod.setApiVersion(text());
-            } else {
-              other(pod, f);
-            }
-          }
-          case "kind" -> {
-            if (isText()) {
-              pod.setKind(text());
-            } else {
-              other(pod, f);
-            }
-          }
-          default -> other(pod, f);
+        } catch (ToMapper e) {
+          other(pod, f);
         }
       }
     }
 
     private ObjectMeta meta() throws IOException {
+      expect(JsonToken.START_OBJECT);
       ObjectMeta m = new ObjectMeta();
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "name" -> {
-            if (isText()) {
-              m.setName(text());
-            } else {
-              other(m, f);
-            }
+        try {
+          switch (f) {
+            case "name" -> m.setName(str());
+            case "namespace" -> m.setNamespace(str());
+            case "uid" -> m.setUid(str());
+            case "resourceVersion" -> m.setResourceVersion(str());
+            case "generateName" -> m.setGenerateName(str());
+            case "creationTimestamp" -> m.setCreationTimestamp(str());
+            case "deletionTimestamp" -> m.setDeletionTimestamp(str());
+            case "generation" -> m.setGeneration(longValue());
+            case "deletionGracePeriodSeconds" -> m.setDeletionGracePeriodSeconds(longValue());
+            case "labels" -> m.setLabels(strings());
+            case "annotations" -> m.setAnnotations(strings());
+            case "finalizers" -> m.setFinalizers(stringList());
+            case "ownerReferences" -> m.setOwnerReferences(list(this::owner));
+            case UnreadFields.META -> p.skipChildren();
+            default -> other(m, f);
           }
-          case "namespace" -> {
-            if (isText()) {
-              m.setNamespace(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "uid" -> {
-            if (isText()) {
-              m.setUid(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "resourceVersion" -> {
-            if (isText()) {
-              m.setResourceVersion(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "generateName" -> {
-            if (isText()) {
-              m.setGenerateName(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "creationTimestamp" -> {
-            if (isText()) {
-              m.setCreationTimestamp(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "deletionTimestamp" -> {
-            if (isText()) {
-              m.setDeletionTimestamp(text());
-            } else {
-              other(m, f);
-            }
-          }
-          case "generation" -> {
-            if (isLong()) {
-              m.setGeneration(p.getLongValue());
-            } else {
-              other(m, f);
-            }
-          }
-          case "deletionGracePeriodSeconds" -> {
-            if (isLong()) {
-              m.setDeletionGracePeriodSeconds(p.getLongValue());
-            } else {
-              other(m, f);
-            }
-          }
-          case "labels" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              m.setLabels(strings());
-            } else {
-              other(m, f);
-            }
-          }
-          case "annotations" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              m.setAnnotations(strings());
-            } else {
-              other(m, f);
-            }
-          }
-          case "finalizers" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              m.setFinalizers(stringList());
-            } else {
-              other(m, f);
-            }
-          }
-          case "ownerReferences" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              m.setOwnerReferences(owners());
-            } else {
-              other(m, f);
-            }
-          }
-          case UnreadFields.META -> p.skipChildren();
-          default -> other(m, f);
+        } catch (ToMapper e) {
+          other(m, f);
         }
       }
       return m;
     }
 
-    private List<OwnerReference> owners() throws IOException {
-      List<OwnerReference> l = new ArrayList<>();
-      while (nextElement()) {
-        OwnerReference o = new OwnerReference();
-        for (String f = next(); f != null; f = next()) {
+    private OwnerReference owner() throws IOException {
+      OwnerReference o = new OwnerReference();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "apiVersion" -> {
-              if (isText()) {
-                o.setApiVersion(text());
-              } else {
-                other(o, f);
-              }
-            }
-            case "kind" -> {
-              if (isText()) {
-                o.setKind(text());
-              } else {
-                other(o, f);
-              }
-            }
-            case "name" -> {
-              if (isText()) {
-                o.setName(text());
-              } else {
-                other(o, f);
-              }
-            }
-            case "uid" -> {
-              if (isText()) {
-                o.setUid(text());
-              } else {
-                other(o, f);
-              }
-            }
-            case "controller" -> {
-              if (isBoolean()) {
-                o.setController(bool());
-              } else {
-                other(o, f);
-              }
-            }
-            case "blockOwnerDeletion" -> {
-              if (isBoolean()) {
-                o.setBlockOwnerDeletion(bool());
-              } else {
-                other(o, f);
-              }
-            }
+            case "apiVersion" -> o.setApiVersion(str());
+            case "kind" -> o.setKind(str());
+            case "name" -> o.setName(str());
+            case "uid" -> o.setUid(str());
+            case "controller" -> o.setController(bool());
+            case "blockOwnerDeletion" -> o.setBlockOwnerDeletion(bool());
             default -> other(o, f);
           }
+        } catch (ToMapper e) {
+          other(o, f);
         }
-        l.add(o);
       }
-      return l;
+      return o;
     }
 
     private PodSpec spec() throws IOException {
+      expect(JsonToken.START_OBJECT);
       PodSpec s = new PodSpec();
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "containers" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              s.setContainers(containers());
-            } else {
-              other(s, f);
-            }
+        try {
+          switch (f) {
+            case "containers" -> s.setContainers(list(this::container));
+            case "initContainers" -> s.setInitContainers(list(this::container));
+            case "tolerations" -> s.setTolerations(list(this::toleration));
+            case "nodeSelector" -> s.setNodeSelector(strings());
+            case "overhead" -> s.setOverhead(quantities());
+            case "restartPolicy" -> s.setRestartPolicy(str());
+            case "dnsPolicy" -> s.setDnsPolicy(str());
+            case "schedulerName" -> s.setSchedulerName(str());
+            case "serviceAccountName" -> s.setServiceAccountName(str());
+            case "serviceAccount" -> s.setServiceAccount(str());
+            case "nodeName" -> s.setNodeName(str());
+            case "priorityClassName" -> s.setPriorityClassName(str());
+            case "preemptionPolicy" -> s.setPreemptionPolicy(str());
+            case "priority" -> s.setPriority(intValue());
+            case "terminationGracePeriodSeconds" -> s.setTerminationGracePeriodSeconds(longValue());
+            case "enableServiceLinks" -> s.setEnableServiceLinks(bool());
+            case "hostNetwork" -> s.setHostNetwork(bool());
+            case "securityContext" -> s.setSecurityContext(viaProperties(new PodSecurityContext()));
+            default -> other(s, f);
           }
-          case "initContainers" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              s.setInitContainers(containers());
-            } else {
-              other(s, f);
-            }
-          }
-          case "tolerations" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              s.setTolerations(tolerations());
-            } else {
-              other(s, f);
-            }
-          }
-          case "nodeSelector" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              s.setNodeSelector(strings());
-            } else {
-              other(s, f);
-            }
-          }
-          case "overhead" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              s.setOverhead(quantities());
-            } else {
-              other(s, f);
-            }
-          }
-          case "restartPolicy" -> {
-            if (isText()) {
-              s.setRestartPolicy(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "dnsPolicy" -> {
-            if (isText()) {
-              s.setDnsPolicy(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "schedulerName" -> {
-            if (isText()) {
-              s.setSchedulerName(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "serviceAccountName" -> {
-            if (isText()) {
-              s.setServiceAccountName(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "serviceAccount" -> {
-            if (isText()) {
-              s.setServiceAccount(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "nodeName" -> {
-            if (isText()) {
-              s.setNodeName(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "priorityClassName" -> {
-            if (isText()) {
-              s.setPriorityClassName(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "preemptionPolicy" -> {
-            if (isText()) {
-              s.setPreemptionPolicy(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "priority" -> {
-            if (isInt()) {
-              s.setPriority(p.getIntValue());
-            } else {
-              other(s, f);
-            }
-          }
-          case "terminationGracePeriodSeconds" -> {
-            if (isLong()) {
-              s.setTerminationGracePeriodSeconds(p.getLongValue());
-            } else {
-              other(s, f);
-            }
-          }
-          case "enableServiceLinks" -> {
-            if (isBoolean()) {
-              s.setEnableServiceLinks(bool());
-            } else {
-              other(s, f);
-            }
-          }
-          case "securityContext" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              s.setSecurityContext(viaProperties(new PodSecurityContext()));
-            } else {
-              other(s, f);
-            }
-          }
-          case "hostNetwork" -> {
-            if (isBoolean()) {
-              s.setHostNetwork(bool());
-            } else {
-              other(s, f);
-            }
-          }
-          default -> other(s, f);
+        } catch (ToMapper e) {
+          other(s, f);
         }
       }
       return s;
     }
 
-    private List<Container> containers() throws IOException {
-      List<Container> l = new ArrayList<>();
-      while (nextElement()) {
-        l.add(container());
-      }
-      return l;
-    }
-
     private Container container() throws IOException {
       Container c = new Container();
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "name" -> {
-            if (isText()) {
-              c.setName(text());
-            } else {
-              other(c, f);
-            }
+        try {
+          switch (f) {
+            case "name" -> c.setName(str());
+            case "image" -> c.setImage(str());
+            case "imagePullPolicy" -> c.setImagePullPolicy(str());
+            case "terminationMessagePath" -> c.setTerminationMessagePath(str());
+            case "terminationMessagePolicy" -> c.setTerminationMessagePolicy(str());
+            case "resources" -> c.setResources(resources());
+            case "ports" -> c.setPorts(list(this::port));
+            case "command" -> c.setCommand(stringList());
+            case "args" -> c.setArgs(stringList());
+            case "env" -> c.setEnv(list(this::env));
+            case "securityContext" -> c.setSecurityContext(viaProperties(new SecurityContext()));
+            case "volumeMounts" -> c.setVolumeMounts(list(this::mount));
+            default -> other(c, f);
           }
-          case "image" -> {
-            if (isText()) {
-              c.setImage(text());
-            } else {
-              other(c, f);
-            }
-          }
-          case "imagePullPolicy" -> {
-            if (isText()) {
-              c.setImagePullPolicy(text());
-            } else {
-              other(c, f);
-            }
-          }
-          case "terminationMessagePath" -> {
-            if (isText()) {
-              c.setTerminationMessagePath(text());
-            } else {
-              other(c, f);
-            }
-          }
-          case "terminationMessagePolicy" -> {
-            if (isText()) {
-              c.setTerminationMessagePolicy(text());
-            } else {
-              other(c, f);
-            }
-          }
-          case "resources" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              c.setResources(resources());
-            } else {
-              other(c, f);
-            }
-          }
-          case "ports" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              c.setPorts(ports());
-            } else {
-              other(c, f);
-            }
-          }
-          case "command" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              c.setCommand(stringList());
-            } else {
-              other(c, f);
-            }
-          }
-          case "args" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              c.setArgs(stringList());
-            } else {
-              other(c, f);
-            }
-          }
-          case "env" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              c.setEnv(env());
-            } else {
-              other(c, f);
-            }
-          }
-          case "securityContext" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              c.setSecurityContext(viaProperties(new SecurityContext()));
-            } else {
-              other(c, f);
-            }
-          }
-          case "volumeMounts" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              c.setVolumeMounts(mounts());
-            } else {
-              other(c, f);
-            }
-          }
-          default -> other(c, f);
+        } catch (ToMapper e) {
+          other(c, f);
         }
       }
       return c;
     }
 
     private ResourceRequirements resources() throws IOException {
+      expect(JsonToken.START_OBJECT);
       ResourceRequirements r = new ResourceRequirements();
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "requests" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              r.setRequests(quantities());
-            } else {
-              other(r, f);
-            }
+        try {
+          switch (f) {
+            case "requests" -> r.setRequests(quantities());
+            case "limits" -> r.setLimits(quantities());
+            default -> other(r, f);
           }
-          case "limits" -> {
-            if (is(JsonToken.START_OBJECT)) {
-              r.setLimits(quantities());
-            } else {
-              other(r, f);
-            }
-          }
-          default -> other(r, f);
+        } catch (ToMapper e) {
+          other(r, f);
         }
       }
       return r;
     }
 
-    private List<ContainerPort> ports() throws IOException {
-      List<ContainerPort> l = new ArrayList<>();
-      while (nextElement()) {
-        ContainerPort port = new ContainerPort();
-        for (String f = next(); f != null; f = next()) {
+    private ContainerPort port() throws IOException {
+      ContainerPort port = new ContainerPort();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "containerPort" -> {
-              if (isInt()) {
-                port.setContainerPort(p.getIntValue());
-              } else {
-                other(port, f);
-              }
-            }
-            case "hostPort" -> {
-              if (isInt()) {
-                port.setHostPort(p.getIntValue());
-              } else {
-                other(port, f);
-              }
-            }
-            case "protocol" -> {
-              if (isText()) {
-                port.setProtocol(text());
-              } else {
-                other(port, f);
-              }
-            }
-            case "name" -> {
-              if (isText()) {
-                port.setName(text());
-              } else {
-                other(port, f);
-              }
-            }
-            case "hostIP" -> {
-              if (isText()) {
-                port.setHostIP(text());
-              } else {
-                other(port, f);
-              }
-            }
+            case "containerPort" -> port.setContainerPort(intValue());
+            case "hostPort" -> port.setHostPort(intValue());
+            case "protocol" -> port.setProtocol(str());
+            case "name" -> port.setName(str());
+            case "hostIP" -> port.setHostIP(str());
             default -> other(port, f);
           }
+        } catch (ToMapper e) {
+          other(port, f);
         }
-        l.add(port);
       }
-      return l;
+      return port;
     }
 
-    private List<EnvVar> env() throws IOException {
-      List<EnvVar> l = new ArrayList<>();
-      while (nextElement()) {
-        EnvVar e = new EnvVar();
-        for (String f = next(); f != null; f = next()) {
+    private EnvVar env() throws IOException {
+      EnvVar e = new EnvVar();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "name" -> {
-              if (isText()) {
-                e.setName(text());
-              } else {
-                other(e, f);
-              }
-            }
-            case "value" -> {
-              if (isText()) {
-                e.setValue(text());
-              } else {
-                other(e, f);
-              }
-            }
+            case "name" -> e.setName(str());
+            case "value" -> e.setValue(str());
             default -> other(e, f);
           }
+        } catch (ToMapper x) {
+          other(e, f);
         }
-        l.add(e);
       }
-      return l;
+      return e;
     }
 
-    private List<VolumeMount> mounts() throws IOException {
-      List<VolumeMount> l = new ArrayList<>();
-      while (nextElement()) {
-        VolumeMount m = new VolumeMount();
-        for (String f = next(); f != null; f = next()) {
+    private VolumeMount mount() throws IOException {
+      VolumeMount m = new VolumeMount();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "name" -> {
-              if (isText()) {
-                m.setName(text());
-              } else {
-                other(m, f);
-              }
-            }
-            case "mountPath" -> {
-              if (isText()) {
-                m.setMountPath(text());
-              } else {
-                other(m, f);
-              }
-            }
-            case "subPath" -> {
-              if (isText()) {
-                m.setSubPath(text());
-              } else {
-                other(m, f);
-              }
-            }
-            case "readOnly" -> {
-              if (isBoolean()) {
-                m.setReadOnly(bool());
-              } else {
-                other(m, f);
-              }
-            }
+            case "name" -> m.setName(str());
+            case "mountPath" -> m.setMountPath(str());
+            case "subPath" -> m.setSubPath(str());
+            case "readOnly" -> m.setReadOnly(bool());
             default -> other(m, f);
           }
+        } catch (ToMapper e) {
+          other(m, f);
         }
-        l.add(m);
       }
-      return l;
+      return m;
     }
 
-    private List<Toleration> tolerations() throws IOException {
-      List<Toleration> l = new ArrayList<>();
-      while (nextElement()) {
-        Toleration t = new Toleration();
-        for (String f = next(); f != null; f = next()) {
+    private Toleration toleration() throws IOException {
+      Toleration t = new Toleration();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "key" -> {
-              if (isText()) {
-                t.setKey(text());
-              } else {
-                other(t, f);
-              }
-            }
-            case "operator" -> {
-              if (isText()) {
-                t.setOperator(text());
-              } else {
-                other(t, f);
-              }
-            }
-            case "value" -> {
-              if (isText()) {
-                t.setValue(text());
-              } else {
-                other(t, f);
-              }
-            }
-            case "effect" -> {
-              if (isText()) {
-                t.setEffect(text());
-              } else {
-                other(t, f);
-              }
-            }
-            case "tolerationSeconds" -> {
-              if (isLong()) {
-                t.setTolerationSeconds(p.getLongValue());
-              } else {
-                other(t, f);
-              }
-            }
+            case "key" -> t.setKey(str());
+            case "operator" -> t.setOperator(str());
+            case "value" -> t.setValue(str());
+            case "effect" -> t.setEffect(str());
+            case "tolerationSeconds" -> t.setTolerationSeconds(longValue());
             default -> other(t, f);
           }
+        } catch (ToMapper e) {
+          other(t, f);
         }
-        l.add(t);
       }
-      return l;
+      return t;
     }
 
     private PodStatus status() throws IOException {
+      expect(JsonToken.START_OBJECT);
       PodStatus s = new PodStatus();
       for (String f = next(); f != null; f = next()) {
-        switch (f) {
-          case "phase" -> {
-            if (isText()) {
-              s.setPhase(text());
-            } else {
-              other(s, f);
+        try {
+          switch (f) {
+            case "phase" -> s.setPhase(str());
+            case "qosClass" -> s.setQosClass(str());
+            case "nominatedNodeName" -> s.setNominatedNodeName(str());
+            case "hostIP" -> s.setHostIP(str());
+            case "podIP" -> s.setPodIP(str());
+            case "startTime" -> s.setStartTime(str());
+            case "reason" -> s.setReason(str());
+            case "message" -> s.setMessage(str());
+            case "conditions" -> s.setConditions(list(this::condition));
+            default -> {
+              if (UnreadFields.POD_STATUS.contains(f)) {
+                p.skipChildren();
+              } else {
+                other(s, f);
+              }
             }
           }
-          case "qosClass" -> {
-            if (isText()) {
-              s.setQosClass(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "nominatedNodeName" -> {
-            if (isText()) {
-              s.setNominatedNodeName(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "hostIP" -> {
-            if (isText()) {
-              s.setHostIP(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "podIP" -> {
-            if (isText()) {
-              s.setPodIP(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "startTime" -> {
-            if (isText()) {
-              s.setStartTime(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "reason" -> {
-            if (isText()) {
-              s.setReason(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "message" -> {
-            if (isText()) {
-              s.setMessage(text());
-            } else {
-              other(s, f);
-            }
-          }
-          case "conditions" -> {
-            if (is(JsonToken.START_ARRAY)) {
-              s.setConditions(conditions());
-            } else {
-              other(s, f);
-            }
-          }
-          default -> {
-            if (UnreadFields.POD_STATUS.contains(f)) {
-              p.skipChildren();
-            } else {
-              other(s, f);
-            }
-          }
+        } catch (ToMapper e) {
+          other(s, f);
         }
       }
       return s;
     }
 
-    private List<PodCondition> conditions() throws IOException {
-      List<PodCondition> l = new ArrayList<>();
-      while (nextElement()) {
-        PodCondition c = new PodCondition();
-        for (String f = next(); f != null; f = next()) {
+    private PodCondition condition() throws IOException {
+      PodCondition c = new PodCondition();
+      for (String f = next(); f != null; f = next()) {
+        try {
           switch (f) {
-            case "type" -> {
-              if (isText()) {
-                c.setType(text());
-              } else {
-                other(c, f);
-              }
-            }
-            case "status" -> {
-              if (isText()) {
-                c.setStatus(text());
-              } else {
-                other(c, f);
-              }
-            }
-            case "lastProbeTime" -> {
-              if (isText()) {
-                c.setLastProbeTime(text());
-              } else {
-                other(c, f);
-              }
-            }
-            case "lastTransitionTime" -> {
-              if (isText()) {
-                c.setLastTransitionTime(text());
-              } else {
-                other(c, f);
-              }
-            }
-            case "reason" -> {
-              if (isText()) {
-                c.setReason(text());
-              } else {
-                other(c, f);
-              }
-            }
-            case "message" -> {
-              if (isText()) {
-                c.setMessage(text());
-              } else {
-                other(c, f);
-              }
-            }
+            case "type" -> c.setType(str());
+            case "status" -> c.setStatus(str());
+            case "lastProbeTime" -> c.setLastProbeTime(str());
+            case "lastTransitionTime" -> c.setLastTransitionTime(str());
+            case "reason" -> c.setReason(str());
+            case "message" -> c.setMessage(str());
             default -> other(c, f);
           }
+        } catch (ToMapper e) {
+          other(c, f);
         }
-        l.add(c);
       }
-      return l;
+      return c;
     }
   }
 }

@@ -63,28 +63,7 @@ class WatchEventSerializationTest {
 
   @Test
   void podsWithEverySchedulingFieldDecodeAsFabric8DecodesThem() throws Exception {
-    Pod pod =
-        MakePod.pod()
-            .name("p")
-            .namespace("ns")
-            .uid("u")
-            .node("n1")
-            .label("app", "a")
-            .priority(100)
-            .req(Map.of("cpu", "1500m", "memory", "1Gi"))
-            .reqLim(Map.of("cpu", "1"), Map.of("cpu", "2"))
-            .overhead(Map.of("cpu", "10m"))
-            .hostPort("TCP", "", 8080)
-            .toleration("k", "Equal", "v", "NoSchedule")
-            .nodeSelector(Map.of("disk", "ssd"))
-            .nodeAffinityTerm("zone", "In", "z1", "z2")
-            .preferredNodeAffinity(5, "type", "NotIn", "spot")
-            .podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
-            .preferredPodAffinityIn(20, "zone", "tier", "web")
-            .pvc("data")
-            .owner("ReplicaSet", "rs")
-            .startTime("2026-11-01T00:00:00Z")
-            .obj();
+    Pod pod = RichPod.schedulingFields();
     String text = event("ADDED", JSON.valueToTree(pod));
 
     assertThat(decodedInOnePass(text)).isEqualTo(fabric8.unmarshal(text, WatchEvent.class));

@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.schedext.testing.MakePod;
 import io.schedext.testing.RichPod;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,28 +81,7 @@ class PodDecoderTest {
         cases.add(new Case("recorded " + f, pod.toString(), Expect.DECODES));
       }
     }
-    Pod scheduling =
-        MakePod.pod()
-            .name("p")
-            .namespace("ns")
-            .uid("u")
-            .node("n1")
-            .label("app", "a")
-            .priority(100)
-            .req(Map.of("cpu", "1500m", "memory", "1Gi"))
-            .reqLim(Map.of("cpu", "1"), Map.of("cpu", "2"))
-            .overhead(Map.of("cpu", "10m"))
-            .hostPort("TCP", "", 8080)
-            .toleration("k", "Equal", "v", "NoSchedule")
-            .nodeSelector(Map.of("disk", "ssd"))
-            .nodeAffinityTerm("zone", "In", "z1", "z2")
-            .preferredNodeAffinity(5, "type", "NotIn", "spot")
-            .podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
-            .preferredPodAffinityIn(20, "zone", "tier", "web")
-            .pvc("data")
-            .owner("ReplicaSet", "rs")
-            .startTime("2026-11-01T00:00:00Z")
-            .obj();
+    Pod scheduling = RichPod.schedulingFields();
     cases.add(
         new Case(
             "every scheduling field", REQUESTS.writeValueAsString(scheduling), Expect.DECODES));

@@ -18,6 +18,35 @@ public final class RichPod {
 
   private RichPod() {}
 
+  /**
+   * A pod with every field a scheduling plugin reads (requests and limits, overhead, a host port, a
+   * toleration, node selector and affinity, pod affinity and anti-affinity, a claim, an owner, a
+   * start time), built as the plugins' tests build pods; a new instance on every call.
+   */
+  public static Pod schedulingFields() {
+    return MakePod.pod()
+        .name("p")
+        .namespace("ns")
+        .uid("u")
+        .node("n1")
+        .label("app", "a")
+        .priority(100)
+        .req(Map.of("cpu", "1500m", "memory", "1Gi"))
+        .reqLim(Map.of("cpu", "1"), Map.of("cpu", "2"))
+        .overhead(Map.of("cpu", "10m"))
+        .hostPort("TCP", "", 8080)
+        .toleration("k", "Equal", "v", "NoSchedule")
+        .nodeSelector(Map.of("disk", "ssd"))
+        .nodeAffinityTerm("zone", "In", "z1", "z2")
+        .preferredNodeAffinity(5, "type", "NotIn", "spot")
+        .podAntiAffinityIn("kubernetes.io/hostname", "app", "a")
+        .preferredPodAffinityIn(20, "zone", "tier", "web")
+        .pvc("data")
+        .owner("ReplicaSet", "rs")
+        .startTime("2026-11-01T00:00:00Z")
+        .obj();
+  }
+
   /** The pod; a new instance on every call. */
   public static Pod pod() {
     Pod pod =
