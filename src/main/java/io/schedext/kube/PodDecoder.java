@@ -153,6 +153,14 @@ public final class PodDecoder {
   }
 
   /**
+   * Reads one element object of a list into a new model object; the readers are methods of {@link
+   * Run} taken unbound, so no reader is allocated per list.
+   */
+  private interface Element<T> {
+    T read(Run run) throws IOException;
+  }
+
+  /**
    * Thrown by a field's reader, before it reads anything, when the value at hand is not of the form
    * it takes: the field's loop then has the mapper set that field. Never leaves {@link Run}.
    */
@@ -294,11 +302,6 @@ public final class PodDecoder {
       return l;
     }
 
-    /** Reads one element object of a list into a new model object. */
-    private interface Element<T> {
-      T read() throws IOException;
-    }
-
     /** A list of objects, each read by {@code element} from its START_OBJECT. */
     private <T> List<T> list(Element<T> element) throws IOException {
       expect(JsonToken.START_ARRAY);
@@ -307,7 +310,7 @@ public final class PodDecoder {
         if (t != JsonToken.START_OBJECT) {
           throw new Unsupported("a list element " + t);
         }
-        l.add(element.read());
+        l.add(element.read(this));
       }
       return l;
     }
@@ -359,7 +362,7 @@ public final class PodDecoder {
             case "labels" -> m.setLabels(strings());
             case "annotations" -> m.setAnnotations(strings());
             case "finalizers" -> m.setFinalizers(stringList());
-            case "ownerReferences" -> m.setOwnerReferences(list(this::owner));
+            case "ownerReferences" -> m.setOwnerReferences(list(Run::owner));
             case UnreadFields.META -> p.skipChildren();
             default -> other(m, f);
           }
@@ -396,9 +399,9 @@ public final class PodDecoder {
       for (String f = next(); f != null; f = next()) {
         try {
           switch (f) {
-            case "containers" -> s.setContainers(list(this::container));
-            case "initContainers" -> s.setInitContainers(list(this::container));
-            case "tolerations" -> s.setTolerations(list(this::toleration));
+            case "containers" -> s.setContainers(list(Run::container));
+            case "initContainers" -> s.setInitContainers(list(Run::container));
+            case "tolerations" -> s.setTolerations(list(Run::toleration));
             case "nodeSelector" -> s.setNodeSelector(strings());
             case "overhead" -> s.setOverhead(quantities());
             case "restartPolicy" -> s.setRestartPolicy(str());
@@ -434,12 +437,12 @@ public final class PodDecoder {
             case "terminationMessagePath" -> c.setTerminationMessagePath(str());
             case "terminationMessagePolicy" -> c.setTerminationMessagePolicy(str());
             case "resources" -> c.setResources(resources());
-            case "ports" -> c.setPorts(list(this::port));
+            case "ports" -> c.setPorts(list(Run::port));
             case "command" -> c.setCommand(stringList());
             case "args" -> c.setArgs(stringList());
-            case "env" -> c.setEnv(list(this::env));
+            case "env" -> c.setEnv(list(Run::env));
             case "securityContext" -> c.setSecurityContext(viaProperties(new SecurityContext()));
-            case "volumeMounts" -> c.setVolumeMounts(list(this::mount));
+            case "volumeMounts" -> c.setVolumeMounts(list(Run::mount));
             default -> other(c, f);
           }
         } catch (ToMapper e) {
@@ -552,7 +555,7 @@ public final class PodDecoder {
             case "startTime" -> s.setStartTime(str());
             case "reason" -> s.setReason(str());
             case "message" -> s.setMessage(str());
-            case "conditions" -> s.setConditions(list(this::condition));
+            case "conditions" -> s.setConditions(list(Run::condition));
             default -> {
               if (UnreadFields.POD_STATUS.contains(f)) {
                 p.skipChildren();
