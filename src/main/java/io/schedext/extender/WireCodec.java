@@ -3,6 +3,7 @@ package io.schedext.extender;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -12,8 +13,10 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.NodeNameIndex;
+import io.schedext.extender.wire.NodeNamesDeserializer;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.JsonReaders;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -137,11 +141,66 @@ public final class WireCodec {
       return decode(in, ExtenderArgs.class, names);
     }
     byte[] body = readBody(in);
+    ExtenderArgs plain = decodePlain(body, names);
+    if (plain != null) {
+      return plain;
+    }
     return decode(
         () -> mapper.createParser(body),
         ExtenderArgs.class,
         names,
         new RecentPod.Body(body, recentPod));
+  }
+
+  /**
+   * The arguments of a body in the form kube-scheduler sends them, decoded without the mapper's
+   * bean machinery: an object of {@code "Pod"} (an object), {@code "Nodes"} (null, as Go writes a
+   * nil list) and {@code "NodeNames"} (an array), each at most once, nothing else, nothing after
+   * it. Null for any other body, and for any error: the mapper then decodes the body from its
+   * start, so what it accepts and the errors it reports are its own (the pod, decoded here already,
+   * then comes back as {@link RecentPod}'s). Node names are decoded against {@code names}; null
+   * names (no index) leave the body to the mapper.
+   */
+  ExtenderArgs decodePlain(byte[] body, NodeNameIndex names) {
+    if (names == null) {
+      return null;
+    }
+    try (JsonParser p = mapper.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      Pod pod = null;
+      List<String> nodeNames = null;
+      boolean sawPod = false;
+      boolean sawNullNodes = false;
+      JsonToken t = p.nextToken();
+      for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        if (!sawPod && value == JsonToken.START_OBJECT && "Pod".equals(field)) {
+          pod = recentPod.read(p, null, body);
+          sawPod = true;
+        } else if (!sawNullNodes && value == JsonToken.VALUE_NULL && "Nodes".equals(field)) {
+          // kube-scheduler marshals its nil node list as null.
+          sawNullNodes = true;
+        } else if (nodeNames == null
+            && value == JsonToken.START_ARRAY
+            && "NodeNames".equals(field)) {
+          nodeNames = NodeNamesDeserializer.decodeNames(p, names);
+          if (nodeNames == null) {
+            return null;
+          }
+        } else {
+          return null;
+        }
+      }
+      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      return new ExtenderArgs(pod, null, nodeNames);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** Opens the parser of one body. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.NodeNameIndex;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -120,6 +121,68 @@ class RecentPodDecodingTest {
       ExtenderArgs asStream = streamed(names(pod, "a", "b"));
       assertThat(asWhole.pod()).as(pod).isEqualTo(asStream.pod());
       assertThat(asWhole.nodeNames()).as(pod).containsExactly("a", "b");
+    }
+  }
+
+  /** A body, and whether it is in the plain form decoded without the mapper's bean machinery. */
+  record Plain(String name, String body, boolean plain) {}
+
+  @Test
+  void plainBodiesDecodeWithoutTheMapperToWhatItDecodes() throws IOException {
+    NodeNameIndex index = NodeNameIndex.of("a", "b", "c");
+    String recorded = Files.readString(FIXTURES.resolve("filter.ncc-true.json"));
+    List<Plain> bodies =
+        List.of(
+            new Plain("kube-scheduler's", recorded, true),
+            new Plain("pod and names", names(POD, "c", "a", "x"), true),
+            new Plain("names first", "{\"NodeNames\":[\"b\"],\"Pod\":" + POD + "}", true),
+            new Plain("no pod", "{\"NodeNames\":[\"b\"]}", true),
+            new Plain("no names", "{\"Pod\":" + POD + "}", true),
+            new Plain("an empty object", "{}", true),
+            new Plain(
+                "names that are null or numbers", names(POD).replace("[\"\"]", "[null,7]"), true),
+            new Plain("keys in lower case", "{\"pod\":" + POD + ",\"nodenames\":[\"a\"]}", false),
+            new Plain(
+                "null nodes, as Go writes them", "{\"Pod\":" + POD + ",\"Nodes\":null}", true),
+            new Plain("full nodes", "{\"Pod\":" + POD + ",\"Nodes\":{\"items\":[]}}", false),
+            new Plain("an unknown field", "{\"Pod\":" + POD + ",\"Other\":1}", false),
+            new Plain("the pod twice", "{\"Pod\":" + POD + ",\"Pod\":" + POD + "}", false),
+            new Plain("a null pod", "{\"Pod\":null,\"NodeNames\":[\"a\"]}", false),
+            new Plain("a name that is an object", names(POD).replace("[\"\"]", "[{}]"), false),
+            new Plain("trailing content", names(POD, "a") + " 1", false),
+            new Plain(
+                "a pod with a mistyped field", names(POD.replace("\"7\"", "[]"), "a"), false));
+    for (Plain c : bodies) {
+      byte[] b = c.body().getBytes(StandardCharsets.UTF_8);
+      ExtenderArgs plain = codec.decodePlain(b, index);
+      Object asWhole =
+          outcome(() -> codec.decodeSchedulingArgs(new ByteArrayInputStream(b), b.length, index));
+      Object asStream =
+          outcome(() -> codec.decode(new ByteArrayInputStream(b), ExtenderArgs.class, index));
+
+      assertThat(plain != null).as(c.name()).isEqualTo(c.plain());
+      if (asStream instanceof ExtenderArgs streamed) {
+        assertThat(asWhole).as(c.name()).isInstanceOf(ExtenderArgs.class);
+        for (ExtenderArgs a :
+            plain == null
+                ? List.of((ExtenderArgs) asWhole)
+                : List.of(plain, (ExtenderArgs) asWhole)) {
+          assertThat(a.pod()).as(c.name()).isEqualTo(streamed.pod());
+          assertThat(a.nodeNames()).as(c.name()).isEqualTo(streamed.nodeNames());
+          assertThat(a.nodes()).as(c.name()).isEqualTo(streamed.nodes());
+        }
+      } else {
+        assertThat(asWhole).as(c.name()).isEqualTo(asStream);
+      }
+    }
+  }
+
+  /** The decoded arguments, or the message of the request's error. */
+  private static Object outcome(java.util.function.Supplier<ExtenderArgs> decode) {
+    try {
+      return decode.get();
+    } catch (BadRequestException e) {
+      return e.getMessage();
     }
   }
 

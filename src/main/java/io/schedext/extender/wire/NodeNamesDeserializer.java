@@ -41,6 +41,29 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     return out;
   }
 
+  /**
+   * The names of the array whose START_ARRAY is the current token of {@code p}, decoded against
+   * {@code names} as {@link #deserialize} decodes them with that index; null when an element is an
+   * object or an array, which only a deserialization context can report (the caller then decodes
+   * the body with the mapper). {@code p} is left at the array's END_ARRAY.
+   */
+  public static List<String> decodeNames(JsonParser p, NodeNameIndex names) throws IOException {
+    try {
+      return decodeInterned(p, null, names);
+    } catch (NeedsContext e) {
+      return null;
+    }
+  }
+
+  /** An element only a deserialization context can report, met without one. */
+  private static final class NeedsContext extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NeedsContext() {
+      super(null, null, false, false);
+    }
+  }
+
   private static NodeNameList decodeInterned(
       JsonParser p, DeserializationContext ctxt, NodeNameIndex names) throws IOException {
     NodeNameList out = new NodeNameList(names, names.size());
@@ -112,6 +135,9 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     }
     if (t != null && t.isScalarValue()) {
       return p.getText();
+    }
+    if (ctxt == null) {
+      throw new NeedsContext();
     }
     try {
       return (String) ctxt.handleUnexpectedToken(String.class, p);

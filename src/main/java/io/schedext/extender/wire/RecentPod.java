@@ -77,6 +77,23 @@ public final class RecentPod {
   }
 
   /**
+   * The pod whose START_OBJECT is the current token of {@code p}, a parser over the whole of {@code
+   * body}: the recent pod when the bytes are the same (skipped), else decoded (and kept). {@code p}
+   * is left at the pod's END_OBJECT; {@code ctxt} is the read's context, or null.
+   */
+  public Pod read(JsonParser p, DeserializationContext ctxt, byte[] body) throws IOException {
+    long start = p.currentTokenLocation().getByteOffset();
+    Pod same = same(body, start);
+    if (same != null) {
+      p.skipChildren();
+      return same;
+    }
+    Pod pod = decode(p, ctxt, body, start);
+    keep(body, start, p.currentLocation().getByteOffset(), pod);
+    return pod;
+  }
+
+  /**
    * Decodes the pod whose START_OBJECT, at byte {@code start} of {@code body}, is the current token
    * of {@code p}, leaving {@code p} at its END_OBJECT. Field by field where {@link PodDecoder} can;
    * else by the mapper from the pod's first byte, so that a body the mapper fails on fails with its
@@ -160,15 +177,7 @@ public final class RecentPod {
       if (body == null || !p.hasToken(JsonToken.START_OBJECT)) {
         return decode(p, ctxt);
       }
-      long start = p.currentTokenLocation().getByteOffset();
-      Pod same = body.recent().same(body.bytes(), start);
-      if (same != null) {
-        p.skipChildren();
-        return same;
-      }
-      Pod pod = body.recent().decode(p, ctxt, body.bytes(), start);
-      body.recent().keep(body.bytes(), start, p.currentLocation().getByteOffset(), pod);
-      return pod;
+      return body.recent().read(p, ctxt, body.bytes());
     }
 
     private Pod decode(JsonParser p, DeserializationContext ctxt) throws IOException {
