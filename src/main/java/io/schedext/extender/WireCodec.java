@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.ExtenderFilterResult;
+import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.NodeNamesDeserializer;
 import io.schedext.extender.wire.RecentPod;
@@ -402,6 +404,17 @@ public final class WireCodec {
    */
   public void encode(Object value, ReplyBuffer buf) {
     buf.reset();
+    // The replies of every scheduling cycle, appended directly; the same bytes as the mapper's.
+    if (value instanceof HostPriorityList priorities) {
+      priorities.writeTo(buf);
+      return;
+    }
+    if (value instanceof ExtenderFilterResult filtered) {
+      if (filtered.writeTo(buf)) {
+        return;
+      }
+      buf.reset();
+    }
     try {
       mapper.writeValue(buf, value);
     } catch (JsonProcessingException e) {
