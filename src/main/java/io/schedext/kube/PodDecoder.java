@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Decodes a {@link Pod} from JSON into fabric8's model field by field, to the very object the
@@ -265,26 +266,23 @@ public final class PodDecoder {
 
     /** A map of strings. */
     private Map<String, String> strings() throws IOException {
-      expect(JsonToken.START_OBJECT);
-      Map<String, String> m = new LinkedHashMap<>();
-      for (String k = next(); k != null; k = next()) {
-        if (p.currentToken() != JsonToken.VALUE_STRING) {
-          throw new Unsupported("a map value " + p.currentToken());
-        }
-        m.put(k, p.getText());
-      }
-      return m;
+      return textMap(String::valueOf);
     }
 
     /** A map of quantities written as strings. */
     private Map<String, Quantity> quantities() throws IOException {
+      return textMap(Quantity::new);
+    }
+
+    /** A map whose values are all strings, each made a value by {@code of}. */
+    private <V> Map<String, V> textMap(Function<String, V> of) throws IOException {
       expect(JsonToken.START_OBJECT);
-      Map<String, Quantity> m = new LinkedHashMap<>();
+      Map<String, V> m = new LinkedHashMap<>();
       for (String k = next(); k != null; k = next()) {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
           throw new Unsupported("a map value " + p.currentToken());
         }
-        m.put(k, new Quantity(p.getText()));
+        m.put(k, of.apply(p.getText()));
       }
       return m;
     }

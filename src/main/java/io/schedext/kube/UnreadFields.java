@@ -17,9 +17,13 @@ public final class UnreadFields {
   /** The field of {@link ObjectMeta} skipped. */
   static final String META = "managedFields";
 
+  private static final String CONTAINER_STATUSES = "containerStatuses";
+  private static final String INIT_CONTAINER_STATUSES = "initContainerStatuses";
+  private static final String EPHEMERAL_CONTAINER_STATUSES = "ephemeralContainerStatuses";
+
   /** The fields of {@link PodStatus} skipped. */
   static final Set<String> POD_STATUS =
-      Set.of("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses");
+      Set.of(CONTAINER_STATUSES, INIT_CONTAINER_STATUSES, EPHEMERAL_CONTAINER_STATUSES);
 
   private UnreadFields() {}
 
@@ -27,7 +31,7 @@ public final class UnreadFields {
   private abstract static class Meta {}
 
   @JsonIgnoreProperties(
-      value = {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"},
+      value = {CONTAINER_STATUSES, INIT_CONTAINER_STATUSES, EPHEMERAL_CONTAINER_STATUSES},
       allowGetters = true)
   private abstract static class Status {}
 

@@ -74,12 +74,9 @@ class PodDecoderTest {
             "filter.ncc-true.json",
             "filter.ncc-false.json",
             "prioritize.ncc-true.json",
-            "preempt.ncc-true.json",
-            "bind.json")) {
+            "preempt.ncc-true.json")) {
       JsonNode pod = REQUESTS.readTree(Files.readString(FIXTURES.resolve(f))).get("Pod");
-      if (pod != null) {
-        cases.add(new Case("recorded " + f, pod.toString(), Expect.DECODES));
-      }
+      cases.add(new Case("recorded " + f, pod.toString(), Expect.DECODES));
     }
     Pod scheduling = RichPod.schedulingFields();
     cases.add(
