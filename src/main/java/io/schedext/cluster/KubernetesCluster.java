@@ -206,8 +206,9 @@ public final class KubernetesCluster implements ClusterSource {
     // object store keep their own views), so its namespace index would only be upkeep on every
     // watch event.
     informer.removeNamespaceIndex();
-    informer.addEventHandler(EventThreads.atNormalPriority(handler));
-    health.add(new InformerHandle<>(kind, informer, clock));
+    InformerHandle<T> handle = new InformerHandle<>(kind, informer, clock);
+    informer.addEventHandler(handle.counting(EventThreads.atNormalPriority(handler)));
+    health.add(handle);
   }
 
   @Override

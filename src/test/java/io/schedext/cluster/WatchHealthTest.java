@@ -1,6 +1,7 @@
 package io.schedext.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.RETURNS_DEEP_STUBS;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -10,11 +11,14 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.schedext.testing.MakePod;
 import io.schedext.testing.MutableClock;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +39,8 @@ class WatchHealthTest {
   private final WatchHealth health = new WatchHealth(clock, Duration.ofSeconds(30));
 
   @SuppressWarnings("unchecked")
-  private final SharedIndexInformer<Pod> informer = mock(SharedIndexInformer.class);
+  private final SharedIndexInformer<Pod> informer =
+      mock(SharedIndexInformer.class, RETURNS_DEEP_STUBS);
 
   private ExceptionHandler fabric8Handler;
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
@@ -68,9 +73,55 @@ class WatchHealthTest {
   }
 
   @Test
+  void notReadyUntilTheCacheHasBeenHandedTheFirstList() {
+    @SuppressWarnings("unchecked")
+    SharedIndexInformer<Pod> listed = mock(SharedIndexInformer.class, RETURNS_DEEP_STUBS);
+    Pod a = MakePod.pod().name("a").obj();
+    Pod b = MakePod.pod().name("b").obj();
+    when(listed.hasSynced()).thenReturn(true);
+    when(listed.isWatching()).thenReturn(true);
+    when(listed.getStore().list()).thenReturn(List.of(a, b));
+    WatchHealth fresh = new WatchHealth(clock, Duration.ofSeconds(30));
+    InformerHandle<Pod> handle = new InformerHandle<>("Pod", listed, clock);
+    fresh.add(handle);
+    List<Pod> cache = new ArrayList<>();
+    ResourceEventHandler<Pod> handler =
+        handle.counting(
+            new ResourceEventHandler<>() {
+              @Override
+              public void onAdd(Pod obj) {
+                cache.add(obj);
+              }
+
+              @Override
+              public void onUpdate(Pod oldObj, Pod newObj) {}
+
+              @Override
+              public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                cache.remove(obj);
+              }
+            });
+
+    assertThat(fresh.notReadyReason())
+        .as("the informer's store has the list, the cache none of it")
+        .isEqualTo("informers not synced yet: [Pod]");
+    handler.onAdd(a);
+    assertThat(fresh.notReadyReason()).isEqualTo("informers not synced yet: [Pod]");
+    handler.onAdd(b);
+    assertThat(fresh.notReadyReason()).isEmpty();
+    assertThat(cache).containsExactly(a, b);
+
+    // Once caught up it stays so, whatever the store holds later.
+    handler.onDelete(a, false);
+    when(listed.getStore().list()).thenReturn(List.of(b, a, MakePod.pod().name("c").obj()));
+    assertThat(fresh.notReadyReason()).isEmpty();
+    assertThat(cache).containsExactly(b);
+  }
+
+  @Test
   void aWatchStillOpeningAfterTheFirstListIsStartingNotDropped() {
     @SuppressWarnings("unchecked")
-    SharedIndexInformer<Pod> starting = mock(SharedIndexInformer.class);
+    SharedIndexInformer<Pod> starting = mock(SharedIndexInformer.class, RETURNS_DEEP_STUBS);
     when(starting.hasSynced()).thenReturn(true);
     when(starting.isWatching()).thenReturn(false);
     WatchHealth fresh = new WatchHealth(clock, Duration.ofSeconds(30));
