@@ -2,6 +2,8 @@ package io.schedext.config;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
@@ -12,6 +14,7 @@ import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
+import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.Registry;
 import io.schedext.framework.parallelize.Parallelizer;
@@ -227,6 +230,12 @@ public class ExtenderConfiguration {
             waitingPods,
             metrics,
             source.volumeWriter());
+    return profiles(props, registry, services);
+  }
+
+  /** Every profile the configuration names, as frameworks over {@code services}. */
+  private static Frameworks profiles(
+      ExtenderProperties props, Registry registry, FrameworkServices services) {
     Frameworks frameworks =
         FrameworkBuilder.build(
             props.config().file(),
@@ -239,6 +248,47 @@ public class ExtenderConfiguration {
         .forEach(
             f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
     return frameworks;
+  }
+
+  /**
+   * The request path run before readiness ({@link WarmUp}): a second instance of every profile,
+   * over services whose metrics nobody reads and which cannot bind or write volumes, started now;
+   * it runs once the cluster source is ready.
+   */
+  @Bean(destroyMethod = "close")
+  WarmUp warmUp(
+      Registry registry,
+      ObjectStore store,
+      ClusterSource source,
+      SchedulerCache cache,
+      Parallelizer parallelizer,
+      Clock clock,
+      ScheduledTimers timers,
+      WireCodec codec,
+      ExtenderProperties props) {
+    ExtenderMetrics unread =
+        new ExtenderMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    FrameworkServices services =
+        new FrameworkServices(
+            store,
+            WarmUp.NO_BINDS,
+            parallelizer,
+            source.nominator(),
+            clock,
+            timers,
+            new WaitingPodsMap(),
+            unread);
+    WarmUp warmUp =
+        new WarmUp(
+            props.scheduling().warmUpCalls(),
+            source,
+            cache,
+            codec,
+            profiles(props, registry, services),
+            unread,
+            System::nanoTime);
+    warmUp.start();
+    return warmUp;
   }
 
   @Bean
@@ -257,19 +307,33 @@ public class ExtenderConfiguration {
     return workers;
   }
 
-  /** Readiness: UP only when the cluster state is loaded (or synced) and not lost. */
+  /**
+   * Readiness: UP only when the cluster state is loaded (or synced) and not lost, and the request
+   * path has been warmed up on it ({@link WarmUp}).
+   */
   @Bean
-  HealthIndicator clusterState(ClusterSource source, SchedulerCache cache) {
+  HealthIndicator clusterState(ClusterSource source, SchedulerCache cache, WarmUp warmUp) {
     return () ->
-        source.isReady()
-            ? Health.up()
-                .withDetail("source", source.describe())
-                .withDetail("nodes", cache.nodeCount())
-                .withDetail("pods", cache.podCount())
-                .build()
-            : Health.outOfService()
+        !source.isReady()
+            ? Health.outOfService()
                 .withDetail("source", source.describe())
                 .withDetail("reason", source.notReadyReason())
-                .build();
+                .build()
+            : !warmUp.finished()
+                ? Health.outOfService()
+                    .withDetail("source", source.describe())
+                    .withDetail(
+                        "reason",
+                        "warming up the request path: "
+                            + warmUp.done()
+                            + " of "
+                            + warmUp.pairs()
+                            + " filter and prioritize pairs")
+                    .build()
+                : Health.up()
+                    .withDetail("source", source.describe())
+                    .withDetail("nodes", cache.nodeCount())
+                    .withDetail("pods", cache.podCount())
+                    .build();
   }
 }

@@ -86,15 +86,18 @@ public record ExtenderProperties(
    * Framework runtime settings.
    *
    * @param parallelism threads used per request for Filter and Score (0 = the number of CPUs)
-   * @param defaultProfile the profile served at {@code /scheduler/*}
-   * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded;
-   *     empty = the first configured profile (without a configuration file: the name of the
-   *     built-in or Policy profile, {@code default-scheduler} when empty)
+   * @param defaultProfile the profile served at {@code /scheduler/*}; empty = the first configured
+   *     profile (without a configuration file: the name of the built-in or Policy profile, {@code
+   *     default-scheduler} when empty)
+   * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded
+   * @param warmUpCalls filter and prioritize pairs run on the live cluster before readiness reports
+   *     UP, so the first calls are not interpreted (0 = none)
    */
   public record Scheduling(
       @DefaultValue("0") int parallelism,
       @DefaultValue("") String defaultProfile,
-      @DefaultValue("10") double pluginMetricsSamplePercent) {}
+      @DefaultValue("10") double pluginMetricsSamplePercent,
+      @DefaultValue("200") int warmUpCalls) {}
 
   /**
    * Binding settings.

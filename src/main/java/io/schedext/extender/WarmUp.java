@@ -1,0 +1,262 @@
+package io.schedext.extender;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.Snapshot;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.PodBinder;
+import io.schedext.framework.runtime.Frameworks;
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the filter and prioritize path on the live cluster before readiness reports UP, so that the
+ * first calls kube-scheduler makes do not run in the interpreter. HotSpot interprets a method until
+ * it has been called a few hundred times and optimises it after thousands: measured with 5,000
+ * nodes, the first call after ready took 240 ms, the next ten 30–55 ms and the next fifty still two
+ * to four times the steady state, so a thousand calls after ready had a p99 five to six times the
+ * warm one (docs/performance.md, "Warm-up before ready").
+ *
+ * <p>Once the cluster source is ready, {@code pairs} filter-then-prioritize calls are made for a
+ * few synthetic pending pods (one container asking for 100m CPU and 128Mi, as kube-scheduler sends
+ * a pod) over every node of the live cache's snapshot, by name. Each body is encoded, decoded by
+ * the request codec, answered by the same service and plugin code as a request, and the reply
+ * encoded. The shapes the compiler profiles are therefore the cluster's own nodes and the requests'
+ * own code. What the calls change stays private: the frameworks are a second instance of every
+ * profile over services of their own (their metrics go to a registry nobody reads, the waiting pods
+ * map is theirs, they cannot bind or write volumes), and the services remember pods in their own
+ * {@link SeenPods}. The live cache is only read, through snapshots.
+ *
+ * <p>Readiness waits for the warm-up ({@link #finished()}); the verbs do not (a call that comes
+ * early is answered, only slower). A warm-up that fails is logged and no longer held against
+ * readiness. With no nodes there is nothing to warm up on: it finishes at once.
+ */
+public final class WarmUp {
+
+  private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
+
+  /** The synthetic pods taken in turn, so no call sees the pod of the call before it. */
+  static final int PODS = 4;
+
+  /** The binder of the warm-up's frameworks: filter and prioritize never bind. */
+  public static final PodBinder NO_BINDS =
+      (pod, node) -> {
+        throw new FrameworkException("the warm-up's frameworks bind no pod");
+      };
+
+  /** How often the warm-up looks whether the cluster source is ready. */
+  private static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private final int pairs;
+  private final ClusterSource source;
+  private final SchedulerCache cache;
+  private final WireCodec codec;
+  private final FilterService filter;
+  private final PrioritizeService prioritize;
+  private final Frameworks frameworks;
+  private final LongSupplier nanoTime;
+  private volatile int done;
+  private volatile boolean finished;
+  private volatile boolean closed;
+
+  /**
+   * A warm-up of {@code pairs} filter and prioritize pairs over {@code frameworks} (a private
+   * instance of every profile), {@code source} and {@code cache} read only; finished at once when
+   * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones.
+   */
+  public WarmUp(
+      int pairs,
+      ClusterSource source,
+      SchedulerCache cache,
+      WireCodec codec,
+      Frameworks frameworks,
+      ExtenderMetrics metrics,
+      LongSupplier nanoTime) {
+    if (pairs < 0) {
+      throw new IllegalArgumentException("warm-up calls must not be negative: " + pairs);
+    }
+    this.pairs = pairs;
+    this.source = source;
+    this.cache = cache;
+    this.codec = codec;
+    this.frameworks = frameworks;
+    this.nanoTime = nanoTime;
+    IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
+    PreFilterHandoff handoff = new PreFilterHandoff();
+    this.filter = new FilterService(pods, handoff, metrics);
+    this.prioritize = new PrioritizeService(pods, handoff, metrics);
+    this.finished = pairs == 0;
+  }
+
+  /**
+   * Starts the warm-up on a daemon thread of its own: it waits for the cluster source to be ready,
+   * then runs. Nothing happens when there is nothing to do.
+   */
+  public void start() {
+    if (finished) {
+      return;
+    }
+    Thread t = new Thread(this::awaitSourceAndRun, "warm-up");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Stops a warm-up still waiting for the source or running, after its current call. */
+  public void close() {
+    closed = true;
+  }
+
+  /** Whether the warm-up is over: every call made, or given up (which it logs). */
+  public boolean finished() {
+    return finished;
+  }
+
+  /** Filter and prioritize pairs made so far. */
+  public int done() {
+    return done;
+  }
+
+  /** Filter and prioritize pairs planned. */
+  public int pairs() {
+    return pairs;
+  }
+
+  private void awaitSourceAndRun() {
+    while (!source.isReady()) {
+      if (closed) {
+        return;
+      }
+      LockSupport.parkNanos(READY_POLL_NANOS);
+    }
+    run();
+  }
+
+  /** Runs every pair now, on this thread, whether or not the source is ready; then finished. */
+  void run() {
+    long start = nanoTime.getAsLong();
+    try {
+      Snapshot first = cache.snapshot();
+      if (first.size() == 0) {
+        log.info("Warm-up skipped: the cluster has no node to filter yet");
+        return;
+      }
+      List<String> profiles = new ArrayList<>();
+      frameworks.all().forEach(f -> profiles.add(f.profileName()));
+      ReplyBuffer buf = codec.borrowBuffer();
+      try {
+        for (int i = 0; i < pairs && !closed; i++) {
+          // Names from the snapshot the call itself takes, so the cache may move on meanwhile.
+          Call call =
+              new Call(
+                  frameworks.get(profiles.get((i / PODS) % profiles.size())),
+                  cache::snapshot,
+                  new SnapshotNames());
+          byte[] body = body(i % PODS, names(call.snapshot()));
+          codec.encode(filter.filter(call, decode(body, call)), buf);
+          codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
+          done = i + 1;
+        }
+      } finally {
+        codec.release(buf);
+      }
+      log.info(
+          "Warm-up: {} filter and prioritize pairs over {} nodes in {} ms",
+          done,
+          first.size(),
+          TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - start));
+    } catch (RuntimeException e) {
+      log.warn(
+          "Warm-up stopped after {} of {} pairs (readiness no longer waits for it): {}",
+          done,
+          pairs,
+          e.toString());
+    } finally {
+      finished = true;
+    }
+  }
+
+  /** A body decoded as the endpoint decodes a request's. */
+  private ExtenderArgs decode(byte[] body, Call call) {
+    return codec.decodeSchedulingArgs(new ByteArrayInputStream(body), body.length, call.names());
+  }
+
+  private byte[] body(int pod, List<String> names) {
+    return codec.encode(new ExtenderArgs(pod(pod), null, names));
+  }
+
+  private static List<String> names(Snapshot snapshot) {
+    List<NodeInfo> nodes = snapshot.list();
+    List<String> names = new ArrayList<>(nodes.size());
+    for (NodeInfo n : nodes) {
+      names.add(n.name());
+    }
+    return names;
+  }
+
+  /**
+   * Synthetic pending pod {@code i}: the fields the API server gives a pod created from a one-line
+   * manifest with resource requests, as kube-scheduler sends it.
+   */
+  static Pod pod(int i) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("extender-warm-up-" + i)
+        .withNamespace("default")
+        .withUid("00000000-0000-0000-0000-00000000000" + i)
+        .withResourceVersion("1")
+        .withCreationTimestamp("2024-01-01T00:00:00Z")
+        .withLabels(Map.of("app", "extender-warm-up"))
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withImage("registry.k8s.io/pause:3.9")
+        .withImagePullPolicy("IfNotPresent")
+        .withTerminationMessagePath("/dev/termination-log")
+        .withTerminationMessagePolicy("File")
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
+        .endResources()
+        .endContainer()
+        .withRestartPolicy("Always")
+        .withTerminationGracePeriodSeconds(30L)
+        .withDnsPolicy("ClusterFirst")
+        .withServiceAccountName("default")
+        .withSchedulerName("default-scheduler")
+        .withPriority(0)
+        .withEnableServiceLinks(true)
+        .withPreemptionPolicy("PreemptLowerPriority")
+        .addNewToleration()
+        .withKey("node.kubernetes.io/not-ready")
+        .withOperator("Exists")
+        .withEffect("NoExecute")
+        .withTolerationSeconds(300L)
+        .endToleration()
+        .addNewToleration()
+        .withKey("node.kubernetes.io/unreachable")
+        .withOperator("Exists")
+        .withEffect("NoExecute")
+        .withTolerationSeconds(300L)
+        .endToleration()
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Pending")
+        .withQosClass("Burstable")
+        .endStatus()
+        .build();
+  }
+}

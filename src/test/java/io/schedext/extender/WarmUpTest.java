@@ -1,0 +1,188 @@
+package io.schedext.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ObjectStore;
+import io.schedext.extender.wire.ExtenderArgs;
+import io.schedext.extender.wire.ExtenderFilterResult;
+import io.schedext.framework.FrameworkException;
+import io.schedext.framework.PodInfo;
+import io.schedext.framework.runtime.Framework;
+import io.schedext.framework.runtime.FrameworkServices;
+import io.schedext.framework.runtime.Frameworks;
+import io.schedext.profiles.InTreeRegistry;
+import io.schedext.profiles.ProfileDefaults;
+import io.schedext.testing.FixedSource;
+import io.schedext.testing.MakeNode;
+import io.schedext.testing.TestFrameworks;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The warm-up before readiness runs the real filter and prioritize path over the live cache's nodes
+ * and keeps what it changes to itself.
+ */
+class WarmUpTest {
+
+  private final SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
+  private final ObjectStore store = new ObjectStore();
+  private final WireCodec codec = new WireCodec(1 << 20);
+  private final SimpleMeterRegistry privateRegistry = new SimpleMeterRegistry();
+  private final ExtenderMetrics privateMetrics = new ExtenderMetrics(privateRegistry);
+
+  /** The default profile over services whose metrics are {@link #privateMetrics}. */
+  private Frameworks privateFrameworks() {
+    FrameworkServices base = TestFrameworks.services(store);
+    FrameworkServices services =
+        new FrameworkServices(
+            base.clusterObjects(),
+            WarmUp.NO_BINDS,
+            base.parallelizer(),
+            base.nominator(),
+            base.clock(),
+            base.timers(),
+            base.waitingPods(),
+            privateMetrics);
+    var registry = InTreeRegistry.create();
+    Framework fw =
+        Framework.create(
+            ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry, services);
+    // Every cycle times its plugins, so the private registry shows the plugins ran.
+    fw.setPluginMetricsSamplePercent(100);
+    return new Frameworks(Map.of(fw.profileName(), fw), fw.profileName());
+  }
+
+  private void nodes(int n) {
+    for (int i = 0; i < n; i++) {
+      cache.addNode(
+          MakeNode.node()
+              .name("node-" + i)
+              .capacity(Map.of("cpu", "4", "memory", "8Gi", "pods", "110"))
+              .obj());
+    }
+  }
+
+  private WarmUp warmUp(int pairs, Frameworks frameworks) {
+    return new WarmUp(
+        pairs, FixedSource.ready(), cache, codec, frameworks, privateMetrics, System::nanoTime);
+  }
+
+  private long timed(String name, String tag, String value) {
+    return privateRegistry.find(name).tag(tag, value).timers().stream()
+        .mapToLong(Timer::count)
+        .sum();
+  }
+
+  @Test
+  void runsEveryPairThroughTheFrameworkOverTheLiveNodesAndLeavesTheCacheAlone() {
+    nodes(3);
+    long generation = cache.snapshot().generation();
+    WarmUp w = warmUp(5, privateFrameworks());
+    assertThat(w.finished()).isFalse();
+
+    w.run();
+
+    assertThat(w.finished()).isTrue();
+    assertThat(w.done()).isEqualTo(5);
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Filter"))
+        .as("one Filter run per filter call")
+        .isEqualTo(5);
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Score"))
+        .as("one Score run per prioritize call")
+        .isEqualTo(5);
+    assertThat(timed("scheduler.plugin.execution.duration", "plugin", "NodeResourcesFit"))
+        .as("the resource plugin filtered and scored the nodes")
+        .isGreaterThanOrEqualTo(5 * 3 * 2);
+    assertThat(
+            privateRegistry.find("extender.request.nodes").summaries().stream()
+                .mapToDouble(DistributionSummary::totalAmount)
+                .sum())
+        .as("every call was given every node, by name")
+        .isEqualTo(5 * 3 * 2);
+    assertThat(cache.podCount()).isZero();
+    assertThat(cache.snapshot().generation()).isEqualTo(generation);
+  }
+
+  @Test
+  void theSyntheticPodsFitAnOrdinaryNodeAndTakeTurns() {
+    nodes(1);
+    PodInfo first = PodInfo.of(WarmUp.pod(0));
+    assertThat(first.uid()).isNotEqualTo(PodInfo.of(WarmUp.pod(1)).uid());
+    VerbHarness harness =
+        new VerbHarness(
+            cache,
+            FixedSource.ready(),
+            privateFrameworks(),
+            TestFrameworks.services(store).parallelizer(),
+            new SeenPods(10, Duration.ofMinutes(1), System::nanoTime),
+            privateMetrics);
+    ExtenderFilterResult r =
+        harness.filter(null, new ExtenderArgs(WarmUp.pod(0), null, List.of("node-0")));
+    assertThat(r.nodeNames()).containsExactly("node-0");
+    assertThat(r.error()).isEmpty();
+  }
+
+  @Test
+  void noPairsIsFinishedFromTheStart() {
+    WarmUp w = warmUp(0, privateFrameworks());
+    assertThat(w.finished()).isTrue();
+    w.start();
+    assertThat(w.done()).isZero();
+  }
+
+  @Test
+  void aClusterWithoutNodesHasNothingToWarmUpOn() {
+    WarmUp w = warmUp(3, privateFrameworks());
+    w.run();
+    assertThat(w.finished()).isTrue();
+    assertThat(w.done()).isZero();
+    assertThat(privateRegistry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void aFailingCallEndsTheWarmUpSoReadinessNoLongerWaitsForIt() {
+    nodes(2);
+    Framework broken = mock(Framework.class);
+    when(broken.profileName()).thenReturn("broken");
+    when(broken.newCycleState(any())).thenThrow(new IllegalStateException("plugin state lost"));
+    WarmUp w = warmUp(4, new Frameworks(Map.of("broken", broken), "broken"));
+    w.run();
+    assertThat(w.finished()).isTrue();
+    assertThat(w.done()).isZero();
+  }
+
+  @Test
+  void closedBeforeItRunsItMakesNoCall() {
+    nodes(2);
+    WarmUp w = warmUp(4, privateFrameworks());
+    w.close();
+    w.run();
+    assertThat(w.finished()).isTrue();
+    assertThat(w.done()).isZero();
+  }
+
+  @Test
+  void theFrameworksOfTheWarmUpCannotBind() {
+    assertThatThrownBy(() -> WarmUp.NO_BINDS.bind(PodInfo.of(WarmUp.pod(0)), "node-0"))
+        .isInstanceOf(FrameworkException.class)
+        .hasMessageContaining("bind no pod");
+  }
+
+  @Test
+  void negativePairsAreRefused() {
+    assertThatThrownBy(() -> warmUp(-1, privateFrameworks()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
+  }
+}
