@@ -2,6 +2,7 @@ package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
@@ -11,12 +12,16 @@ import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
+import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Frameworks;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -32,14 +37,18 @@ import org.slf4j.LoggerFactory;
  * warm one (docs/performance.md, "Warm-up before ready").
  *
  * <p>Once the cluster source is ready, {@code pairs} filter-then-prioritize calls are made for a
- * few synthetic pending pods (one container asking for 100m CPU and 128Mi, as kube-scheduler sends
- * a pod) over every node of the live cache's snapshot, by name. Each body is encoded, decoded by
- * the request codec, answered by the same service and plugin code as a request, and the reply
- * encoded. The shapes the compiler profiles are therefore the cluster's own nodes and the requests'
- * own code. What the calls change stays private: the frameworks are a second instance of every
- * profile over services of their own (their metrics go to a registry nobody reads, the waiting pods
- * map is theirs, they cannot bind or write volumes), and the services remember pods in their own
- * {@link SeenPods}. The live cache is only read, through snapshots.
+ * few pending pods over every node of the live cache's snapshot, by name. The pods are copies of
+ * pods already placed in the cluster, made pending again, so that the calls take the branches real
+ * pods take (their Services' default spreading, their affinities, the nodes they do not fit); code
+ * compiled on the shapes of made-up pods is thrown away and compiled again at the first real ones.
+ * A cluster with no pod yet gets synthetic ones (one container asking for 100m CPU and 128Mi). Each
+ * body is encoded, decoded by the request codec, answered by the same service and plugin code as a
+ * request, and the reply encoded. The shapes the compiler profiles are therefore the cluster's own
+ * nodes and the requests' own code. What the calls change stays private: the frameworks are a
+ * second instance of every profile over services of their own (their metrics go to a registry
+ * nobody reads, the waiting pods map is theirs, they cannot bind or write volumes), and the
+ * services remember pods in their own {@link SeenPods}. The live cache is only read, through
+ * snapshots.
  *
  * <p>Readiness waits for the warm-up ({@link #finished()}); the verbs do not (a call that comes
  * early is answered, only slower). A warm-up that fails is logged and no longer held against
@@ -154,6 +163,7 @@ public final class WarmUp {
         log.info("Warm-up skipped: the cluster has no node to filter yet");
         return;
       }
+      List<Pod> pods = pendingLike(first);
       List<String> profiles = new ArrayList<>();
       frameworks.all().forEach(f -> profiles.add(f.profileName()));
       ReplyBuffer buf = codec.borrowBuffer();
@@ -165,7 +175,7 @@ public final class WarmUp {
                   frameworks.get(profiles.get((i / PODS) % profiles.size())),
                   cache::snapshot,
                   new SnapshotNames());
-          byte[] body = body(i % PODS, names(call.snapshot()));
+          byte[] body = body(pods.get(i % pods.size()), names(call.snapshot()));
           codec.encode(filter.filter(call, decode(body, call)), buf);
           codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
           done = i + 1;
@@ -194,8 +204,54 @@ public final class WarmUp {
     return codec.decodeSchedulingArgs(new ByteArrayInputStream(body), body.length, call.names());
   }
 
-  private byte[] body(int pod, List<String> names) {
-    return codec.encode(new ExtenderArgs(pod(pod), null, names));
+  private byte[] body(Pod pod, List<String> names) {
+    return codec.encode(new ExtenderArgs(pod, null, names));
+  }
+
+  /**
+   * The pods to warm up with: up to {@link #PODS} pods already placed in {@code snapshot}, each of
+   * another namespace or set of labels, made pending again ({@link #pendingCopy}); the synthetic
+   * ones ({@link #pod}) when the cluster has none. Taken from nodes spread over the snapshot.
+   */
+  List<Pod> pendingLike(Snapshot snapshot) {
+    List<NodeInfo> nodes = snapshot.list();
+    List<Pod> out = new ArrayList<>(PODS);
+    Set<List<Object>> shapes = new HashSet<>();
+    int step = Math.max(1, nodes.size() / (PODS * 4));
+    for (int n = 0; n < nodes.size() && out.size() < PODS; n += step) {
+      for (PodInfo placed : nodes.get(n).pods()) {
+        Pod pod = placed.pod();
+        if (shapes.add(
+            Arrays.asList(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels()))) {
+          out.add(pendingCopy(pod, out.size()));
+          break;
+        }
+      }
+    }
+    if (out.isEmpty()) {
+      for (int i = 0; i < PODS; i++) {
+        out.add(pod(i));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A copy of {@code placed} as kube-scheduler would send it before placing it: a name and UID of
+   * the warm-up's own ({@code i}), no node, status pending. Namespace, labels, owners and the whole
+   * spec are kept.
+   */
+  private Pod pendingCopy(Pod placed, int i) {
+    Pod pod = codec.decode(codec.encode(placed), Pod.class);
+    pod.getMetadata().setName("extender-warm-up-" + i);
+    pod.getMetadata().setUid("00000000-0000-0000-0000-00000000000" + i);
+    pod.getMetadata().setResourceVersion("1");
+    pod.getSpec().setNodeName(null);
+    PodStatus status = new PodStatus();
+    status.setPhase("Pending");
+    status.setQosClass(placed.getStatus() == null ? null : placed.getStatus().getQosClass());
+    pod.setStatus(status);
+    return pod;
   }
 
   private static List<String> names(Snapshot snapshot) {

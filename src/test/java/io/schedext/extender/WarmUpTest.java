@@ -6,6 +6,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,6 +23,7 @@ import io.schedext.profiles.InTreeRegistry;
 import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
+import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
 import java.time.Clock;
 import java.time.Duration;
@@ -131,6 +133,78 @@ class WarmUpTest {
         harness.filter(null, new ExtenderArgs(WarmUp.pod(0), null, List.of("node-0")));
     assertThat(r.nodeNames()).containsExactly("node-0");
     assertThat(r.error()).isEmpty();
+  }
+
+  @Test
+  void itsPodsAreCopiesOfTheClustersOwnMadePendingOnePerShape() {
+    nodes(3);
+    Pod web =
+        MakePod.pod()
+            .name("web-1")
+            .namespace("shop")
+            .uid("uid-web-1")
+            .label("app", "web")
+            .owner("ReplicaSet", "web-5d9")
+            .req(Map.of("cpu", "250m"))
+            .node("node-0")
+            .obj();
+    web.getStatus().setPhase("Running");
+    cache.addPod(PodInfo.of(web));
+    // The same shape again (namespace and labels): not a second warm-up pod.
+    cache.addPod(
+        PodInfo.of(
+            MakePod.pod()
+                .name("web-2")
+                .namespace("shop")
+                .uid("uid-web-2")
+                .label("app", "web")
+                .node("node-1")
+                .obj()));
+    cache.addPod(
+        PodInfo.of(
+            MakePod.pod()
+                .name("db-0")
+                .namespace("shop")
+                .uid("uid-db-0")
+                .label("app", "db")
+                .node("node-2")
+                .obj()));
+    WarmUp w = warmUp(2, privateFrameworks());
+
+    List<Pod> pods = w.pendingLike(cache.snapshot());
+
+    assertThat(pods)
+        .extracting(p -> p.getMetadata().getLabels().get("app"))
+        .containsExactlyInAnyOrder("web", "db");
+    Pod copy =
+        pods.stream()
+            .filter(p -> "web".equals(p.getMetadata().getLabels().get("app")))
+            .findFirst()
+            .orElseThrow();
+    assertThat(copy.getMetadata().getName()).startsWith("extender-warm-up-");
+    assertThat(copy.getMetadata().getUid()).isNotEqualTo("uid-web-1");
+    assertThat(copy.getMetadata().getNamespace()).isEqualTo("shop");
+    assertThat(copy.getMetadata().getOwnerReferences())
+        .isEqualTo(web.getMetadata().getOwnerReferences());
+    assertThat(copy.getSpec().getNodeName()).isNull();
+    assertThat(copy.getSpec().getContainers()).isEqualTo(web.getSpec().getContainers());
+    assertThat(copy.getStatus().getPhase()).isEqualTo("Pending");
+    assertThat(web.getSpec().getNodeName())
+        .as("the cluster's pod is untouched")
+        .isEqualTo("node-0");
+    assertThat(web.getMetadata().getName()).isEqualTo("web-1");
+
+    w.run();
+    assertThat(w.done()).isEqualTo(2);
+    assertThat(cache.podCount()).isEqualTo(3);
+  }
+
+  @Test
+  void aClusterWithoutPodsGetsSyntheticOnes() {
+    nodes(2);
+    assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
+        .hasSize(WarmUp.PODS)
+        .allSatisfy(p -> assertThat(p.getMetadata().getName()).startsWith("extender-warm-up-"));
   }
 
   @Test
