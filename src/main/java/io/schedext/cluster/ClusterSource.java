@@ -54,6 +54,14 @@ public interface ClusterSource extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * Runs what this source does with a pod's events, {@code times} times over the events {@code pod}
+   * would bring (created pending, then bound to {@code nodeName}), keeping nothing: the warm-up
+   * before readiness ({@code extender/WarmUp}) calls it so that the code is compiled before real
+   * events. Nothing for a source without events.
+   */
+  default void warmUpEvents(Pod pod, String nodeName, int times) {}
+
   @Override
   default void close() {}
 }

@@ -5,10 +5,14 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.FrameworkException;
@@ -226,6 +230,41 @@ public final class KubernetesCluster implements ClusterSource {
   public List<String> watchesDown() {
     health.poll();
     return health.down();
+  }
+
+  /**
+   * The two events of {@code pod}, written as the API server writes them, decoded by the client's
+   * serialization as the pod watch decodes them, trimmed and read as the cache would read them, and
+   * dropped. Only the decoding and the reading are shared with real events: the informers, the
+   * handlers and the cache never see these.
+   */
+  @Override
+  public void warmUpEvents(Pod pod, String nodeName, int times) {
+    KubernetesSerialization serialization = client.getKubernetesSerialization();
+    Pod bound = serialization.clone(pod);
+    bound.getSpec().setNodeName(nodeName);
+    if (bound.getStatus() == null) {
+      bound.setStatus(new PodStatus());
+    }
+    bound
+        .getStatus()
+        .setConditions(
+            List.of(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build()));
+    String added = "{\"type\":\"ADDED\",\"object\":" + serialization.asJson(pod) + "}";
+    String modified = "{\"type\":\"MODIFIED\",\"object\":" + serialization.asJson(bound) + "}";
+    for (int i = 0; i < times; i++) {
+      warmUpEvent(serialization, added);
+      warmUpEvent(serialization, modified);
+    }
+  }
+
+  private static void warmUpEvent(KubernetesSerialization serialization, String json) {
+    if (serialization.unmarshal(json, WatchEvent.class).getObject() instanceof Pod decoded) {
+      trim(decoded);
+      if (!terminal(decoded) && assigned(decoded)) {
+        PodInfo.of(decoded);
+      }
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.schedext.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -196,6 +197,35 @@ class KubernetesClusterTest {
     create(pod("p2", "n1", "1"));
     await().atMost(Duration.ofSeconds(20)).until(() -> cache.podCount() == 2);
     assertThat(runs.get()).isEqualTo(1);
+  }
+
+  @Test
+  void warmingUpOnAPodsEventsReadsThemAsTheWatchWouldAndKeepsNothing() {
+    client.nodes().resource(node("n1", "4")).create();
+    create(pod("p1", "n1", "1"));
+    startSource();
+    long generation = cache.snapshot().generation();
+    long events = source.events();
+    Pod pending = pod("warm", null, "500m");
+    pending.getMetadata().setUid("warm-uid");
+    pending.getStatus().setPhase("Pending");
+
+    source.warmUpEvents(pending, "n1", 3);
+
+    assertThat(cache.podCount()).isEqualTo(1);
+    assertThat(cache.snapshot().generation()).isEqualTo(generation);
+    assertThat(source.events()).isEqualTo(events);
+    assertThat(source.pendingPods()).isEmpty();
+    assertThat(source.findPod("default", "warm", "")).isNull();
+    assertThat(pending.getSpec().getNodeName()).as("the pod given is not changed").isNull();
+    assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
+
+    // The bound event is read as the cache reads a pod: one it would refuse fails the warm-up too.
+    Pod unreadable = pod("bad", null, "lots");
+    unreadable.getMetadata().setUid("bad-uid");
+    assertThatThrownBy(() -> source.warmUpEvents(unreadable, "n1", 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(cache.podCount()).isEqualTo(1);
   }
 
   @Test
