@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * second instance of every profile over services of their own (their metrics go to a registry
  * nobody reads, the waiting pods map is theirs, they cannot bind or write volumes), and the
  * services remember pods in their own {@link SeenPods}. The live cache is only read, through
- * snapshots.
+ * snapshots (the node infos' memos, keyed by a pod's scoring inputs, fill as for any call).
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
  * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's two watch events (created,
@@ -182,6 +182,9 @@ public final class WarmUp {
       try {
         for (int i = 0; i < pairs && !closed; i++) {
           // Names from the snapshot the call itself takes, so the cache may move on meanwhile.
+          // Every
+          // node, as in the largest calls: at most 1,000 per call halved the warm-up at 5,000 nodes
+          // but left the first calls after ready slower (docs/performance.md).
           Call call =
               new Call(
                   frameworks.get(profiles.get((i / PODS) % profiles.size())),
