@@ -231,12 +231,12 @@ public final class EventThreads {
    * costs the calls nothing; two system calls per event.
    */
   static <T> ResourceEventHandler<T> atNormalPriority(ResourceEventHandler<T> handler) {
-    return new ResourceEventHandler<>() {
+    return new ForwardingHandler<>(handler) {
       @Override
       public void onAdd(T obj) {
         int was = raise();
         try {
-          handler.onAdd(obj);
+          super.onAdd(obj);
         } finally {
           restore(was);
         }
@@ -246,7 +246,7 @@ public final class EventThreads {
       public void onUpdate(T oldObj, T newObj) {
         int was = raise();
         try {
-          handler.onUpdate(oldObj, newObj);
+          super.onUpdate(oldObj, newObj);
         } finally {
           restore(was);
         }
@@ -256,25 +256,10 @@ public final class EventThreads {
       public void onDelete(T obj, boolean deletedFinalStateUnknown) {
         int was = raise();
         try {
-          handler.onDelete(obj, deletedFinalStateUnknown);
+          super.onDelete(obj, deletedFinalStateUnknown);
         } finally {
           restore(was);
         }
-      }
-
-      @Override
-      public void onNothing() {
-        handler.onNothing();
-      }
-
-      @Override
-      public void onBeforeList(String resourceVersion) {
-        handler.onBeforeList(resourceVersion);
-      }
-
-      @Override
-      public void onList(String resourceVersion, boolean initialList) {
-        handler.onList(resourceVersion, initialList);
       }
     };
   }

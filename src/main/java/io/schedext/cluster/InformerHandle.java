@@ -118,39 +118,14 @@ final class InformerHandle<T extends HasMetadata> {
    * rather than {@code handler} itself.
    */
   ResourceEventHandler<T> counting(ResourceEventHandler<T> handler) {
-    return new ResourceEventHandler<>() {
+    return new ForwardingHandler<>(handler) {
       @Override
       public void onAdd(T obj) {
         try {
-          handler.onAdd(obj);
+          super.onAdd(obj);
         } finally {
           added.incrementAndGet();
         }
-      }
-
-      @Override
-      public void onUpdate(T oldObj, T newObj) {
-        handler.onUpdate(oldObj, newObj);
-      }
-
-      @Override
-      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        handler.onDelete(obj, deletedFinalStateUnknown);
-      }
-
-      @Override
-      public void onNothing() {
-        handler.onNothing();
-      }
-
-      @Override
-      public void onBeforeList(String resourceVersion) {
-        handler.onBeforeList(resourceVersion);
-      }
-
-      @Override
-      public void onList(String resourceVersion, boolean initial) {
-        handler.onList(resourceVersion, initial);
       }
     };
   }
