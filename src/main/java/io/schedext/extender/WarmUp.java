@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -229,8 +230,9 @@ public final class WarmUp {
 
   /**
    * The pods to warm up with: up to {@link #PODS} pods already placed in {@code snapshot}, each of
-   * another namespace or set of labels, made pending again ({@link #pendingCopy}); the synthetic
-   * ones ({@link #pod}) when the cluster has none. Taken from nodes spread over the snapshot.
+   * another namespace or set of labels and neither static nor a DaemonSet's, made pending again
+   * ({@link #pendingCopy}); the synthetic ones ({@link #pod}) when the cluster has none. Taken from
+   * nodes spread over the snapshot.
    */
   List<Pod> pendingLike(Snapshot snapshot) {
     List<NodeInfo> nodes = snapshot.list();
@@ -240,8 +242,9 @@ public final class WarmUp {
     for (int n = 0; n < nodes.size() && out.size() < PODS; n += step) {
       for (PodInfo placed : nodes.get(n).pods()) {
         Pod pod = placed.pod();
-        if (shapes.add(
-            Arrays.asList(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels()))) {
+        if (typical(pod)
+            && shapes.add(
+                Arrays.asList(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels()))) {
           out.add(pendingCopy(pod, out.size()));
           break;
         }
@@ -254,6 +257,30 @@ public final class WarmUp {
     }
     return out;
   }
+
+  /**
+   * Whether {@code pod} is like most pods kube-scheduler places: not a node's static pod (its
+   * mirror never goes through a scheduler) and not a DaemonSet's (pinned to one node by affinity,
+   * and on every node, so it would be the first pod found almost everywhere).
+   */
+  private static boolean typical(Pod pod) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    if (annotations != null && annotations.containsKey(MIRROR_ANNOTATION)) {
+      return false;
+    }
+    List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+    if (owners != null) {
+      for (OwnerReference o : owners) {
+        if ("DaemonSet".equals(o.getKind()) || "Node".equals(o.getKind())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The annotation the kubelet puts on the mirror pod of a static pod. */
+  static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
 
   /**
    * A copy of {@code placed} as kube-scheduler would send it before placing it: a name and UID of

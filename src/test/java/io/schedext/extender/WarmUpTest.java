@@ -200,6 +200,36 @@ class WarmUpTest {
   }
 
   @Test
+  void daemonSetAndStaticPodsAreNotTakenAsModels() {
+    nodes(2);
+    cache.addPod(
+        PodInfo.of(
+            MakePod.pod()
+                .name("kube-proxy-abc")
+                .namespace("kube-system")
+                .uid("uid-proxy")
+                .label("k8s-app", "kube-proxy")
+                .owner("DaemonSet", "kube-proxy")
+                .node("node-0")
+                .obj()));
+    Pod mirror =
+        MakePod.pod()
+            .name("etcd-node-1")
+            .namespace("kube-system")
+            .uid("uid-etcd")
+            .label("component", "etcd")
+            .node("node-1")
+            .obj();
+    mirror.getMetadata().setAnnotations(Map.of(WarmUp.MIRROR_ANNOTATION, "hash"));
+    cache.addPod(PodInfo.of(mirror));
+
+    assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
+        .as("none is typical: the synthetic pods")
+        .hasSize(WarmUp.PODS)
+        .allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("default"));
+  }
+
+  @Test
   void aClusterWithoutPodsGetsSyntheticOnes() {
     nodes(2);
     assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
