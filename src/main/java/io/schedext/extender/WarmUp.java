@@ -64,7 +64,10 @@ public final class WarmUp {
 
   private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
-  /** The synthetic pods taken in turn, so no call sees the pod of the call before it. */
+  /**
+   * The most pods taken in turn (copies of the cluster's or synthetic ones), so that no call sees
+   * the pod of the call before it.
+   */
   static final int PODS = 4;
 
   /**
@@ -182,10 +185,9 @@ public final class WarmUp {
       ReplyBuffer buf = codec.borrowBuffer();
       try {
         for (int i = 0; i < pairs && !closed; i++) {
-          // Names from the snapshot the call itself takes, so the cache may move on meanwhile.
-          // Every
-          // node, as in the largest calls: at most 1,000 per call halved the warm-up at 5,000 nodes
-          // but left the first calls after ready slower (docs/performance.md).
+          // Names from the snapshot the call itself takes, so the cache may move on meanwhile;
+          // every node, as in the largest calls (at most 1,000 per call halved the warm-up at
+          // 5,000 nodes but left the first calls after ready slower, docs/performance.md).
           Call call =
               new Call(
                   frameworks.get(profiles.get((i / PODS) % profiles.size())),
