@@ -93,6 +93,7 @@ public final class Bench {
     Launched launched = startService(o, List.of("--extender.cluster.file=" + file));
     Process service = launched.process();
     HttpLoadDriver d = launched.driver();
+    d.printSlowest(intOpt(o, "slowest", 0));
     try {
       awaitReady(d, service);
       System.out.printf(Locale.ROOT, "start to ready: %.1f s%n", (System.nanoTime() - t0) / 1e9);

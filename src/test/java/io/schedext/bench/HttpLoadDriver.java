@@ -48,6 +48,7 @@ public final class HttpLoadDriver {
   private final String host;
   private final int port;
   private final ThreadLocal<Connection> connections = new ThreadLocal<>();
+  private volatile int slowest;
 
   /** A driver for the extender at {@code base} (e.g. http://127.0.0.1:8888). */
   public HttpLoadDriver(String base) {
@@ -55,6 +56,14 @@ public final class HttpLoadDriver {
     URI u = URI.create(base);
     this.host = u.getHost();
     this.port = u.getPort();
+  }
+
+  /**
+   * Prints the positions and times of this many slowest calls of each {@link #serial} row (0:
+   * none).
+   */
+  public void printSlowest(int calls) {
+    this.slowest = calls;
   }
 
   /** The extender's base URL, e.g. http://127.0.0.1:8888. */
@@ -84,6 +93,25 @@ public final class HttpLoadDriver {
 
     private static double ms(long nanos) {
       return nanos / 1e6;
+    }
+
+    /**
+     * The {@code n} slowest of {@code nanos}, slowest first, each as its position in the series and
+     * its milliseconds ({@code 0:241.1 4:54.3 ...}): where in a row its tail lies (the first calls
+     * after ready, or spread through it).
+     */
+    static String slowest(long[] nanos, int n) {
+      Integer[] order = new Integer[nanos.length];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (a, b) -> Long.compare(nanos[b], nanos[a]));
+      StringBuilder sb = new StringBuilder();
+      for (int k = 0; k < Math.min(n, order.length); k++) {
+        sb.append(k == 0 ? "" : " ")
+            .append(String.format(Locale.ROOT, "%d:%.1f", order[k], ms(nanos[order[k]])));
+      }
+      return sb.toString();
     }
 
     @Override
@@ -296,6 +324,9 @@ public final class HttpLoadDriver {
     long[] t = new long[n];
     for (int i = 0; i < n; i++) {
       t[i] = post(path, bodies[(warmup + i) % bodies.length]);
+    }
+    if (slowest > 0) {
+      System.out.println("# slowest " + path + ": " + Stats.slowest(t, slowest));
     }
     return Stats.of(t);
   }

@@ -1,0 +1,33 @@
+package io.schedext.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The driver's row statistics: percentiles, and where a row's slowest calls fall. */
+class HttpLoadDriverStatsTest {
+
+  private static final long MS = 1_000_000L;
+
+  @Test
+  void slowestCallsAreListedSlowestFirstWithTheirPositions() {
+    long[] nanos = {241 * MS, 3 * MS, 54 * MS, 2 * MS, 31 * MS + MS / 2};
+    assertThat(HttpLoadDriver.Stats.slowest(nanos, 3)).isEqualTo("0:241.0 2:54.0 4:31.5");
+    assertThat(HttpLoadDriver.Stats.slowest(nanos, 10))
+        .as("at most as many as there are calls")
+        .isEqualTo("0:241.0 2:54.0 4:31.5 1:3.0 3:2.0");
+    assertThat(HttpLoadDriver.Stats.slowest(nanos, 0)).isEmpty();
+  }
+
+  @Test
+  void theP99OfAThousandCallsIsTheTenthSlowest() {
+    long[] nanos = new long[1000];
+    for (int i = 0; i < nanos.length; i++) {
+      nanos[i] = (i < 10 ? 100 + i : 1) * MS;
+    }
+    HttpLoadDriver.Stats s = HttpLoadDriver.Stats.of(nanos);
+    assertThat(s.p50()).isEqualTo(1.0);
+    assertThat(s.p99()).as("the tenth slowest").isEqualTo(100.0);
+    assertThat(s.max()).isEqualTo(109.0);
+  }
+}
