@@ -313,27 +313,18 @@ public class ExtenderConfiguration {
    */
   @Bean
   HealthIndicator clusterState(ClusterSource source, SchedulerCache cache, WarmUp warmUp) {
-    return () ->
-        !source.isReady()
-            ? Health.outOfService()
-                .withDetail("source", source.describe())
-                .withDetail("reason", source.notReadyReason())
-                .build()
-            : !warmUp.finished()
-                ? Health.outOfService()
-                    .withDetail("source", source.describe())
-                    .withDetail(
-                        "reason",
-                        "warming up the request path: "
-                            + warmUp.done()
-                            + " of "
-                            + warmUp.pairs()
-                            + " filter and prioritize pairs")
-                    .build()
-                : Health.up()
-                    .withDetail("source", source.describe())
-                    .withDetail("nodes", cache.nodeCount())
-                    .withDetail("pods", cache.podCount())
-                    .build();
+    return () -> {
+      String reason = source.isReady() ? warmUp.progress() : source.notReadyReason();
+      return reason == null
+          ? Health.up()
+              .withDetail("source", source.describe())
+              .withDetail("nodes", cache.nodeCount())
+              .withDetail("pods", cache.podCount())
+              .build()
+          : Health.outOfService()
+              .withDetail("source", source.describe())
+              .withDetail("reason", reason)
+              .build();
+    };
   }
 }
