@@ -362,19 +362,27 @@ class KubernetesClusterTest {
     create(pod("stays", "n1", "1"));
     create(pod("goes", "n1", "1"));
     startSourceWithWatchesOpen();
-    // Take the API server away (every watch breaks) and bring it back on the same port with the
-    // same state.
+    // Take the API server away (every watch breaks). While it is away the objects change, through a
+    // second server on another port over the same store that the informers do not know of. Then
+    // the history is compacted and the server comes back on the same port: the changes can only
+    // reach the cache through the informers' relist after 410 Gone. (Making them after the server
+    // is back would race the relist: the mock replays no history to a watch opened after them.)
     int port = server.getPort();
     server.destroy();
+    KubernetesMockServer elsewhere =
+        new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
+    elsewhere.init(java.net.InetAddress.getLoopbackAddress(), 0);
+    try (KubernetesClient other = elsewhere.createClient()) {
+      other.pods().inNamespace("default").withName("goes").delete();
+      other.pods().inNamespace("default").resource(pod("new", "n2", "2")).create();
+      other.nodes().resource(node("n3", "2")).create();
+    } finally {
+      elsewhere.destroy();
+    }
     api.compact();
     server =
         new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
-    KubernetesClient other = server.createClient();
-    other.pods().inNamespace("default").withName("goes").delete();
-    other.pods().inNamespace("default").resource(pod("new", "n2", "2")).create();
-    other.nodes().resource(node("n3", "2")).create();
-    other.close();
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> source.isReady() && source.compare().isEmpty());
