@@ -132,22 +132,19 @@ class KubernetesClusterTest {
   private final io.schedext.testing.MutableClock clock =
       new io.schedext.testing.MutableClock(java.time.Instant.parse("2026-11-22T10:00:00Z"));
 
+  /**
+   * Starts the source and waits until it is ready and every informer's watch is open, not only
+   * listed. The mock API server replays no history, so an object changed between an informer's list
+   * and its watch would never reach the cache; and a test that takes the API server away must not
+   * catch a watch in its opening request (the mock server, restarted on the same port, then answers
+   * that informer's later watch requests with 400, and it never comes back).
+   */
   private void startSource() {
     source =
         new KubernetesCluster(
             client, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
     source.start();
     await().atMost(Duration.ofSeconds(20)).until(source::isReady);
-  }
-
-  /**
-   * Starts the source and waits until every informer's watch is open, not only listed: a test that
-   * then takes the API server away must not catch a watch in its opening request (the mock server,
-   * restarted on the same port, then answers that informer's later watch requests with 400, and it
-   * never comes back).
-   */
-  private void startSourceWithWatchesOpen() {
-    startSource();
     await().atMost(Duration.ofSeconds(20)).until(() -> source.watchesDown().isEmpty());
   }
 
@@ -361,7 +358,7 @@ class KubernetesClusterTest {
     client.nodes().resource(node("n2", "4")).create();
     create(pod("stays", "n1", "1"));
     create(pod("goes", "n1", "1"));
-    startSourceWithWatchesOpen();
+    startSource();
     // Take the API server away (every watch breaks). While it is away the objects change, through a
     // second server on another port over the same store that the informers do not know of. Then
     // the history is compacted and the server comes back on the same port: the changes can only
@@ -398,7 +395,7 @@ class KubernetesClusterTest {
   @Test
   void aSourceThatLostItsWatchesForLongerThanTheGraceIsNotReadyUntilTheyAreBack() {
     client.nodes().resource(node("n1", "4")).create();
-    startSourceWithWatchesOpen();
+    startSource();
     int port = server.getPort();
     server.destroy();
     // The watches notice the loss; within the grace period the source still counts as ready.

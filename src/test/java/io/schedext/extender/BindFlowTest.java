@@ -56,6 +56,8 @@ class BindFlowTest {
 
   @Autowired io.schedext.cache.SchedulerCache cache;
 
+  @Autowired io.schedext.cluster.ClusterSource source;
+
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
     for (String n : List.of("burst", "solo", "spare")) {
@@ -93,6 +95,7 @@ class BindFlowTest {
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> new Http(port).get("/actuator/health/readiness").status() == 200);
+    MockApi.awaitWatchesOpen(source);
     return new Http(port);
   }
 

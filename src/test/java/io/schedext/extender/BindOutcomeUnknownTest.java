@@ -100,6 +100,7 @@ class BindOutcomeUnknownTest {
                     && cache.snapshot().get(node) != null
                     && source.findPod("default", a, pods[0].getMetadata().getUid()) != null
                     && source.findPod("default", b, pods[1].getMetadata().getUid()) != null);
+    MockApi.awaitWatchesOpen(source);
     return pods;
   }
 

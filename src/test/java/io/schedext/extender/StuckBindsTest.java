@@ -101,6 +101,7 @@ class StuckBindsTest {
                                         p.getMetadata().getName(),
                                         p.getMetadata().getUid())
                                     != null));
+    MockApi.awaitWatchesOpen(source);
     Pod probe =
         MakePod.pod()
             .name("probe")

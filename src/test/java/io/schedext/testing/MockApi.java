@@ -1,15 +1,20 @@
 package io.schedext.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.schedext.cluster.ClusterSource;
+import io.schedext.cluster.KubernetesCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -127,6 +132,16 @@ public final class MockApi implements AutoCloseable {
                 + "\",\"code\":"
                 + code
                 + "}");
+  }
+
+  /**
+   * Waits until every watch of {@code source} is open, not only listed. This mock replays no
+   * history to a watch: an object changed between an informer's list and its watch would never
+   * reach the cache, so a test that changes objects after readiness waits for this first.
+   */
+  public static void awaitWatchesOpen(ClusterSource source) {
+    var cluster = (KubernetesCluster) source;
+    await().atMost(Duration.ofSeconds(20)).until(() -> cluster.watchesDown().isEmpty());
   }
 
   /** A client of this server. */

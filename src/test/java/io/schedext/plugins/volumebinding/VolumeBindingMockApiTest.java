@@ -201,6 +201,7 @@ class VolumeBindingMockApiTest {
     api.pods().inNamespace(NS).resource(pod).create();
     cluster.start();
     await().atMost(Duration.ofSeconds(20)).until(cluster::isReady);
+    MockApi.awaitWatchesOpen(cluster);
     awaitInformers();
     return PodInfo.of(api.pods().inNamespace(NS).withName("app").get());
   }
