@@ -8,6 +8,7 @@ import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.EventThreads;
 import io.schedext.framework.PodInfo;
+import io.schedext.testing.ImageJvmOptions;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.realcluster.ControlPlane;
 import java.io.IOException;
@@ -262,9 +263,10 @@ public final class Bench {
 
   /**
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
-   * {@code serviceArgs}, {@code priorities}, {@code cp}) with {@code sourceArgs} saying where its
-   * cluster comes from, on a free port. The JVM gets the container image's thread-priority options
-   * ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}.
+   * {@code serviceArgs}, {@code priorities}, {@code compiler}, {@code cp}) with {@code sourceArgs}
+   * saying where its cluster comes from, on a free port. The JVM gets the container image's
+   * thread-priority options ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}, and
+   * its inlining options ({@link ImageJvmOptions#compiler()}) unless {@code compiler=default}.
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = ControlPlane.freePort();
@@ -276,6 +278,9 @@ public final class Bench {
                 "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
     if (!"false".equals(o.get("priorities"))) {
       cmd.addAll(EventThreads.JVM_OPTIONS);
+    }
+    if (!"default".equals(o.get("compiler"))) {
+      cmd.addAll(ImageJvmOptions.compiler());
     }
     if (o.containsKey("jvm")) {
       cmd.addAll(List.of(o.get("jvm").split(";")));

@@ -46,7 +46,7 @@ import java.util.function.IntConsumer;
  *
  * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m}, plus
  * the service options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code
- * priorities}).
+ * priorities}, {@code compiler}).
  */
 final class LoopBenchmark {
 
