@@ -26,7 +26,7 @@ RUN mkdir /app/plugins
 USER 10001:10001
 EXPOSE 8888
 # The inlining options keep the optimising compiler from inlining as deeply as the JVM's defaults: it then compiles
-# the request path and the watch's decoders for a fraction of the CPU, and the code runs as fast (docs/configuration.md,
+# the request path and the watch's decoders for about half the CPU, and the code runs as fast (docs/configuration.md,
 # "JVM options"). The thread-priority options let the API client's watch threads run at nice 10, so scheduling calls
 # get the CPUs first during bursts of watch events (io.schedext.cluster.EventThreads). The JVM warns that it may lack
 # the permission to raise priorities; nothing here raises one.
