@@ -91,13 +91,14 @@ public record ExtenderProperties(
    *     default-scheduler} when empty)
    * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded
    * @param warmUpCalls filter and prioritize pairs run on the live cluster before readiness reports
-   *     UP, so the first calls are not interpreted (0 = none)
+   *     UP, so the first calls are not interpreted (0 = none); half over every node, half over as
+   *     many as kube-scheduler sends by default
    */
   public record Scheduling(
       @DefaultValue("0") int parallelism,
       @DefaultValue("") String defaultProfile,
       @DefaultValue("10") double pluginMetricsSamplePercent,
-      @DefaultValue("200") int warmUpCalls) {}
+      @DefaultValue("400") int warmUpCalls) {}
 
   /**
    * Binding settings.

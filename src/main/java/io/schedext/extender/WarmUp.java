@@ -38,18 +38,20 @@ import org.slf4j.LoggerFactory;
  * warm one (docs/performance.md, "Warm-up before ready").
  *
  * <p>Once the cluster source is ready, {@code pairs} filter-then-prioritize calls are made for a
- * few pending pods over every node of the live cache's snapshot, by name. The pods are copies of
- * pods already placed in the cluster, made pending again, so that the calls take the branches real
- * pods take (their Services' default spreading, their affinities, the nodes they do not fit); code
- * compiled on the shapes of made-up pods is thrown away and compiled again at the first real ones.
- * A cluster with no pod yet gets synthetic ones (one container asking for 100m CPU and 128Mi). Each
- * body is encoded, decoded by the request codec, answered by the same service and plugin code as a
- * request, and the reply encoded. The shapes the compiler profiles are therefore the cluster's own
- * nodes and the requests' own code. What the calls change stays private: the frameworks are a
- * second instance of every profile over services of their own (their metrics go to a registry
- * nobody reads, the waiting pods map is theirs, they cannot bind or write volumes), and the
- * services remember pods in their own {@link SeenPods}. The live cache is only read, through
- * snapshots (the node infos' memos, keyed by a pod's scoring inputs, fill as for any call).
+ * few pending pods, by name: every other pair over every node of the live cache's snapshot, the
+ * others over the nodes kube-scheduler sends with its default {@code percentageOfNodesToScore}, in
+ * its order ({@link #sampled}). The pods are copies of pods already placed in the cluster, made
+ * pending again, so that the calls take the branches real pods take (their Services' default
+ * spreading, their affinities, the nodes they do not fit); code compiled on the shapes of made-up
+ * pods is thrown away and compiled again at the first real ones. A cluster with no pod yet gets
+ * synthetic ones (one container, with or without requests). Each body is encoded, decoded by the
+ * request codec, answered by the same service and plugin code as a request, and the reply encoded.
+ * The shapes the compiler profiles are therefore the cluster's own nodes and the requests' own
+ * code. What the calls change stays private: the frameworks are a second instance of every profile
+ * over services of their own (their metrics go to a registry nobody reads, the waiting pods map is
+ * theirs, they cannot bind or write volumes), and the services remember pods in their own {@link
+ * SeenPods}. The live cache is only read, through snapshots (the node infos' memos, keyed by a
+ * pod's scoring inputs, fill as for any call).
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
  * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's two watch events (created,
@@ -193,27 +195,37 @@ public final class WarmUp {
       // cache may move on meanwhile, and a call's names are those of the snapshot it takes.
       SnapshotNames nameIndexes = new SnapshotNames();
       Snapshot bodiesFor = null;
+      List<String> names = List.of();
       byte[][] bodies = new byte[pods.size()][];
       ReplyBuffer buf = codec.borrowBuffer();
       try {
         for (int i = 0; i < pairs && !closed; i++) {
           Call call =
               new Call(
-                  frameworks.get(profiles.get((i / PODS) % profiles.size())),
+                  frameworks.get(profiles.get((i / (2 * PODS)) % profiles.size())),
                   cache::snapshot,
                   nameIndexes);
           if (bodiesFor == null || !bodiesFor.sameNodeOrder(call.snapshot())) {
             bodiesFor = call.snapshot();
-            List<String> names = names(bodiesFor);
+            names = names(bodiesFor);
             for (int p = 0; p < bodies.length; p++) {
               bodies[p] = codec.encode(new ExtenderArgs(pods.get(p), null, names));
             }
           }
-          byte[] body = bodies[i % bodies.length];
+          // Every other pair is the call kube-scheduler makes with its default
+          // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
+          // different branches (the parallel loop or the caller's thread alone, a name where the
+          // decoder expects it or not), and code compiled on one shape only is thrown away at the
+          // first call of the other.
+          int pod = (i / 2) % bodies.length;
+          byte[] body =
+              i % 2 == 0
+                  ? bodies[pod]
+                  : codec.encode(new ExtenderArgs(pods.get(pod), null, sampled(names, i / 2)));
           codec.encode(filter.filter(call, decode(body, call)), buf);
           codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
           source.warmUpEvents(
-              pods.get(i % pods.size()),
+              pods.get(pod),
               call.snapshot().list().get(i % call.snapshot().size()).name(),
               EVENTS_PER_PAIR);
           done = i + 1;
@@ -328,10 +340,73 @@ public final class WarmUp {
   }
 
   /**
+   * The names kube-scheduler sends in the {@code cycle}th call over {@code all} (its node order)
+   * with its default {@code percentageOfNodesToScore}: {@link #feasibleToFind} of them, from a
+   * start that moves on by as many every cycle, as its {@code nextStartNodeIndex} does when every
+   * node passes its own filters. Its filters run on several goroutines, each taking a chunk of
+   * consecutive nodes ({@link #chunkSize}) and adding the nodes that pass as it goes, so the list
+   * comes as runs woven together: here, each two chunks taken in turn, one name from each.
+   */
+  static List<String> sampled(List<String> all, int cycle) {
+    int n = all.size();
+    int count = feasibleToFind(n);
+    int start = (int) ((long) cycle * count % n);
+    int chunk = chunkSize(n);
+    List<String> out = new ArrayList<>(count);
+    for (int base = 0; base < count; base += 2 * chunk) {
+      int aEnd = Math.min(base + chunk, count);
+      int bEnd = Math.min(base + 2 * chunk, count);
+      for (int a = base, b = aEnd; a < aEnd || b < bEnd; a++, b++) {
+        if (a < aEnd) {
+          out.add(all.get((start + a) % n));
+        }
+        if (b < bEnd) {
+          out.add(all.get((start + b) % n));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How many feasible nodes kube-scheduler looks for among {@code nodes} before it stops filtering,
+   * with {@code percentageOfNodesToScore} unset: every node below 100, else 50% less one point per
+   * 125 nodes, at least 5% and at least 100 nodes (upstream's {@code numFeasibleNodesToFind}).
+   */
+  static int feasibleToFind(int nodes) {
+    if (nodes < MIN_FEASIBLE_NODES) {
+      return nodes;
+    }
+    int percentage = Math.max(MIN_FEASIBLE_PERCENTAGE, 50 - nodes / 125);
+    return Math.max(MIN_FEASIBLE_NODES, nodes * percentage / 100);
+  }
+
+  private static final int MIN_FEASIBLE_NODES = 100;
+  private static final int MIN_FEASIBLE_PERCENTAGE = 5;
+
+  /**
+   * The nodes one goroutine of kube-scheduler's filter takes at a time: the square root of {@code
+   * nodes}, at most a sixteenth of them plus one, at least one (upstream's {@code chunkSizeFor}
+   * with its parallelism of 16).
+   */
+  static int chunkSize(int nodes) {
+    int s = (int) Math.sqrt(nodes);
+    return Math.max(1, Math.min(s, nodes / 16 + 1));
+  }
+
+  /**
    * Synthetic pending pod {@code i}: the fields the API server gives a pod created from a one-line
-   * manifest with resource requests, as kube-scheduler sends it.
+   * manifest, as kube-scheduler sends it. Their requests differ, as real pods' do, so that the
+   * resource plugins' branches for each are compiled: 100m CPU and 128Mi for even {@code i}, 100m
+   * CPU alone for {@code i} of 1 modulo 4, nothing (best effort) for 3 modulo 4.
    */
   static Pod pod(int i) {
+    Map<String, Quantity> requests =
+        switch (i % 4) {
+          case 1 -> Map.of("cpu", new Quantity("100m"));
+          case 3 -> Map.of();
+          default -> Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi"));
+        };
     return new PodBuilder()
         .withNewMetadata()
         .withName("extender-warm-up-" + i)
@@ -349,7 +424,7 @@ public final class WarmUp {
         .withTerminationMessagePath("/dev/termination-log")
         .withTerminationMessagePolicy("File")
         .withNewResources()
-        .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
+        .withRequests(requests)
         .endResources()
         .endContainer()
         .withRestartPolicy("Always")
@@ -375,7 +450,7 @@ public final class WarmUp {
         .endSpec()
         .withNewStatus()
         .withPhase("Pending")
-        .withQosClass("Burstable")
+        .withQosClass(requests.isEmpty() ? "BestEffort" : "Burstable")
         .endStatus()
         .build();
   }

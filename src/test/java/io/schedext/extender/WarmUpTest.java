@@ -29,6 +29,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -114,6 +117,99 @@ class WarmUpTest {
         .isEqualTo(5 * 3 * 2);
     assertThat(cache.podCount()).isZero();
     assertThat(cache.snapshot().generation()).isEqualTo(generation);
+  }
+
+  @Test
+  void everyOtherPairIsGivenAsManyNodesAsKubeSchedulerSendsByDefault() {
+    nodes(1000);
+    WarmUp w = warmUp(4, privateFrameworks());
+
+    w.run();
+
+    List<DistributionSummary> nodesPerCall =
+        List.copyOf(privateRegistry.find("extender.request.nodes").summaries());
+    assertThat(nodesPerCall.stream().mapToLong(DistributionSummary::count).sum())
+        .as("a filter and a prioritize call per pair")
+        .isEqualTo(8);
+    assertThat(nodesPerCall.stream().mapToDouble(DistributionSummary::totalAmount).sum())
+        .as("two pairs over all 1,000 nodes, two over the 420 kube-scheduler looks for")
+        .isEqualTo(2 * 2 * 1000 + 2 * 2 * 420);
+    assertThat(nodesPerCall.stream().mapToDouble(DistributionSummary::max).max().orElseThrow())
+        .isEqualTo(1000);
+  }
+
+  record Feasible(int nodes, int toFind) {}
+
+  @Test
+  void kubeSchedulersDefaultShareOfNodesToFind() {
+    for (Feasible c :
+        List.of(
+            new Feasible(0, 0),
+            new Feasible(50, 50),
+            new Feasible(99, 99),
+            // 50% of 100, 49% of 200: raised to the minimum of 100.
+            new Feasible(100, 100),
+            new Feasible(200, 100),
+            new Feasible(1000, 420),
+            new Feasible(2500, 750),
+            new Feasible(5000, 500),
+            // Below 5%: 5%.
+            new Feasible(6000, 300),
+            new Feasible(20000, 1000))) {
+      assertThat(WarmUp.feasibleToFind(c.nodes())).as("%s", c).isEqualTo(c.toFind());
+    }
+  }
+
+  record Chunk(int nodes, int size) {}
+
+  @Test
+  void kubeSchedulersChunkOfNodesPerGoroutine() {
+    for (Chunk c :
+        List.of(
+            new Chunk(0, 1),
+            new Chunk(1, 1),
+            // The square root (2) is more than a sixteenth plus one (1).
+            new Chunk(4, 1),
+            new Chunk(16, 2),
+            new Chunk(1000, 31),
+            new Chunk(5000, 70))) {
+      assertThat(WarmUp.chunkSize(c.nodes())).as("%s", c).isEqualTo(c.size());
+    }
+  }
+
+  @Test
+  void theSampledNamesAreAMovingWindowOfTheNodeOrderWovenFromTwoChunksAtATime() {
+    List<String> all = IntStream.range(0, 1000).mapToObj(i -> "n" + i).toList();
+
+    List<String> first = WarmUp.sampled(all, 0);
+    List<String> second = WarmUp.sampled(all, 1);
+    List<String> third = WarmUp.sampled(all, 2);
+
+    assertThat(first).hasSize(420).doesNotHaveDuplicates();
+    assertThat(first).containsExactlyInAnyOrderElementsOf(all.subList(0, 420));
+    // Chunks of 31: the first from n0, the second from n31, one name of each in turn.
+    assertThat(first.subList(0, 4)).containsExactly("n0", "n31", "n1", "n32");
+    assertThat(first.get(61)).isEqualTo("n61");
+    assertThat(first.get(62)).isEqualTo("n62");
+    assertThat(second).containsExactlyInAnyOrderElementsOf(all.subList(420, 840));
+    assertThat(third)
+        .as("the window wraps around the node order")
+        .containsExactlyInAnyOrderElementsOf(
+            Stream.concat(all.subList(840, 1000).stream(), all.subList(0, 260).stream()).toList());
+    assertThat(WarmUp.sampled(all.subList(0, 3), 5))
+        .as("a small cluster: every node, as kube-scheduler sends")
+        .containsExactlyInAnyOrder("n0", "n1", "n2");
+  }
+
+  @Test
+  void theSyntheticPodsTakeEveryShapeOfRequests() {
+    assertThat(
+            IntStream.range(0, WarmUp.PODS)
+                .mapToObj(i -> WarmUp.pod(i).getSpec().getContainers().get(0))
+                .map(c -> c.getResources().getRequests().keySet()))
+        .containsExactly(Set.of("cpu", "memory"), Set.of("cpu"), Set.of("cpu", "memory"), Set.of());
+    assertThat(WarmUp.pod(3).getStatus().getQosClass()).isEqualTo("BestEffort");
+    assertThat(WarmUp.pod(1).getStatus().getQosClass()).isEqualTo("Burstable");
   }
 
   @Test
