@@ -5,6 +5,7 @@ import io.schedext.kube.LabelSelectors;
 import io.schedext.kube.Selector;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -48,5 +49,26 @@ public record AffinityTerm(
       return selector.matches(pod.labels());
     }
     return false;
+  }
+
+  // Written out rather than left to the record: the generated methods go through a method handle
+  // chain that the compiler, with the image's inlining limits, does not fold, and interned keys
+  // holding terms compare them on every call.
+  @Override
+  public boolean equals(Object o) {
+    return o == this
+        || (o instanceof AffinityTerm t
+            && Objects.equals(topologyKey, t.topologyKey)
+            && Objects.equals(namespaces, t.namespaces)
+            && Objects.equals(selector, t.selector)
+            && Objects.equals(namespaceSelector, t.namespaceSelector));
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(namespaces);
+    h = 31 * h + Objects.hashCode(selector);
+    h = 31 * h + Objects.hashCode(topologyKey);
+    return 31 * h + Objects.hashCode(namespaceSelector);
   }
 }

@@ -3,6 +3,7 @@ package io.schedext.kube;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -129,5 +130,26 @@ public record Requirement(String key, Operator operator, Set<String> values, lon
       default ->
           key + " " + operator.symbol() + " (" + String.join(",", new TreeSet<>(values)) + ")";
     };
+  }
+
+  // Written out rather than left to the record: the generated methods go through a method handle
+  // chain that the compiler, with the image's inlining limits, does not fold, and selectors compare
+  // their requirements whenever an interned key holding one is looked up.
+  @Override
+  public boolean equals(Object o) {
+    return o == this
+        || (o instanceof Requirement r
+            && bound == r.bound
+            && operator == r.operator
+            && Objects.equals(key, r.key)
+            && Objects.equals(values, r.values));
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(key);
+    h = 31 * h + Objects.hashCode(operator);
+    h = 31 * h + Objects.hashCode(values);
+    return 31 * h + Long.hashCode(bound);
   }
 }

@@ -11,6 +11,7 @@ import io.schedext.framework.StateData;
 import io.schedext.framework.parallelize.Parallelizer;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What InterPodAffinity's PreFilter computes for Filter, as upstream's {@code preFilterState}:
@@ -114,6 +115,25 @@ final class PreFilterState implements StateData {
       return INTERNED.intern(
           new ExistingAntiAffinityKey(pod.namespace(), pod.labels(), namespaceLabels));
     }
+
+    // Written out rather than left to the record: the generated methods go through a method
+    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
+    // key is looked up on every call.
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof ExistingAntiAffinityKey k
+              && Objects.equals(namespace, k.namespace)
+              && Objects.equals(labels, k.labels)
+              && Objects.equals(namespaceLabels, k.namespaceLabels));
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(namespace);
+      h = 31 * h + Objects.hashCode(labels);
+      return 31 * h + Objects.hashCode(namespaceLabels);
+    }
   }
 
   /** The incoming pod and its key, passed to the per-node count without a capturing lambda. */
@@ -174,6 +194,22 @@ final class PreFilterState implements StateData {
     /** The interned key of these terms. */
     static IncomingTerms of(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity) {
       return INTERNED.intern(new IncomingTerms(affinity, antiAffinity));
+    }
+
+    // Written out rather than left to the record: the generated methods go through a method
+    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
+    // key is looked up on every call.
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof IncomingTerms t
+              && Objects.equals(affinity, t.affinity)
+              && Objects.equals(antiAffinity, t.antiAffinity));
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Objects.hashCode(affinity) + Objects.hashCode(antiAffinity);
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves namespace selectors against the cluster's Namespace objects, as upstream does for the
@@ -77,6 +78,29 @@ final class TermNamespaces {
     if (ns == null || ns.getMetadata() == null || ns.getMetadata().getLabels() == null) {
       return Map.of();
     }
-    return Collections.unmodifiableMap(new HashMap<>(ns.getMetadata().getLabels()));
+    Copied copied = COPIES.get(name);
+    if (copied != null && copied.from() == ns) {
+      return copied.labels();
+    }
+    Map<String, String> labels =
+        Collections.unmodifiableMap(new HashMap<>(ns.getMetadata().getLabels()));
+    if (COPIES.size() >= MAX_COPIES) {
+      COPIES.clear();
+    }
+    COPIES.put(name, new Copied(ns, labels));
+    return labels;
   }
+
+  /**
+   * The labels copied from one Namespace object. The cluster's objects are replaced, never changed,
+   * when an update arrives, so a copy serves every pod of the namespace until its object is
+   * replaced: one copy per namespace update rather than per call, and the same map instance in
+   * every key built from it, which those keys then compare by reference.
+   */
+  private record Copied(Namespace from, Map<String, String> labels) {}
+
+  private static final Map<String, Copied> COPIES = new ConcurrentHashMap<>();
+
+  /** The most namespaces whose copies are kept; beyond it they are all dropped and made again. */
+  private static final int MAX_COPIES = 4096;
 }

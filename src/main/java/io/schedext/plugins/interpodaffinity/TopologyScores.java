@@ -8,6 +8,7 @@ import io.schedext.framework.WeightedAffinityTerm;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Score contributions per topology key and value while PreScore collects them, as upstream's {@code
@@ -66,6 +67,33 @@ final class TopologyScores {
               preferredAntiAffinityTerms,
               hardPodAffinityWeight,
               allPods));
+    }
+
+    // Written out rather than left to the record: the generated methods go through a method
+    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
+    // key is looked up on every call.
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof Key k
+              && hardPodAffinityWeight == k.hardPodAffinityWeight
+              && allPods == k.allPods
+              && Objects.equals(namespace, k.namespace)
+              && Objects.equals(labels, k.labels)
+              && Objects.equals(namespaceLabels, k.namespaceLabels)
+              && Objects.equals(preferredAffinityTerms, k.preferredAffinityTerms)
+              && Objects.equals(preferredAntiAffinityTerms, k.preferredAntiAffinityTerms));
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(namespace);
+      h = 31 * h + Objects.hashCode(labels);
+      h = 31 * h + Objects.hashCode(namespaceLabels);
+      h = 31 * h + Objects.hashCode(preferredAffinityTerms);
+      h = 31 * h + Objects.hashCode(preferredAntiAffinityTerms);
+      h = 31 * h + hardPodAffinityWeight;
+      return 31 * h + Boolean.hashCode(allPods);
     }
   }
 

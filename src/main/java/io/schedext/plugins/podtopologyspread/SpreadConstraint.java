@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One topology spread constraint with its selector compiled, as upstream's internal {@code
@@ -145,8 +146,7 @@ record SpreadConstraint(
   record MatchingPods(String namespace, Selector selector) {
 
     // One instance per namespace and selector, shared by every plugin instance as the node infos
-    // are, so that the
-    // per-node memo lookups compare references.
+    // are, so that the per-node memo lookups compare references.
     private static final Interner<MatchingPods> INTERNED = new Interner<>(1024);
 
     /** The number of matching pods on {@code node}. */
@@ -167,6 +167,22 @@ record SpreadConstraint(
         }
       }
       return count;
+    }
+
+    // Written out rather than left to the record: the generated methods go through a method
+    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
+    // key is looked up on every call.
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof MatchingPods m
+              && Objects.equals(namespace, m.namespace)
+              && Objects.equals(selector, m.selector));
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Objects.hashCode(namespace) + Objects.hashCode(selector);
     }
   }
 
