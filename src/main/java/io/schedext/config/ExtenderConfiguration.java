@@ -286,7 +286,8 @@ public class ExtenderConfiguration {
             codec,
             profiles(props, registry, services),
             unread,
-            System::nanoTime);
+            System::nanoTime,
+            WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()));
     warmUp.start();
     return warmUp;
   }

@@ -93,12 +93,15 @@ public record ExtenderProperties(
    * @param warmUpCalls filter and prioritize pairs run on the live cluster before readiness reports
    *     UP, so the first calls are not interpreted (0 = none); half over every node, half over as
    *     many as kube-scheduler sends by default
+   * @param warmUpCompilerWait how long readiness waits at most, after the warm-up's calls, for the
+   *     compilers to finish compiling what they ran (0 = not at all)
    */
   public record Scheduling(
       @DefaultValue("0") int parallelism,
       @DefaultValue("") String defaultProfile,
       @DefaultValue("10") double pluginMetricsSamplePercent,
-      @DefaultValue("400") int warmUpCalls) {}
+      @DefaultValue("400") int warmUpCalls,
+      @DefaultValue("5s") Duration warmUpCompilerWait) {}
 
   /**
    * Binding settings.

@@ -16,6 +16,8 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Frameworks;
 import java.io.ByteArrayInputStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,6 +91,40 @@ public final class WarmUp {
   /** How often the warm-up looks whether the cluster source is ready. */
   private static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+  /**
+   * The just-in-time compilers as the warm-up sees them: how much they have compiled so far, and
+   * how long the warm-up waits for them to finish what its calls set them to compile.
+   *
+   * @param compiledMillis the compilers' accumulated time so far, in milliseconds (summed over
+   *     their threads), or -1 when the JVM does not keep it
+   * @param maxWaitNanos the longest wait after the calls; 0 waits not at all
+   * @param park waits the given nanoseconds (or returns earlier)
+   */
+  public record Compilers(LongSupplier compiledMillis, long maxWaitNanos, LongConsumer park) {
+
+    /** Not waited for. */
+    public static final Compilers NO_WAIT = new Compilers(() -> -1, 0, nanos -> {});
+
+    /** This JVM's compilers, waited for at most {@code maxWait}. */
+    public static Compilers ofThisJvm(Duration maxWait) {
+      CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+      LongSupplier compiled =
+          jit != null && jit.isCompilationTimeMonitoringSupported()
+              ? jit::getTotalCompilationTime
+              : () -> -1;
+      return new Compilers(compiled, maxWait.toNanos(), LockSupport::parkNanos);
+    }
+  }
+
+  /**
+   * The compilers count as done once they compile less than {@link #QUIET_MILLIS} over this long: a
+   * tenth of one compiler thread.
+   */
+  static final long QUIET_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+  /** See {@link #QUIET_WINDOW_NANOS}. */
+  static final long QUIET_MILLIS = 25;
+
   private final int pairs;
   private final ClusterSource source;
   private final SchedulerCache cache;
@@ -96,14 +133,17 @@ public final class WarmUp {
   private final PrioritizeService prioritize;
   private final Frameworks frameworks;
   private final LongSupplier nanoTime;
+  private final Compilers compilers;
   private volatile int done;
+  private volatile boolean waitingForCompilers;
   private volatile boolean finished;
   private volatile boolean closed;
 
   /**
    * A warm-up of {@code pairs} filter and prioritize pairs over {@code frameworks} (a private
    * instance of every profile), {@code source} and {@code cache} read only; finished at once when
-   * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones.
+   * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones. After
+   * the calls it waits for {@code compilers} ({@link #awaitCompilers}).
    */
   public WarmUp(
       int pairs,
@@ -112,7 +152,8 @@ public final class WarmUp {
       WireCodec codec,
       Frameworks frameworks,
       ExtenderMetrics metrics,
-      LongSupplier nanoTime) {
+      LongSupplier nanoTime,
+      Compilers compilers) {
     if (pairs < 0) {
       throw new IllegalArgumentException("warm-up calls must not be negative: " + pairs);
     }
@@ -122,6 +163,7 @@ public final class WarmUp {
     this.codec = codec;
     this.frameworks = frameworks;
     this.nanoTime = nanoTime;
+    this.compilers = compilers;
     IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
     this.filter = new FilterService(pods, handoff, metrics);
@@ -159,8 +201,13 @@ public final class WarmUp {
 
   /** Why readiness waits for the warm-up, or null once it is over. */
   public String progress() {
-    return finished
-        ? null
+    if (finished) {
+      return null;
+    }
+    return waitingForCompilers
+        ? "warming up the request path: the compilers are still compiling what "
+            + done
+            + " filter and prioritize pairs ran"
         : "warming up the request path: " + done + " of " + pairs + " filter and prioritize pairs";
   }
 
@@ -233,11 +280,14 @@ public final class WarmUp {
       } finally {
         codec.release(buf);
       }
+      long calls = nanoTime.getAsLong();
+      String compiled = awaitCompilers();
       log.info(
-          "Warm-up: {} filter and prioritize pairs over {} nodes in {} ms",
+          "Warm-up: {} filter and prioritize pairs over {} nodes in {} ms; {}",
           done,
           first.size(),
-          TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - start));
+          TimeUnit.NANOSECONDS.toMillis(calls - start),
+          compiled);
     } catch (RuntimeException e) {
       log.warn(
           "Warm-up stopped after {} of {} pairs (readiness no longer waits for it): {}",
@@ -247,6 +297,35 @@ public final class WarmUp {
     } finally {
       finished = true;
     }
+  }
+
+  /**
+   * Waits until the compilers go quiet, at most {@link Compilers#maxWaitNanos}, and says how long
+   * it waited. The calls leave the optimising compiler seconds of work queued (measured in the
+   * loop: its one thread busy for four seconds after the last call); readiness waits for it, so
+   * that the first calls after ready run compiled code and the first minute's CPU is not the
+   * warm-up's compilations. A cluster whose kube-scheduler calls already (the verbs answer before
+   * ready) keeps the compilers busy: then the wait runs out.
+   */
+  private String awaitCompilers() {
+    long last = compilers.compiledMillis().getAsLong();
+    if (last < 0 || compilers.maxWaitNanos() <= 0 || closed) {
+      return "compilers not waited for";
+    }
+    waitingForCompilers = true;
+    long start = nanoTime.getAsLong();
+    long waited;
+    while ((waited = nanoTime.getAsLong() - start) < compilers.maxWaitNanos() && !closed) {
+      compilers.park().accept(QUIET_WINDOW_NANOS);
+      long now = compilers.compiledMillis().getAsLong();
+      if (now - last < QUIET_MILLIS) {
+        return "the compilers were done " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms later";
+      }
+      last = now;
+    }
+    return "the compilers were still busy after "
+        + TimeUnit.NANOSECONDS.toMillis(waited)
+        + " ms; not waited for longer";
   }
 
   /** A body decoded as the endpoint decodes a request's. */

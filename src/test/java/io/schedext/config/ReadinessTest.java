@@ -43,7 +43,8 @@ class ReadinessTest {
         new WireCodec(1 << 20),
         new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         new ExtenderMetrics(new SimpleMeterRegistry()),
-        System::nanoTime);
+        System::nanoTime,
+        WarmUp.Compilers.NO_WAIT);
   }
 
   private Health health(ClusterSource source, WarmUp warmUp) {

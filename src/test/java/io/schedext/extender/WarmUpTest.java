@@ -27,9 +27,11 @@ import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -80,7 +82,14 @@ class WarmUpTest {
 
   private WarmUp warmUp(int pairs, Frameworks frameworks) {
     return new WarmUp(
-        pairs, FixedSource.ready(), cache, codec, frameworks, privateMetrics, System::nanoTime);
+        pairs,
+        FixedSource.ready(),
+        cache,
+        codec,
+        frameworks,
+        privateMetrics,
+        System::nanoTime,
+        WarmUp.Compilers.NO_WAIT);
   }
 
   private long timed(String name, String tag, String value) {
@@ -331,6 +340,101 @@ class WarmUpTest {
     assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
         .hasSize(WarmUp.PODS)
         .allSatisfy(p -> assertThat(p.getMetadata().getName()).startsWith("extender-warm-up-"));
+  }
+
+  /**
+   * Compilers whose accumulated time grows by {@code perWindow} ms per quiet window for {@code
+   * busyWindows} windows and then stops, on a clock that only waiting moves; records the readiness
+   * reason seen while waiting.
+   */
+  private static final class FakeCompilers {
+    final long[] now = {0};
+    long compiled;
+    int windows;
+    final List<String> seen = new ArrayList<>();
+    WarmUp warmUp;
+
+    WarmUp.Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
+      return new WarmUp.Compilers(
+          () -> compiled,
+          TimeUnit.MILLISECONDS.toNanos(maxWaitMillis),
+          nanos -> {
+            seen.add(warmUp.progress());
+            now[0] += nanos;
+            if (windows++ < busyWindows) {
+              compiled += perWindow;
+            }
+          });
+    }
+  }
+
+  private WarmUp warmUp(int pairs, FakeCompilers fake, WarmUp.Compilers compilers) {
+    fake.warmUp =
+        new WarmUp(
+            pairs,
+            FixedSource.ready(),
+            cache,
+            codec,
+            privateFrameworks(),
+            privateMetrics,
+            () -> fake.now[0],
+            compilers);
+    return fake.warmUp;
+  }
+
+  @Test
+  void afterTheCallsReadinessWaitsUntilTheCompilersGoQuiet() {
+    nodes(2);
+    FakeCompilers fake = new FakeCompilers();
+    WarmUp w = warmUp(2, fake, fake.compilers(3, 200, 5_000));
+
+    w.run();
+
+    assertThat(w.finished()).isTrue();
+    assertThat(fake.windows).as("three busy windows, then one quiet one").isEqualTo(4);
+    assertThat(fake.seen)
+        .allSatisfy(
+            reason ->
+                assertThat(reason)
+                    .isEqualTo(
+                        "warming up the request path: the compilers are still compiling what 2"
+                            + " filter and prioritize pairs ran"));
+    assertThat(w.progress()).isNull();
+  }
+
+  @Test
+  void aLittleCompilingCountsAsQuiet() {
+    nodes(2);
+    FakeCompilers fake = new FakeCompilers();
+    WarmUp w = warmUp(1, fake, fake.compilers(100, WarmUp.QUIET_MILLIS - 1, 5_000));
+    w.run();
+    assertThat(fake.windows).isEqualTo(1);
+  }
+
+  @Test
+  void compilersThatStayBusyAreWaitedForAtMostTheLimit() {
+    nodes(2);
+    FakeCompilers fake = new FakeCompilers();
+    WarmUp w = warmUp(1, fake, fake.compilers(1_000, 200, 1_000));
+    w.run();
+    assertThat(w.finished()).isTrue();
+    assertThat(fake.now[0]).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1_000));
+    assertThat(fake.windows).isEqualTo(4);
+  }
+
+  @Test
+  void noWaitWhenTheLimitIsZeroOrTheJvmKeepsNoCompilationTime() {
+    nodes(2);
+    FakeCompilers zero = new FakeCompilers();
+    warmUp(1, zero, zero.compilers(10, 200, 0)).run();
+    assertThat(zero.windows).isZero();
+    FakeCompilers untimed = new FakeCompilers();
+    warmUp(
+            1,
+            untimed,
+            new WarmUp.Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
+        .run();
+    assertThat(untimed.windows).isZero();
   }
 
   @Test
