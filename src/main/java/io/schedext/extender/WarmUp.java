@@ -16,8 +16,6 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Frameworks;
 import java.io.ByteArrayInputStream;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +52,9 @@ import org.slf4j.LoggerFactory;
  * over services of their own (their metrics go to a registry nobody reads, the waiting pods map is
  * theirs, they cannot bind or write volumes), and the services remember pods in their own {@link
  * SeenPods}. The live cache is only read, through snapshots (the node infos' memos, keyed by a
- * pod's scoring inputs, fill as for any call).
+ * pod's scoring inputs, fill as for any call). As kube-scheduler binds each pod it places, a real
+ * call finds a node or two changed since the one before; the sampled calls see the same, on copies
+ * of nodes with earlier warm-up pods placed on them ({@link #place}).
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
  * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's two watch events (created,
@@ -95,8 +95,8 @@ public final class WarmUp {
    * The just-in-time compilers as the warm-up sees them: how much they have compiled so far, and
    * how long the warm-up waits for them to finish what its calls set them to compile.
    *
-   * @param compiledMillis the compilers' accumulated time so far, in milliseconds (summed over
-   *     their threads), or -1 when the JVM does not keep it
+   * @param compiledMillis the compilers' CPU time so far, in milliseconds (summed over their
+   *     threads), or -1 when it cannot be known
    * @param maxWaitNanos the longest wait after the calls; 0 waits not at all
    * @param park waits the given nanoseconds (or returns earlier)
    */
@@ -105,14 +105,9 @@ public final class WarmUp {
     /** Not waited for. */
     public static final Compilers NO_WAIT = new Compilers(() -> -1, 0, nanos -> {});
 
-    /** This JVM's compilers, waited for at most {@code maxWait}. */
+    /** This JVM's compilers ({@link CompilerCpu}), waited for at most {@code maxWait}. */
     public static Compilers ofThisJvm(Duration maxWait) {
-      CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-      LongSupplier compiled =
-          jit != null && jit.isCompilationTimeMonitoringSupported()
-              ? jit::getTotalCompilationTime
-              : () -> -1;
-      return new Compilers(compiled, maxWait.toNanos(), LockSupport::parkNanos);
+      return new Compilers(CompilerCpu.ofThisJvm(), maxWait.toNanos(), LockSupport::parkNanos);
     }
   }
 
@@ -244,13 +239,25 @@ public final class WarmUp {
       Snapshot bodiesFor = null;
       List<String> names = List.of();
       byte[][] bodies = new byte[pods.size()][];
+      List<PodInfo> podInfos = new ArrayList<>(pods.size());
+      pods.forEach(p -> podInfos.add(PodInfo.of(p)));
+      List<NodeInfo> placed = new ArrayList<>(PLACED);
       ReplyBuffer buf = codec.borrowBuffer();
       try {
         for (int i = 0; i < pairs && !closed; i++) {
+          // Every other pair is the call kube-scheduler makes with its default
+          // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
+          // different branches (the parallel loop or the caller's thread alone, a name where the
+          // decoder expects it or not), and code compiled on one shape only is thrown away at the
+          // first call of the other.
+          boolean sampledPair = i % 2 == 1;
+          List<NodeInfo> overrides = sampledPair ? List.copyOf(placed) : List.of();
           Call call =
               new Call(
                   frameworks.get(profiles.get((i / (2 * PODS)) % profiles.size())),
-                  cache::snapshot,
+                  overrides.isEmpty()
+                      ? cache::snapshot
+                      : () -> withPlaced(cache.snapshot(), overrides),
                   nameIndexes);
           if (bodiesFor == null || !bodiesFor.sameNodeOrder(call.snapshot())) {
             bodiesFor = call.snapshot();
@@ -259,18 +266,17 @@ public final class WarmUp {
               bodies[p] = codec.encode(new ExtenderArgs(pods.get(p), null, names));
             }
           }
-          // Every other pair is the call kube-scheduler makes with its default
-          // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
-          // different branches (the parallel loop or the caller's thread alone, a name where the
-          // decoder expects it or not), and code compiled on one shape only is thrown away at the
-          // first call of the other.
           int pod = (i / 2) % bodies.length;
+          List<String> sample = sampledPair ? sampled(names, i / 2) : names;
           byte[] body =
-              i % 2 == 0
-                  ? bodies[pod]
-                  : codec.encode(new ExtenderArgs(pods.get(pod), null, sampled(names, i / 2)));
+              sampledPair
+                  ? codec.encode(new ExtenderArgs(pods.get(pod), null, sample))
+                  : bodies[pod];
           codec.encode(filter.filter(call, decode(body, call)), buf);
           codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
+          if (sampledPair) {
+            place(podInfos.get(pod), call.snapshot().get(sample.get(0)), placed);
+          }
           source.warmUpEvents(
               pods.get(pod),
               call.snapshot().list().get(i % call.snapshot().size()).name(),
@@ -300,12 +306,13 @@ public final class WarmUp {
   }
 
   /**
-   * Waits until the compilers go quiet, at most {@link Compilers#maxWaitNanos}, and says how long
-   * it waited. The calls leave the optimising compiler seconds of work queued (measured in the
-   * loop: its one thread busy for four seconds after the last call); readiness waits for it, so
-   * that the first calls after ready run compiled code and the first minute's CPU is not the
-   * warm-up's compilations. A cluster whose kube-scheduler calls already (the verbs answer before
-   * ready) keeps the compilers busy: then the wait runs out.
+   * Waits until the compilers go quiet (less than {@link #QUIET_MILLIS} of their CPU in {@link
+   * #QUIET_WINDOW_NANOS}), at most {@link Compilers#maxWaitNanos}, and says how long it waited. The
+   * calls leave the optimising compiler seconds of work queued (measured in the loop: its one
+   * thread busy for four seconds after the last call); readiness waits for it, so that the first
+   * calls after ready run compiled code and the first minute's CPU is not the warm-up's
+   * compilations. A cluster whose kube-scheduler calls already (the verbs answer before ready)
+   * keeps the compilers busy: then the wait runs out.
    */
   private String awaitCompilers() {
     long last = compilers.compiledMillis().getAsLong();
@@ -326,6 +333,44 @@ public final class WarmUp {
     return "the compilers were still busy after "
         + TimeUnit.NANOSECONDS.toMillis(waited)
         + " ms; not waited for longer";
+  }
+
+  /**
+   * The node copies carrying warm-up pods that sampled calls see in place of the live ones: as many
+   * as kube-scheduler's bindings change between two of its calls. The copies are the warm-up's own;
+   * the live cache and its node infos stay as they are.
+   */
+  static final int PLACED = 2;
+
+  /**
+   * Adds to {@code placed} a copy of {@code node} with {@code pod} placed on it, dropping the
+   * oldest copy beyond {@link #PLACED} (and an older copy of the same node). The next sampled call
+   * then sees one node changed and one back to its live state since the call before, as a call
+   * after a binding does: what the plugins carry from call to call is updated for those nodes, a
+   * path calls over an unchanged cache never take.
+   */
+  static void place(PodInfo pod, NodeInfo node, List<NodeInfo> placed) {
+    if (node == null) {
+      return;
+    }
+    NodeInfo copy = node.snapshotCopy();
+    copy.addPod(pod.assignedTo(node.name()));
+    placed.removeIf(n -> n.name().equals(node.name()));
+    placed.add(copy);
+    if (placed.size() > PLACED) {
+      placed.remove(0);
+    }
+  }
+
+  /** {@code snapshot} with the copies of {@code placed} whose nodes it still has. */
+  static Snapshot withPlaced(Snapshot snapshot, List<NodeInfo> placed) {
+    List<NodeInfo> present = new ArrayList<>(placed.size());
+    for (NodeInfo n : placed) {
+      if (snapshot.get(n.name()) != null) {
+        present.add(n);
+      }
+    }
+    return snapshot.withOverrides(present);
   }
 
   /** A body decoded as the endpoint decodes a request's. */
