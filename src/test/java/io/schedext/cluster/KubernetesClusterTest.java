@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -223,6 +224,27 @@ class KubernetesClusterTest {
     assertThatThrownBy(() -> source.warmUpEvents(unreadable, "n1", 1))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(cache.podCount()).isEqualTo(1);
+  }
+
+  @Test
+  void theWarmUpsBoundEventCarriesANullProbeTimeAsTheApiServerWritesIt() {
+    Pod bound = pod("warm", "n1", "500m");
+    bound
+        .getStatus()
+        .setConditions(
+            List.of(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build()));
+    String json =
+        KubernetesCluster.withNullProbeTime(client.getKubernetesSerialization().asJson(bound));
+
+    assertThat(json).contains("\"lastProbeTime\":null,\"type\":\"PodScheduled\"");
+    Pod decoded = client.getKubernetesSerialization().unmarshal(json, Pod.class);
+    assertThat(decoded.getStatus().getConditions())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.getType()).isEqualTo("PodScheduled");
+              assertThat(c.getLastProbeTime()).isNull();
+            });
   }
 
   @Test
