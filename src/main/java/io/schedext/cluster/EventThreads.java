@@ -84,8 +84,9 @@ public final class EventThreads {
   public EventThreads() {}
 
   /**
-   * Gives {@code builder} a Vert.x instance and a task executor of this instance's threads; both
-   * are closed with the client. Once per instance.
+   * Gives {@code builder} a Vert.x instance and a task executor of this instance's threads (which
+   * runs a watch event's steps in turn on one thread, {@link SerialHandoff}); both are closed with
+   * the client. Once per instance.
    */
   public synchronized KubernetesClientBuilder apply(KubernetesClientBuilder builder) {
     if (vertx != null) {
@@ -93,6 +94,7 @@ public final class EventThreads {
     }
     Vertx vertx = newVertx(threads);
     ExecutorService tasks = taskExecutor(this);
+    Executor inTurn = new SerialHandoff(tasks);
     this.vertx = vertx;
     if (yielding) {
       threads.forEach(EventThreads::deprioritise);
@@ -103,7 +105,7 @@ public final class EventThreads {
             new KubernetesClientBuilder.ExecutorSupplier() {
               @Override
               public Executor get() {
-                return tasks;
+                return inTurn;
               }
 
               @Override
