@@ -28,8 +28,18 @@ final class SerialHandoff implements Executor {
 
   private final ExecutorService pool;
 
-  /** The tasks queued by the serial task this thread runs; null on other threads. */
-  private final ThreadLocal<ArrayDeque<Runnable>> queued = new ThreadLocal<>();
+  /**
+   * Per pool thread, the tasks queued by the serial task it runs. Kept for the thread's life rather
+   * than removed after each run: removing a thread-local clears a weak reference, which cost more
+   * than the queue it held.
+   */
+  private final ThreadLocal<Turn> turns = ThreadLocal.withInitial(Turn::new);
+
+  /** One thread's queue, and whether it is running a serial task now. */
+  private static final class Turn {
+    final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+    boolean running;
+  }
 
   SerialHandoff(ExecutorService pool) {
     this.pool = pool;
@@ -37,20 +47,24 @@ final class SerialHandoff implements Executor {
 
   @Override
   public void execute(Runnable task) {
-    ArrayDeque<Runnable> q = queued.get();
-    if (q != null && serial(task)) {
-      q.add(task);
+    if (!serial(task)) {
+      pool.execute(task);
       return;
     }
-    pool.execute(serial(task) ? () -> runInTurn(task) : task);
+    Turn turn = turns.get();
+    if (turn.running) {
+      turn.queued.add(task);
+      return;
+    }
+    pool.execute(() -> runInTurn(task));
   }
 
   /** Runs {@code first}, then every serial task queued meanwhile, in order, on this thread. */
   private void runInTurn(Runnable first) {
-    ArrayDeque<Runnable> q = new ArrayDeque<>();
-    queued.set(q);
+    Turn turn = turns.get();
+    turn.running = true;
     try {
-      for (Runnable t = first; t != null && !pool.isShutdown(); t = q.poll()) {
+      for (Runnable t = first; t != null && !pool.isShutdown(); t = turn.queued.poll()) {
         try {
           t.run();
         } catch (RuntimeException | Error e) {
@@ -59,7 +73,8 @@ final class SerialHandoff implements Executor {
         }
       }
     } finally {
-      queued.remove();
+      turn.running = false;
+      turn.queued.clear();
     }
   }
 
