@@ -94,7 +94,8 @@ public record ExtenderProperties(
    *     UP, so the first calls are not interpreted (0 = none); half over every node, half over as
    *     many as kube-scheduler sends by default
    * @param warmUpCompilerWait how long readiness waits at most, after the warm-up's calls, for the
-   *     compilers to finish compiling what they ran (0 = not at all)
+   *     compilers to finish compiling what they ran; never longer than the calls took (0 = not at
+   *     all)
    */
   public record Scheduling(
       @DefaultValue("0") int parallelism,

@@ -287,7 +287,7 @@ public final class WarmUp {
         codec.release(buf);
       }
       long calls = nanoTime.getAsLong();
-      String compiled = awaitCompilers();
+      String compiled = awaitCompilers(Math.min(compilers.maxWaitNanos(), calls - start));
       log.info(
           "Warm-up: {} filter and prioritize pairs over {} nodes in {} ms; {}",
           done,
@@ -307,22 +307,23 @@ public final class WarmUp {
 
   /**
    * Waits until the compilers go quiet (less than {@link #QUIET_MILLIS} of their CPU in {@link
-   * #QUIET_WINDOW_NANOS}), at most {@link Compilers#maxWaitNanos}, and says how long it waited. The
-   * calls leave the optimising compiler work queued (at 1,000 nodes it was busy for 0.8–1.3 s after
-   * the last call); readiness waits for it, so that the first calls after ready run the code it
-   * compiles and the first round's CPU is not the warm-up's compilations. A cluster whose
-   * kube-scheduler calls already (the verbs answer before ready) keeps the compilers busy: then the
-   * wait runs out.
+   * #QUIET_WINDOW_NANOS}), for no longer than {@code limitNanos} (rounded up to a whole window: the
+   * calls' own length, at most {@link Compilers#maxWaitNanos}, as a small cluster's few
+   * milliseconds of calls leave little to compile), and says how long it waited. The calls leave
+   * the optimising compiler work queued (at 1,000 nodes it was busy for 0.8–1.3 s after the last
+   * call); readiness waits for it, so that the first calls after ready run the code it compiles and
+   * the first round's CPU is not the warm-up's compilations. A cluster whose kube-scheduler calls
+   * already (the verbs answer before ready) keeps the compilers busy: then the wait runs out.
    */
-  private String awaitCompilers() {
+  private String awaitCompilers(long limitNanos) {
     long last = compilers.compiledMillis().getAsLong();
-    if (last < 0 || compilers.maxWaitNanos() <= 0 || closed) {
+    if (last < 0 || limitNanos <= 0 || closed) {
       return "compilers not waited for";
     }
     waitingForCompilers = true;
     long start = nanoTime.getAsLong();
     long waited;
-    while ((waited = nanoTime.getAsLong() - start) < compilers.maxWaitNanos() && !closed) {
+    while ((waited = nanoTime.getAsLong() - start) < limitNanos && !closed) {
       compilers.park().accept(QUIET_WINDOW_NANOS);
       long now = compilers.compiledMillis().getAsLong();
       if (now - last < QUIET_MILLIS) {

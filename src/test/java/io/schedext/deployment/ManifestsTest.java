@@ -2,6 +2,7 @@ package io.schedext.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -438,7 +439,11 @@ class ManifestsTest {
     assertThat(get.getPath()).isEqualTo(path);
     assertThat(get.getScheme()).as("plain HTTP on the management port").isIn(null, "HTTP");
     assertThat(portNumber(c, get.getPort())).isEqualTo(containerPort);
-    Http.Reply r = new Http(managementPort).get(path);
+    // Readiness comes once the cluster state is in and the warm-up has run, after start.
+    Http.Reply r =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> new Http(managementPort).get(path), reply -> reply.status() == 200);
     assertThat(r.status())
         .as("GET " + path + " on the running service's management port")
         .isEqualTo(200);

@@ -15,7 +15,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.framework.FrameworkException;
-import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.FrameworkServices;
@@ -344,28 +343,54 @@ class WarmUpTest {
   }
 
   /**
-   * Compilers whose accumulated time grows by {@code perWindow} ms per quiet window for {@code
-   * busyWindows} windows and then stops, on a clock that only waiting moves; records the readiness
-   * reason seen while waiting.
+   * Compilers whose CPU time grows by {@code perWindow} ms per quiet window for {@code busyWindows}
+   * windows and then stops. The clock moves a second at every reading until the warm-up first asks
+   * the compilers (so the calls take some seconds), then only by waiting; the readiness reason seen
+   * while waiting is recorded.
    */
   private static final class FakeCompilers {
-    final long[] now = {0};
+    long now;
+    boolean asked;
+    long askedAt;
     long compiled;
     int windows;
     final List<String> seen = new ArrayList<>();
     WarmUp warmUp;
 
+    long firstRead = -1;
+
+    long nanoTime() {
+      if (!asked) {
+        now += TimeUnit.SECONDS.toNanos(1);
+      }
+      if (firstRead < 0) {
+        firstRead = now;
+      }
+      return now;
+    }
+
     WarmUp.Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
       return new WarmUp.Compilers(
-          () -> compiled,
+          () -> {
+            if (!asked) {
+              asked = true;
+              askedAt = now;
+            }
+            return compiled;
+          },
           TimeUnit.MILLISECONDS.toNanos(maxWaitMillis),
           nanos -> {
             seen.add(warmUp.progress());
-            now[0] += nanos;
+            now += nanos;
             if (windows++ < busyWindows) {
               compiled += perWindow;
             }
           });
+    }
+
+    /** How long the warm-up waited for the compilers, in ms. */
+    long waitedMillis() {
+      return TimeUnit.NANOSECONDS.toMillis(now - askedAt);
     }
   }
 
@@ -378,7 +403,7 @@ class WarmUpTest {
             codec,
             privateFrameworks(),
             privateMetrics,
-            () -> fake.now[0],
+            fake::nanoTime,
             compilers);
     return fake.warmUp;
   }
@@ -394,6 +419,7 @@ class WarmUpTest {
     assertThat(w.finished()).isTrue();
     assertThat(fake.windows).as("three busy windows, then one quiet one").isEqualTo(4);
     assertThat(fake.seen)
+        .hasSize(4)
         .allSatisfy(
             reason ->
                 assertThat(reason)
@@ -419,8 +445,22 @@ class WarmUpTest {
     WarmUp w = warmUp(1, fake, fake.compilers(1_000, 200, 1_000));
     w.run();
     assertThat(w.finished()).isTrue();
-    assertThat(fake.now[0]).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1_000));
+    assertThat(fake.waitedMillis()).isEqualTo(1_000);
     assertThat(fake.windows).isEqualTo(4);
+  }
+
+  @Test
+  void compilersAreWaitedForNoLongerThanTheCallsTook() {
+    nodes(2);
+    FakeCompilers fake = new FakeCompilers();
+    // Calls of a few seconds on the fake clock; a limit far above them.
+    WarmUp w = warmUp(1, fake, fake.compilers(1_000_000, 200, 3_600_000));
+    w.run();
+    long callsMillis = TimeUnit.NANOSECONDS.toMillis(fake.askedAt - fake.firstRead);
+    assertThat(callsMillis).isPositive();
+    assertThat(fake.waitedMillis())
+        .isGreaterThanOrEqualTo(callsMillis)
+        .isLessThan(callsMillis + TimeUnit.NANOSECONDS.toMillis(WarmUp.QUIET_WINDOW_NANOS));
   }
 
   @Test
@@ -436,55 +476,6 @@ class WarmUpTest {
             new WarmUp.Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
         .run();
     assertThat(untimed.windows).isZero();
-  }
-
-  @Test
-  void aPlacedPodChangesACopyOfItsNodeAndNeverTheLiveOne() {
-    nodes(3);
-    var snapshot = cache.snapshot();
-    NodeInfo live = snapshot.get("node-1");
-    PodInfo pod = PodInfo.of(WarmUp.pod(0));
-    List<NodeInfo> placed = new ArrayList<>();
-
-    WarmUp.place(pod, live, placed);
-    WarmUp.place(pod, snapshot.get("node-2"), placed);
-    WarmUp.place(pod, snapshot.get("node-0"), placed);
-
-    assertThat(placed)
-        .as("the last two, oldest first")
-        .extracting(NodeInfo::name)
-        .containsExactly("node-2", "node-0");
-    assertThat(placed.get(1).pods())
-        .extracting(p -> p.pod().getSpec().getNodeName())
-        .containsExactly("node-0");
-    assertThat(placed.get(1).generation()).isNotEqualTo(snapshot.get("node-0").generation());
-    assertThat(live.pods()).isEmpty();
-    assertThat(snapshot.get("node-0").pods()).isEmpty();
-
-    WarmUp.place(pod, placed.get(0), placed);
-    assertThat(placed)
-        .as("the same node again: its newer copy, once")
-        .extracting(NodeInfo::name)
-        .containsExactly("node-0", "node-2");
-    assertThat(placed.get(1).pods()).hasSize(2);
-  }
-
-  @Test
-  void aSampledCallSeesThePlacedCopiesOfTheNodesStillThere() {
-    nodes(3);
-    var snapshot = cache.snapshot();
-    List<NodeInfo> placed = new ArrayList<>();
-    WarmUp.place(PodInfo.of(WarmUp.pod(0)), snapshot.get("node-1"), placed);
-
-    var seen = WarmUp.withPlaced(snapshot, placed);
-
-    assertThat(seen.get("node-1")).isSameAs(placed.get(0));
-    assertThat(seen.get("node-0")).isSameAs(snapshot.get("node-0"));
-    assertThat(seen.sameNodeOrder(snapshot)).isTrue();
-    cache.removeNode(MakeNode.node().name("node-1").obj());
-    assertThat(WarmUp.withPlaced(cache.snapshot(), placed).get("node-1"))
-        .as("a node the cache no longer has is not brought back")
-        .isNull();
   }
 
   @Test
