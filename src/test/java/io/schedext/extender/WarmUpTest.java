@@ -15,6 +15,7 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.FrameworkServices;
@@ -476,6 +477,55 @@ class WarmUpTest {
             new WarmUp.Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
         .run();
     assertThat(untimed.windows).isZero();
+  }
+
+  @Test
+  void aPlacedPodChangesACopyOfItsNodeAndNeverTheLiveOne() {
+    nodes(3);
+    var snapshot = cache.snapshot();
+    NodeInfo live = snapshot.get("node-1");
+    PodInfo pod = PodInfo.of(WarmUp.pod(0));
+    List<NodeInfo> placed = new ArrayList<>();
+
+    WarmUp.place(pod, live, placed);
+    WarmUp.place(pod, snapshot.get("node-2"), placed);
+    WarmUp.place(pod, snapshot.get("node-0"), placed);
+
+    assertThat(placed)
+        .as("the last two, oldest first")
+        .extracting(NodeInfo::name)
+        .containsExactly("node-2", "node-0");
+    assertThat(placed.get(1).pods())
+        .extracting(p -> p.pod().getSpec().getNodeName())
+        .containsExactly("node-0");
+    assertThat(placed.get(1).generation()).isNotEqualTo(snapshot.get("node-0").generation());
+    assertThat(live.pods()).isEmpty();
+    assertThat(snapshot.get("node-0").pods()).isEmpty();
+
+    WarmUp.place(pod, placed.get(0), placed);
+    assertThat(placed)
+        .as("the same node again: its newer copy, once")
+        .extracting(NodeInfo::name)
+        .containsExactly("node-0", "node-2");
+    assertThat(placed.get(1).pods()).hasSize(2);
+  }
+
+  @Test
+  void aSampledCallSeesThePlacedCopiesOfTheNodesStillThere() {
+    nodes(3);
+    var snapshot = cache.snapshot();
+    List<NodeInfo> placed = new ArrayList<>();
+    WarmUp.place(PodInfo.of(WarmUp.pod(0)), snapshot.get("node-1"), placed);
+
+    var seen = WarmUp.withPlaced(snapshot, placed);
+
+    assertThat(seen.get("node-1")).isSameAs(placed.get(0));
+    assertThat(seen.get("node-0")).isSameAs(snapshot.get("node-0"));
+    assertThat(seen.sameNodeOrder(snapshot)).isTrue();
+    cache.removeNode(MakeNode.node().name("node-1").obj());
+    assertThat(WarmUp.withPlaced(cache.snapshot(), placed).get("node-1"))
+        .as("a node the cache no longer has is not brought back")
+        .isNull();
   }
 
   @Test
