@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,7 +24,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Toleration;
-import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -436,12 +434,14 @@ public final class PodDecoder {
             case "terminationMessagePolicy" -> c.setTerminationMessagePolicy(str());
             case "resources" -> c.setResources(resources());
             case "ports" -> c.setPorts(list(Run::port));
-            case "command" -> c.setCommand(stringList());
-            case "args" -> c.setArgs(stringList());
-            case "env" -> c.setEnv(list(Run::env));
             case "securityContext" -> c.setSecurityContext(viaProperties(new SecurityContext()));
-            case "volumeMounts" -> c.setVolumeMounts(list(Run::mount));
-            default -> other(c, f);
+            default -> {
+              if (UnreadFields.CONTAINER.contains(f)) {
+                p.skipChildren();
+              } else {
+                other(c, f);
+              }
+            }
           }
         } catch (ToMapper e) {
           other(c, f);
@@ -484,40 +484,6 @@ public final class PodDecoder {
         }
       }
       return port;
-    }
-
-    private EnvVar env() throws IOException {
-      EnvVar e = new EnvVar();
-      for (String f = next(); f != null; f = next()) {
-        try {
-          switch (f) {
-            case "name" -> e.setName(str());
-            case "value" -> e.setValue(str());
-            default -> other(e, f);
-          }
-        } catch (ToMapper x) {
-          other(e, f);
-        }
-      }
-      return e;
-    }
-
-    private VolumeMount mount() throws IOException {
-      VolumeMount m = new VolumeMount();
-      for (String f = next(); f != null; f = next()) {
-        try {
-          switch (f) {
-            case "name" -> m.setName(str());
-            case "mountPath" -> m.setMountPath(str());
-            case "subPath" -> m.setSubPath(str());
-            case "readOnly" -> m.setReadOnly(bool());
-            default -> other(m, f);
-          }
-        } catch (ToMapper e) {
-          other(m, f);
-        }
-      }
-      return m;
     }
 
     private Toleration toleration() throws IOException {

@@ -2,6 +2,7 @@ package io.schedext.kube;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import java.util.Set;
@@ -9,8 +10,10 @@ import java.util.Set;
 /**
  * Fields of Kubernetes objects that no part of the extender reads, skipped while decoding instead
  * of being built and then dropped: {@code metadata.managedFields} (a third of a typical pod's JSON,
- * decoded into nested maps) and the pod's container statuses. Writing is unchanged: an object that
- * has them still encodes them.
+ * decoded into nested maps), the pod's container statuses, and what a container runs with rather
+ * than what it asks of a node (its command and arguments, environment, probes, lifecycle hooks and
+ * volume mounts; the volumes themselves are the pod's and are read). Writing is unchanged: an
+ * object that has them still encodes them.
  */
 public final class UnreadFields {
 
@@ -25,6 +28,34 @@ public final class UnreadFields {
   static final Set<String> POD_STATUS =
       Set.of(CONTAINER_STATUSES, INIT_CONTAINER_STATUSES, EPHEMERAL_CONTAINER_STATUSES);
 
+  private static final String COMMAND = "command";
+  private static final String ARGS = "args";
+  private static final String ENV = "env";
+  private static final String ENV_FROM = "envFrom";
+  private static final String LIVENESS_PROBE = "livenessProbe";
+  private static final String READINESS_PROBE = "readinessProbe";
+  private static final String STARTUP_PROBE = "startupProbe";
+  private static final String LIFECYCLE = "lifecycle";
+  private static final String VOLUME_MOUNTS = "volumeMounts";
+  private static final String VOLUME_DEVICES = "volumeDevices";
+
+  /**
+   * The fields of {@link Container} skipped: the ones the cache's trimming dropped after decoding
+   * them.
+   */
+  static final Set<String> CONTAINER =
+      Set.of(
+          COMMAND,
+          ARGS,
+          ENV,
+          ENV_FROM,
+          LIVENESS_PROBE,
+          READINESS_PROBE,
+          STARTUP_PROBE,
+          LIFECYCLE,
+          VOLUME_MOUNTS,
+          VOLUME_DEVICES);
+
   private UnreadFields() {}
 
   @JsonIgnoreProperties(value = META, allowGetters = true)
@@ -35,16 +66,34 @@ public final class UnreadFields {
       allowGetters = true)
   private abstract static class Status {}
 
+  @JsonIgnoreProperties(
+      value = {
+        COMMAND,
+        ARGS,
+        ENV,
+        ENV_FROM,
+        LIVENESS_PROBE,
+        READINESS_PROBE,
+        STARTUP_PROBE,
+        LIFECYCLE,
+        VOLUME_MOUNTS,
+        VOLUME_DEVICES
+      },
+      allowGetters = true)
+  private abstract static class Runs {}
+
   /** Makes {@code mapper} skip those fields when it decodes; call before its first use. */
   public static ObjectMapper skipIn(ObjectMapper mapper) {
     mapper.addMixIn(ObjectMeta.class, Meta.class);
     mapper.addMixIn(PodStatus.class, Status.class);
+    mapper.addMixIn(Container.class, Runs.class);
     return mapper;
   }
 
   /** Whether {@link #skipIn} was applied to {@code mapper}. */
   static boolean skippedIn(ObjectMapper mapper) {
     return mapper.findMixInClassFor(ObjectMeta.class) == Meta.class
-        && mapper.findMixInClassFor(PodStatus.class) == Status.class;
+        && mapper.findMixInClassFor(PodStatus.class) == Status.class
+        && mapper.findMixInClassFor(Container.class) == Runs.class;
   }
 }

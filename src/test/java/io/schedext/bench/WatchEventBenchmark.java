@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cluster.WatchEventSerialization;
+import io.schedext.testing.RichPod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Decoding one pod watch event, as the pod informer does for every event: fabric8's serialization
  * (a JSON tree, then the tree converted into the model) against {@link WatchEventSerialization}
  * (one pass over buffered tokens). The pods: the one kube-scheduler sent in the recorded filter
- * call ({@code recorded}, with managed fields and the last-applied annotation), and a running pod
- * of the synthetic cluster ({@code synthetic}). Both objects start with {@code kind} and {@code
+ * call ({@code recorded}, with managed fields and the last-applied annotation), a running pod of
+ * the synthetic cluster ({@code synthetic}), and a pod using most of the model, its containers with
+ * commands, environment, probes and mounts ({@code rich}). They start with {@code kind} and {@code
  * apiVersion}, as the API server writes them; {@code kindLast} is the recorded pod with the two at
  * the end (the order no API server writes: the decoder's fallback). Run with {@code mvn -B -Pbench
  * test-compile exec:exec -Dbench.args="jmh WatchEventBenchmark"}.
@@ -42,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"-Xmx1g"})
 public class WatchEventBenchmark {
 
-  @Param({"recorded", "synthetic", "kindLast"})
+  @Param({"recorded", "synthetic", "kindLast", "rich"})
   public String pod;
 
   private final KubernetesSerialization fabric8 = new KubernetesSerialization();
@@ -57,6 +59,9 @@ public class WatchEventBenchmark {
     if (pod.equals("synthetic")) {
       // fabric8's model writes apiVersion and kind first.
       object = mapper.valueToTree(SyntheticCluster.build(1, 1, 42).pods().get(0));
+    } else if (pod.equals("rich")) {
+      // A pod using most of the model: containers with commands, environment, probes, mounts.
+      object = mapper.valueToTree(RichPod.pod());
     } else {
       ObjectNode recorded =
           (ObjectNode)

@@ -3,10 +3,12 @@ package io.schedext.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,55 @@ class UnreadFieldsTest {
         .endMetadata()
         .withNewSpec()
         .withNodeName("n1")
+        .addNewContainer()
+        .withName("app")
+        .withImage("registry.example/app:1")
+        .withCommand("/app")
+        .withArgs("--serve")
+        .addNewEnv()
+        .withName("MODE")
+        .withValue("prod")
+        .endEnv()
+        .addNewEnvFrom()
+        .withNewConfigMapRef()
+        .withName("settings")
+        .endConfigMapRef()
+        .endEnvFrom()
+        .withNewLivenessProbe()
+        .withNewHttpGet()
+        .withPath("/healthz")
+        .withNewPort(8080)
+        .endHttpGet()
+        .endLivenessProbe()
+        .withNewReadinessProbe()
+        .withPeriodSeconds(5)
+        .endReadinessProbe()
+        .withNewStartupProbe()
+        .withFailureThreshold(30)
+        .endStartupProbe()
+        .withNewLifecycle()
+        .withNewPreStop()
+        .withNewExec()
+        .withCommand("sleep", "5")
+        .endExec()
+        .endPreStop()
+        .endLifecycle()
+        .addNewVolumeMount()
+        .withName("data")
+        .withMountPath("/data")
+        .endVolumeMount()
+        .addNewVolumeDevice()
+        .withName("raw")
+        .withDevicePath("/dev/raw")
+        .endVolumeDevice()
+        .addNewPort()
+        .withContainerPort(8080)
+        .withHostPort(80)
+        .endPort()
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("250m"))
+        .endResources()
+        .endContainer()
         .endSpec()
         .withNewStatus()
         .withPhase("Running")
@@ -42,7 +93,8 @@ class UnreadFieldsTest {
   }
 
   @Test
-  void decodingSkipsManagedFieldsAndContainerStatusesAndKeepsTheRest() throws Exception {
+  void decodingSkipsManagedFieldsContainerStatusesAndWhatAContainerRunsWithAndKeepsTheRest()
+      throws Exception {
     String json = plain.writeValueAsString(pod());
 
     Pod decoded = skipping.readValue(json, Pod.class);
@@ -51,10 +103,27 @@ class UnreadFieldsTest {
     assertThat(decoded.getStatus().getContainerStatuses()).isEmpty();
     assertThat(decoded.getStatus().getInitContainerStatuses()).isEmpty();
     assertThat(decoded.getMetadata().getAdditionalProperties()).doesNotContainKey("managedFields");
+    Container c = decoded.getSpec().getContainers().get(0);
+    assertThat(c.getAdditionalProperties()).isEmpty();
+    assertThat(c.getPorts())
+        .singleElement()
+        .satisfies(p -> assertThat(p.getHostPort()).isEqualTo(80));
+    assertThat(c.getResources().getRequests()).containsKey("cpu");
     Pod expected = pod();
     expected.getMetadata().setManagedFields(List.of());
     expected.getStatus().setContainerStatuses(List.of());
     expected.getStatus().setInitContainerStatuses(List.of());
+    Container e = expected.getSpec().getContainers().get(0);
+    e.setCommand(List.of());
+    e.setArgs(List.of());
+    e.setEnv(List.of());
+    e.setEnvFrom(List.of());
+    e.setLivenessProbe(null);
+    e.setReadinessProbe(null);
+    e.setStartupProbe(null);
+    e.setLifecycle(null);
+    e.setVolumeMounts(List.of());
+    e.setVolumeDevices(List.of());
     assertThat(decoded).isEqualTo(expected);
   }
 
