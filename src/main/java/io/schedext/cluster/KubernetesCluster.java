@@ -467,7 +467,11 @@ public final class KubernetesCluster implements ClusterSource {
     }
   }
 
-  private static void trimContainers(List<io.fabric8.kubernetes.api.model.Container> containers) {
+  /**
+   * Drops from {@code containers} what a container runs with: the fields the decoders skip ({@code
+   * kube/UnreadFields}), for objects that did not come through them.
+   */
+  static void trimContainers(List<io.fabric8.kubernetes.api.model.Container> containers) {
     if (containers == null) {
       return;
     }

@@ -28,34 +28,6 @@ public final class UnreadFields {
   static final Set<String> POD_STATUS =
       Set.of(CONTAINER_STATUSES, INIT_CONTAINER_STATUSES, EPHEMERAL_CONTAINER_STATUSES);
 
-  private static final String COMMAND = "command";
-  private static final String ARGS = "args";
-  private static final String ENV = "env";
-  private static final String ENV_FROM = "envFrom";
-  private static final String LIVENESS_PROBE = "livenessProbe";
-  private static final String READINESS_PROBE = "readinessProbe";
-  private static final String STARTUP_PROBE = "startupProbe";
-  private static final String LIFECYCLE = "lifecycle";
-  private static final String VOLUME_MOUNTS = "volumeMounts";
-  private static final String VOLUME_DEVICES = "volumeDevices";
-
-  /**
-   * The fields of {@link Container} skipped: the ones the cache's trimming dropped after decoding
-   * them.
-   */
-  static final Set<String> CONTAINER =
-      Set.of(
-          COMMAND,
-          ARGS,
-          ENV,
-          ENV_FROM,
-          LIVENESS_PROBE,
-          READINESS_PROBE,
-          STARTUP_PROBE,
-          LIFECYCLE,
-          VOLUME_MOUNTS,
-          VOLUME_DEVICES);
-
   private UnreadFields() {}
 
   @JsonIgnoreProperties(value = META, allowGetters = true)
@@ -68,19 +40,26 @@ public final class UnreadFields {
 
   @JsonIgnoreProperties(
       value = {
-        COMMAND,
-        ARGS,
-        ENV,
-        ENV_FROM,
-        LIVENESS_PROBE,
-        READINESS_PROBE,
-        STARTUP_PROBE,
-        LIFECYCLE,
-        VOLUME_MOUNTS,
-        VOLUME_DEVICES
+        "command",
+        "args",
+        "env",
+        "envFrom",
+        "livenessProbe",
+        "readinessProbe",
+        "startupProbe",
+        "lifecycle",
+        "volumeMounts",
+        "volumeDevices"
       },
       allowGetters = true)
   private abstract static class Runs {}
+
+  /**
+   * The fields of {@link Container} skipped: what a container runs with, which the cache's trimming
+   * dropped after decoding them.
+   */
+  static final Set<String> CONTAINER =
+      Set.of(Runs.class.getAnnotation(JsonIgnoreProperties.class).value());
 
   /** Makes {@code mapper} skip those fields when it decodes; call before its first use. */
   public static ObjectMapper skipIn(ObjectMapper mapper) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -206,21 +205,8 @@ class WatchEventSerializationTest {
   }
 
   private static Pod withoutWhatContainersRunWith(Pod pod) {
-    for (Container c :
-        Stream.concat(
-                pod.getSpec().getContainers().stream(), pod.getSpec().getInitContainers().stream())
-            .toList()) {
-      c.setCommand(null);
-      c.setArgs(null);
-      c.setEnv(null);
-      c.setEnvFrom(null);
-      c.setLivenessProbe(null);
-      c.setReadinessProbe(null);
-      c.setStartupProbe(null);
-      c.setLifecycle(null);
-      c.setVolumeMounts(null);
-      c.setVolumeDevices(null);
-    }
+    KubernetesCluster.trimContainers(pod.getSpec().getContainers());
+    KubernetesCluster.trimContainers(pod.getSpec().getInitContainers());
     return pod;
   }
 
