@@ -252,8 +252,8 @@ public class ExtenderConfiguration {
 
   /**
    * The request path run before readiness ({@link WarmUp}): a second instance of every profile,
-   * over services whose metrics nobody reads and which cannot bind or write volumes, started now;
-   * it runs once the cluster source is ready.
+   * over services whose metrics nobody reads and which cannot bind or write volumes. It is started
+   * once the application context is refreshed and runs once the cluster source is ready.
    */
   @Bean(destroyMethod = "close")
   WarmUp warmUp(
@@ -281,6 +281,7 @@ public class ExtenderConfiguration {
     WarmUp warmUp =
         new WarmUp(
             props.scheduling().warmUpCalls(),
+            props.scheduling().warmUpSmallCalls(),
             source,
             cache,
             codec,
@@ -288,7 +289,7 @@ public class ExtenderConfiguration {
             unread,
             System::nanoTime,
             WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()));
-    warmUp.start();
+    // Started once the context is refreshed, over HTTP when the service serves it (ExtenderWiring).
     return warmUp;
   }
 

@@ -93,6 +93,9 @@ public record ExtenderProperties(
    * @param warmUpCalls filter and prioritize pairs run on the live cluster before readiness reports
    *     UP, so the first calls are not interpreted (0 = none); half over every node, half over as
    *     many as kube-scheduler sends by default
+   * @param warmUpSmallCalls filter and prioritize pairs over 8 nodes each run after those, so that
+   *     what runs once per call (the HTTP server, the decoders, the verbs) is called often enough
+   *     to be optimised before readiness (0 = none)
    * @param warmUpCompilerWait how long readiness waits at most, after the warm-up's calls, for the
    *     compilers to finish compiling what they ran; never longer than the calls took (0 = not at
    *     all)
@@ -102,6 +105,7 @@ public record ExtenderProperties(
       @DefaultValue("") String defaultProfile,
       @DefaultValue("10") double pluginMetricsSamplePercent,
       @DefaultValue("400") int warmUpCalls,
+      @DefaultValue("2500") int warmUpSmallCalls,
       @DefaultValue("5s") Duration warmUpCompilerWait) {}
 
   /**

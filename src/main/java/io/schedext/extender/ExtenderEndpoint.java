@@ -1,7 +1,7 @@
 package io.schedext.extender;
 
 import io.schedext.cache.EventGate;
-import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderBindingResult;
 import io.schedext.extender.wire.ReplyBuffer;
@@ -16,10 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
-import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriUtils;
 
 /**
@@ -37,8 +37,11 @@ import org.springframework.web.util.UriUtils;
  * argument resolution and return-value handling were a measurable share of each call's CPU, and of
  * the code the JIT compiles before the extender runs at speed (docs/performance.md). Everything
  * else the service serves (the web page, the debug views, Actuator) stays with Spring MVC.
+ *
+ * <p>The warm-up before readiness ({@link WarmUp}) calls a second instance over HTTP, under a path
+ * prefix of its own, with the warm-up's private verbs, frameworks, snapshots and metrics: the same
+ * code from the HTTP server's first byte to the reply's last, on state no caller sees.
  */
-@Component
 final class ExtenderEndpoint extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
@@ -70,39 +73,51 @@ final class ExtenderEndpoint extends HttpServlet {
   private final transient Verbs verbs;
   private final transient ExplainService explain;
   private final transient Frameworks frameworks;
-  private final transient SchedulerCache cache;
+  private final transient Supplier<Snapshot> snapshots;
   private final transient SnapshotNames nameIndexes = new SnapshotNames();
   private final transient WireCodec codec;
   private final transient ClusterSource source;
   private final transient ExtenderMetrics metrics;
   private final transient EventGate gate;
   private final transient BindWorkers bindWorkers;
+  private final String pathPrefix;
 
+  /**
+   * An endpoint serving {@code verbs} on {@code frameworks}, each call on a snapshot from {@code
+   * snapshots}, for request paths that start with {@code pathPrefix} (after the context path; empty
+   * for the extender's own paths).
+   */
   ExtenderEndpoint(
       Verbs verbs,
       ExplainService explain,
       Frameworks frameworks,
-      SchedulerCache cache,
+      Supplier<Snapshot> snapshots,
       WireCodec codec,
       ClusterSource source,
       ExtenderMetrics metrics,
       EventGate gate,
-      BindWorkers bindWorkers) {
+      BindWorkers bindWorkers,
+      String pathPrefix) {
     this.verbs = verbs;
     this.explain = explain;
     this.frameworks = frameworks;
-    this.cache = cache;
+    this.snapshots = snapshots;
     this.codec = codec;
     this.source = source;
     this.metrics = metrics;
     this.gate = gate;
     this.bindWorkers = bindWorkers;
+    this.pathPrefix = pathPrefix;
   }
 
   /** Routes every request under the two prefixes, whatever its method. */
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response) {
-    Route route = Route.of(request.getRequestURI().substring(request.getContextPath().length()));
+    Route route =
+        Route.of(
+            request
+                .getRequestURI()
+                .substring(request.getContextPath().length() + pathPrefix.length()));
     if (route == null) {
       answer(
           UNKNOWN,
@@ -267,7 +282,7 @@ final class ExtenderEndpoint extends HttpServlet {
               + "\"; profiles: "
               + frameworks.all().stream().map(Framework::profileName).toList());
     }
-    return new Call(fw, cache::snapshot, nameIndexes);
+    return new Call(fw, snapshots, nameIndexes);
   }
 
   /** Runs {@code work} and sends its reply, counting the request under {@code verb}. */

@@ -39,6 +39,11 @@ public final class ExtenderMetrics implements FrameworkMetrics {
     this.registry = registry;
   }
 
+  /** The registry these metrics are registered in. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
   @Override
   public void extensionPoint(String profile, ExtensionPoint point, Code status, long nanos) {
     // Profile names are few and their hashes cached; extension point and code index an array: no

@@ -1,17 +1,32 @@
 package io.schedext.extender;
 
+import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
+import io.schedext.framework.runtime.Frameworks;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.Ordered;
 
 /**
@@ -20,6 +35,8 @@ import org.springframework.core.Ordered;
  */
 @Configuration(proxyBeanMethods = false)
 class ExtenderWiring {
+
+  private static final Logger log = LoggerFactory.getLogger(ExtenderWiring.class);
 
   /**
    * The pods of recent calls, for a bind the cluster source cannot answer yet: 10,000 pods for 10
@@ -41,6 +58,22 @@ class ExtenderWiring {
   ExplainService explainService(
       SchedulerCache cache, ClusterSource source, IncomingPods pods, Parallelizer parallelizer) {
     return new ExplainService(cache, source, pods, parallelizer);
+  }
+
+  /** The extender's endpoint: the verbs on the live frameworks and cache. */
+  @Bean
+  ExtenderEndpoint extenderEndpoint(
+      Verbs verbs,
+      ExplainService explain,
+      Frameworks frameworks,
+      SchedulerCache cache,
+      WireCodec codec,
+      ClusterSource source,
+      ExtenderMetrics metrics,
+      EventGate gate,
+      BindWorkers bindWorkers) {
+    return new ExtenderEndpoint(
+        verbs, explain, frameworks, cache::snapshot, codec, source, metrics, gate, bindWorkers, "");
   }
 
   /**
@@ -70,16 +103,96 @@ class ExtenderWiring {
    */
   @Bean
   FilterRegistrationBean<Filter> extenderEndpointFirst(ExtenderEndpoint endpoint) {
+    return first("extenderEndpointFirst", endpoint, ExtenderEndpoint.URL_PATTERNS);
+  }
+
+  /**
+   * The endpoint the warm-up posts its calls to ({@link WarmUp}): a second instance of the
+   * extender's endpoint, answering filter and prioritize with the warm-up's own services,
+   * frameworks, snapshots and metrics, under the warm-up's unguessable path prefix, first in the
+   * filter chain as the extender's own. Its gate never holds watch events back.
+   */
+  @Bean
+  FilterRegistrationBean<Filter> warmUpEndpointFirst(
+      WarmUp warmUp,
+      ExplainService explain,
+      WireCodec codec,
+      ClusterSource source,
+      BindWorkers bindWorkers) {
+    ExtenderEndpoint endpoint =
+        new ExtenderEndpoint(
+            Verbs.scheduling(codec, warmUp.filterService(), warmUp.prioritizeService()),
+            explain,
+            warmUp.frameworks(),
+            warmUp::snapshot,
+            codec,
+            source,
+            warmUp.metrics(),
+            EventGate.off(),
+            bindWorkers,
+            warmUp.pathPrefix());
+    return first("warmUpEndpointFirst", endpoint, List.of(warmUp.pathPrefix() + "/*"));
+  }
+
+  /**
+   * A filter named {@code name} handing every request to {@code urlPatterns} to {@code endpoint},
+   * first in the chain (one filter class for every endpoint instance).
+   */
+  private static FilterRegistrationBean<Filter> first(
+      String name, ExtenderEndpoint endpoint, List<String> urlPatterns) {
     Filter first =
         (request, response, chain) ->
             endpoint.service((HttpServletRequest) request, (HttpServletResponse) response);
     FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(first);
-    registration.setName("extenderEndpointFirst");
-    registration.setUrlPatterns(ExtenderEndpoint.URL_PATTERNS);
+    registration.setName(name);
+    registration.setUrlPatterns(urlPatterns);
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
     registration.setDispatcherTypes(DispatcherType.REQUEST);
     registration.setAsyncSupported(true);
     return registration;
+  }
+
+  /**
+   * Starts the warm-up once the application context is refreshed, by when the web server, if there
+   * is one, listens: its calls are posted to this service when it serves plain HTTP on a port, and
+   * made in process otherwise (a TLS server, which may demand client certificates; no server).
+   */
+  @Bean
+  ApplicationListener<ContextRefreshedEvent> warmUpStarter(
+      WarmUp warmUp, ApplicationContext context, ObjectProvider<ServerProperties> server) {
+    return event -> {
+      // A child context (a management server of its own) publishes its refresh here too.
+      if (event.getApplicationContext() != context) {
+        return;
+      }
+      InetSocketAddress address = warmUpTarget(context, server.getIfAvailable());
+      if (address == null) {
+        warmUp.start();
+      } else {
+        ServerProperties props = server.getIfAvailable();
+        warmUp.start(address, props == null ? "" : props.getServlet().getContextPath());
+      }
+    };
+  }
+
+  /**
+   * Where the warm-up can post to this service: its port on the address it listens on (loopback
+   * when it listens on every interface), or null when there is no server listening, or it serves
+   * TLS.
+   */
+  static InetSocketAddress warmUpTarget(ApplicationContext context, ServerProperties props) {
+    WebServer web = context instanceof WebServerApplicationContext w ? w.getWebServer() : null;
+    if (web == null || web.getPort() <= 0) {
+      return null;
+    }
+    if (props != null && Ssl.isEnabled(props.getSsl())) {
+      log.info("Warm-up calls are made in process: the server serves TLS");
+      return null;
+    }
+    InetAddress bound = props == null ? null : props.getAddress();
+    return new InetSocketAddress(
+        bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound,
+        web.getPort());
   }
 
   /** The verb table the endpoint serves. */

@@ -7,8 +7,7 @@ import java.io.IOException;
 /**
  * One verb of the extender protocol, defined in one place: its path segment, how its request is
  * read, how it answers while the cluster state is not ready, and what it does. {@link
- * ExtenderController} serves every verb the same way from this definition; {@link Verbs} lists
- * them.
+ * ExtenderEndpoint} serves every verb the same way from this definition; {@link Verbs} lists them.
  *
  * @param name the path segment ({@code /scheduler/{name}}, {@code /profiles/{profile}/{name}})
  * @param gated true for the calls kube-scheduler waits on for each pod, which hold watch events

@@ -14,12 +14,18 @@ import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,8 +33,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.web.util.UriUtils;
 
 /**
  * Runs the filter and prioritize path on the live cluster before readiness reports UP, so that the
@@ -55,6 +63,14 @@ import org.slf4j.LoggerFactory;
  * pod's scoring inputs, fill as for any call). As kube-scheduler binds each pod it places, a real
  * call finds a node or two changed since the one before; the sampled calls see the same, on copies
  * of nodes with earlier warm-up pods placed on them ({@link #place}).
+ *
+ * <p>When the service serves plain HTTP, the pairs are posted to it ({@link
+ * #start(InetSocketAddress, String)}), on a connection kept alive as kube-scheduler's: an
+ * in-process call never reaches the HTTP server, the servlet container's pipeline and the endpoint,
+ * which were a sixth of a cold call's compilations. They go to a second instance of the endpoint
+ * under a path prefix of this warm-up's own, unguessable ({@link #pathPrefix()}), which answers
+ * them with this warm-up's private services and frameworks, on the snapshots this warm-up gives it
+ * ({@link #snapshot()}). Should a call over HTTP fail, the rest are made in process.
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
  * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's two watch events (created,
@@ -87,6 +103,18 @@ public final class WarmUp {
       (pod, node) -> {
         throw new FrameworkException("the warm-up's frameworks bind no pod");
       };
+
+  /**
+   * The nodes a small pair names ({@link #small}): as few as kube-scheduler sends when its filter
+   * left few, so that the call's own work, not its nodes', makes its cost.
+   */
+  static final int SMALL_PAIR_NODES = 8;
+
+  /** The root of every warm-up's path prefix ({@link #pathPrefix()}). */
+  static final String PATH_ROOT = "/warm-up/";
+
+  /** How long a call over HTTP may wait for its reply (a first call runs in the interpreter). */
+  static final int HTTP_TIMEOUT_MILLIS = 60_000;
 
   /** How often the warm-up looks whether the cluster source is ready. */
   private static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -121,6 +149,7 @@ public final class WarmUp {
   static final long QUIET_MILLIS = 25;
 
   private final int pairs;
+  private final int smallPairs;
   private final ClusterSource source;
   private final SchedulerCache cache;
   private final WireCodec codec;
@@ -129,6 +158,13 @@ public final class WarmUp {
   private final Frameworks frameworks;
   private final LongSupplier nanoTime;
   private final Compilers compilers;
+  private final ExtenderMetrics metrics;
+  private final String pathPrefix;
+  private volatile Supplier<Snapshot> pairSnapshots;
+  private volatile InetSocketAddress server;
+  private volatile String contextPath = "";
+  private volatile boolean started;
+  private volatile int overHttp;
   private volatile int done;
   private volatile boolean waitingForCompilers;
   private volatile boolean finished;
@@ -142,6 +178,7 @@ public final class WarmUp {
    */
   public WarmUp(
       int pairs,
+      int smallPairs,
       ClusterSource source,
       SchedulerCache cache,
       WireCodec codec,
@@ -149,34 +186,100 @@ public final class WarmUp {
       ExtenderMetrics metrics,
       LongSupplier nanoTime,
       Compilers compilers) {
-    if (pairs < 0) {
-      throw new IllegalArgumentException("warm-up calls must not be negative: " + pairs);
+    if (pairs < 0 || smallPairs < 0) {
+      throw new IllegalArgumentException(
+          "warm-up calls must not be negative: " + pairs + ", " + smallPairs);
     }
     this.pairs = pairs;
+    this.smallPairs = smallPairs;
     this.source = source;
     this.cache = cache;
     this.codec = codec;
     this.frameworks = frameworks;
     this.nanoTime = nanoTime;
     this.compilers = compilers;
+    this.metrics = metrics;
+    this.pathPrefix = PATH_ROOT + randomHex(16);
+    this.pairSnapshots = cache::snapshot;
     IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
     this.filter = new FilterService(pods, handoff, metrics);
     this.prioritize = new PrioritizeService(pods, handoff, metrics);
-    this.finished = pairs == 0;
+    this.finished = pairs + smallPairs == 0;
   }
 
   /**
-   * Starts the warm-up on a daemon thread of its own: it waits for the cluster source to be ready,
-   * then runs. Nothing happens when there is nothing to do.
+   * Starts the warm-up on a daemon thread of its own, making its calls in process: it waits for the
+   * cluster source to be ready, then runs. Nothing happens when there is nothing to do, or when it
+   * was started before.
    */
-  public void start() {
-    if (finished) {
+  public synchronized void start() {
+    if (finished || started) {
       return;
     }
+    started = true;
     Thread t = new Thread(this::awaitSourceAndRun, "warm-up");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * As {@link #start()}, but the calls are posted to the service at {@code server}, whose servlet
+   * context path is {@code contextPath} (empty for the root), under {@link #pathPrefix()}.
+   */
+  public synchronized void start(InetSocketAddress server, String contextPath) {
+    this.server = server;
+    this.contextPath = contextPath == null ? "" : contextPath;
+    start();
+  }
+
+  /**
+   * The path, after the servlet context path, under which the endpoint answering this warm-up's
+   * calls over HTTP is mapped: {@link #PATH_ROOT} and 128 random bits, so that no one else can call
+   * it.
+   */
+  public String pathPrefix() {
+    return pathPrefix;
+  }
+
+  /**
+   * The snapshot of the cache the current pair is answered on: the live one, or for a sampled pair
+   * one with the warm-up's placed pods ({@link #place}). The endpoint of the calls over HTTP takes
+   * its calls' snapshots here.
+   */
+  Snapshot snapshot() {
+    return pairSnapshots.get();
+  }
+
+  /** The warm-up's filter service (its own pods, metrics and PreFilter hand-off). */
+  FilterService filterService() {
+    return filter;
+  }
+
+  /** The warm-up's prioritize service. */
+  PrioritizeService prioritizeService() {
+    return prioritize;
+  }
+
+  /** The warm-up's frameworks: a private instance of every profile. */
+  Frameworks frameworks() {
+    return frameworks;
+  }
+
+  /** The metrics of the warm-up's services and frameworks, which nobody reads. */
+  ExtenderMetrics metrics() {
+    return metrics;
+  }
+
+  private static String randomHex(int bytes) {
+    byte[] b = new byte[bytes];
+    new SecureRandom().nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  /** Pairs posted over HTTP so far (the rest were made in process). */
+  public int pairsOverHttp() {
+    return overHttp;
   }
 
   /** Stops a warm-up still waiting for the source or running, after its current call. */
@@ -203,12 +306,16 @@ public final class WarmUp {
         ? "warming up the request path: the compilers are still compiling what "
             + done
             + " filter and prioritize pairs ran"
-        : "warming up the request path: " + done + " of " + pairs + " filter and prioritize pairs";
+        : "warming up the request path: "
+            + done
+            + " of "
+            + (pairs + smallPairs)
+            + " filter and prioritize pairs";
   }
 
-  /** Filter and prioritize pairs planned. */
+  /** Filter and prioritize pairs planned, small ones included. */
   public int pairs() {
-    return pairs;
+    return pairs + smallPairs;
   }
 
   private void awaitSourceAndRun() {
@@ -243,22 +350,22 @@ public final class WarmUp {
       pods.forEach(p -> podInfos.add(PodInfo.of(p)));
       List<NodeInfo> placed = new ArrayList<>(PLACED);
       ReplyBuffer buf = codec.borrowBuffer();
+      InetSocketAddress to = server;
+      LoopbackClient http = to == null ? null : new LoopbackClient(to, HTTP_TIMEOUT_MILLIS);
       try {
-        for (int i = 0; i < pairs && !closed; i++) {
+        for (int i = 0; i < pairs + smallPairs && !closed; i++) {
           // Every other pair is the call kube-scheduler makes with its default
           // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
           // different branches (the parallel loop or the caller's thread alone, a name where the
           // decoder expects it or not), and code compiled on one shape only is thrown away at the
-          // first call of the other.
-          boolean sampledPair = i % 2 == 1;
+          // first call of the other. The small pairs come last.
+          boolean small = i >= pairs;
+          boolean sampledPair = !small && i % 2 == 1;
           List<NodeInfo> overrides = sampledPair ? List.copyOf(placed) : List.of();
-          Call call =
-              new Call(
-                  frameworks.get(profiles.get((i / (2 * PODS)) % profiles.size())),
-                  overrides.isEmpty()
-                      ? cache::snapshot
-                      : () -> withPlaced(cache.snapshot(), overrides),
-                  nameIndexes);
+          Supplier<Snapshot> snapshots =
+              overrides.isEmpty() ? cache::snapshot : () -> withPlaced(cache.snapshot(), overrides);
+          Framework framework = frameworks.get(profiles.get((i / (2 * PODS)) % profiles.size()));
+          Call call = new Call(framework, snapshots, nameIndexes);
           if (bodiesFor == null || !bodiesFor.sameNodeOrder(call.snapshot())) {
             bodiesFor = call.snapshot();
             names = names(bodiesFor);
@@ -267,30 +374,50 @@ public final class WarmUp {
             }
           }
           int pod = (i / 2) % bodies.length;
-          List<String> sample = sampledPair ? sampled(names, i / 2) : names;
+          List<String> sample =
+              small ? small(sampled(names, i)) : sampledPair ? sampled(names, i / 2) : names;
           byte[] body =
-              sampledPair
+              small || sampledPair
                   ? codec.encode(new ExtenderArgs(pods.get(pod), null, sample))
                   : bodies[pod];
-          codec.encode(filter.filter(call, decode(body, call)), buf);
-          codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
+          if (http != null) {
+            pairSnapshots = snapshots;
+            if (postPair(http, framework, body)) {
+              overHttp++;
+            } else {
+              http = null;
+            }
+          }
+          if (http == null) {
+            codec.encode(filter.filter(call, decode(body, call)), buf);
+            codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
+          }
           if (sampledPair) {
             place(podInfos.get(pod), call.snapshot().get(sample.get(0)), placed);
           }
-          source.warmUpEvents(
-              pods.get(pod),
-              call.snapshot().list().get(i % call.snapshot().size()).name(),
-              EVENTS_PER_PAIR);
+          if (!small) {
+            source.warmUpEvents(
+                pods.get(pod),
+                call.snapshot().list().get(i % call.snapshot().size()).name(),
+                EVENTS_PER_PAIR);
+          }
           done = i + 1;
         }
       } finally {
         codec.release(buf);
+        if (http != null) {
+          http.close();
+        }
+        pairSnapshots = cache::snapshot;
       }
       long calls = nanoTime.getAsLong();
       String compiled = awaitCompilers(Math.min(compilers.maxWaitNanos(), calls - start));
       log.info(
-          "Warm-up: {} filter and prioritize pairs over {} nodes in {} ms; {}",
+          "Warm-up: {} filter and prioritize pairs ({} of them small, {} over HTTP) over {} nodes"
+              + " in {} ms; {}",
           done,
+          Math.max(0, done - pairs),
+          overHttp,
           first.size(),
           TimeUnit.NANOSECONDS.toMillis(calls - start),
           compiled);
@@ -372,6 +499,36 @@ public final class WarmUp {
       }
     }
     return snapshot.withOverrides(present);
+  }
+
+  /**
+   * Posts one pair's filter and prioritize to the warm-up's endpoint; false (logged) when either
+   * fails or is not answered 200, after which the caller makes its calls in process.
+   */
+  private boolean postPair(LoopbackClient http, Framework framework, byte[] body) {
+    String base =
+        contextPath
+            + pathPrefix
+            + (framework == frameworks.defaultFramework()
+                ? ExtenderEndpoint.DEFAULT_PROFILE_PREFIX
+                : ExtenderEndpoint.NAMED_PROFILE_PREFIX
+                    + "/"
+                    + UriUtils.encodePathSegment(framework.profileName(), StandardCharsets.UTF_8))
+            + "/";
+    String failed;
+    try {
+      int f = http.post(base + "filter", body);
+      int p = f == 200 ? http.post(base + "prioritize", body) : -1;
+      if (f == 200 && p == 200) {
+        return true;
+      }
+      failed = "its endpoint answered filter " + f + (p < 0 ? "" : ", prioritize " + p);
+    } catch (IOException e) {
+      failed = e.toString();
+    }
+    http.close();
+    log.info("Warm-up calls go on in process after {} over HTTP: {}", overHttp, failed);
+    return false;
   }
 
   /** A body decoded as the endpoint decodes a request's. */
@@ -462,6 +619,14 @@ public final class WarmUp {
       names.add(n.name());
     }
     return names;
+  }
+
+  /**
+   * The names of a small pair: the first {@link #SMALL_PAIR_NODES} of {@code sampled}, the names of
+   * one of kube-scheduler's calls ({@link #sampled}).
+   */
+  static List<String> small(List<String> sampled) {
+    return sampled.subList(0, Math.min(SMALL_PAIR_NODES, sampled.size()));
   }
 
   /**

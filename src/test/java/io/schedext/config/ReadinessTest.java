@@ -38,6 +38,7 @@ class ReadinessTest {
             TestFrameworks.services(new ObjectStore()));
     return new WarmUp(
         pairs,
+        0,
         source,
         cache,
         new WireCodec(1 << 20),

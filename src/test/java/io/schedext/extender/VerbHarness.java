@@ -107,7 +107,7 @@ final class VerbHarness {
   /** An endpoint serving {@code verbs} with {@code gate} and {@code workers}. */
   ExtenderEndpoint endpoint(Verbs verbs, EventGate gate, BindWorkers workers) {
     return new ExtenderEndpoint(
-        verbs, explain, frameworks, cache, codec, source, metrics, gate, workers);
+        verbs, explain, frameworks, cache::snapshot, codec, source, metrics, gate, workers, "");
   }
 
   /**
@@ -122,12 +122,13 @@ final class VerbHarness {
         verbs,
         mock(ExplainService.class),
         new Frameworks(Map.of("default-scheduler", fw), "default-scheduler"),
-        new SchedulerCache(Clock.systemUTC(), Duration.ZERO),
+        new SchedulerCache(Clock.systemUTC(), Duration.ZERO)::snapshot,
         new WireCodec(1 << 20),
         source,
         metrics,
         gate,
-        new BindWorkers(1));
+        new BindWorkers(1),
+        "");
   }
 
   /**

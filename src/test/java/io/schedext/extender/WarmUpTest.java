@@ -2,10 +2,12 @@ package io.schedext.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
@@ -26,13 +28,23 @@ import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -51,6 +63,14 @@ class WarmUpTest {
 
   /** The default profile over services whose metrics are {@link #privateMetrics}. */
   private Frameworks privateFrameworks() {
+    return privateFrameworks(ProfileDefaults.NAME);
+  }
+
+  /**
+   * A profile of the default plugins per name, the first the default one, over services whose
+   * metrics are {@link #privateMetrics}.
+   */
+  private Frameworks privateFrameworks(String... names) {
     FrameworkServices base = TestFrameworks.services(store);
     FrameworkServices services =
         new FrameworkServices(
@@ -63,12 +83,15 @@ class WarmUpTest {
             base.waitingPods(),
             privateMetrics);
     var registry = InTreeRegistry.create();
-    Framework fw =
-        Framework.create(
-            ProfileDefaults.profile(ProfileDefaults.NAME, registry.names()), registry, services);
-    // Every cycle times its plugins, so the private registry shows the plugins ran.
-    fw.setPluginMetricsSamplePercent(100);
-    return new Frameworks(Map.of(fw.profileName(), fw), fw.profileName());
+    Map<String, Framework> byName = new LinkedHashMap<>();
+    for (String name : names) {
+      Framework fw =
+          Framework.create(ProfileDefaults.profile(name, registry.names()), registry, services);
+      // Every cycle times its plugins, so the private registry shows the plugins ran.
+      fw.setPluginMetricsSamplePercent(100);
+      byName.put(name, fw);
+    }
+    return new Frameworks(byName, names[0]);
   }
 
   private void nodes(int n) {
@@ -82,8 +105,13 @@ class WarmUpTest {
   }
 
   private WarmUp warmUp(int pairs, Frameworks frameworks) {
+    return warmUp(pairs, 0, frameworks);
+  }
+
+  private WarmUp warmUp(int pairs, int smallPairs, Frameworks frameworks) {
     return new WarmUp(
         pairs,
+        smallPairs,
         FixedSource.ready(),
         cache,
         codec,
@@ -399,6 +427,7 @@ class WarmUpTest {
     fake.warmUp =
         new WarmUp(
             pairs,
+            0,
             FixedSource.ready(),
             cache,
             codec,
@@ -575,9 +604,162 @@ class WarmUpTest {
   }
 
   @Test
+  void theSmallPairsComeLastAndNameEightNodesEach() {
+    nodes(1000);
+    WarmUp w = warmUp(2, 3, privateFrameworks());
+    assertThat(w.pairs()).isEqualTo(5);
+    assertThat(w.progress()).endsWith("0 of 5 filter and prioritize pairs");
+
+    w.run();
+
+    assertThat(w.done()).isEqualTo(5);
+    List<DistributionSummary> nodesPerCall =
+        List.copyOf(privateRegistry.find("extender.request.nodes").summaries());
+    assertThat(nodesPerCall.stream().mapToLong(DistributionSummary::count).sum()).isEqualTo(10);
+    assertThat(nodesPerCall.stream().mapToDouble(DistributionSummary::totalAmount).sum())
+        .as("a pair over all 1,000 nodes, one over 420, three over 8")
+        .isEqualTo(2 * 1000 + 2 * 420 + 3 * 2 * WarmUp.SMALL_PAIR_NODES);
+  }
+
+  @Test
+  void aSmallPairNamesTheFirstNodesOfKubeSchedulersCall() {
+    List<String> all = IntStream.range(0, 1000).mapToObj(i -> "node-" + i).toList();
+    assertThat(WarmUp.small(WarmUp.sampled(all, 3)))
+        .containsExactlyElementsOf(WarmUp.sampled(all, 3).subList(0, 8));
+    assertThat(WarmUp.small(List.of("a", "b"))).containsExactly("a", "b");
+  }
+
+  /** A loopback HTTP server answering every request with {@code status}, recording them. */
+  private record FakeServer(HttpServer server, List<String> paths, List<byte[]> bodies)
+      implements AutoCloseable {
+
+    static FakeServer answering(IntUnaryOperator statusOfRequest) throws IOException {
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+      List<String> paths = new CopyOnWriteArrayList<>();
+      List<byte[]> bodies = new CopyOnWriteArrayList<>();
+      server.createContext(
+          "/",
+          ex -> {
+            bodies.add(ex.getRequestBody().readAllBytes());
+            paths.add(ex.getRequestURI().getRawPath());
+            byte[] reply = "{}".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(statusOfRequest.applyAsInt(paths.size()), reply.length);
+            try (OutputStream out = ex.getResponseBody()) {
+              out.write(reply);
+            }
+          });
+      server.start();
+      return new FakeServer(server, paths, bodies);
+    }
+
+    InetSocketAddress address() {
+      return server.getAddress();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void startedWithTheServersAddressEveryPairIsPostedUnderItsOwnPrefix() throws IOException {
+    nodes(3);
+    WarmUp w = warmUp(2, 1, privateFrameworks());
+    try (FakeServer fake = FakeServer.answering(n -> 200)) {
+      w.start(fake.address(), "/ctx");
+      await().atMost(Duration.ofSeconds(30)).until(w::finished);
+
+      String base = "/ctx" + w.pathPrefix() + "/scheduler/";
+      assertThat(fake.paths())
+          .containsExactly(
+              base + "filter",
+              base + "prioritize",
+              base + "filter",
+              base + "prioritize",
+              base + "filter",
+              base + "prioritize");
+      for (byte[] body : fake.bodies()) {
+        ExtenderArgs args = codec.decode(new ByteArrayInputStream(body), ExtenderArgs.class);
+        assertThat(args.nodeNames()).hasSize(3);
+        assertThat(args.pod().getSpec().getNodeName()).isNull();
+      }
+    }
+    assertThat(w.done()).isEqualTo(3);
+    assertThat(w.pairsOverHttp()).isEqualTo(3);
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Filter"))
+        .as("no call ran in process")
+        .isZero();
+    assertThat(w.pathPrefix()).matches("/warm-up/[0-9a-f]{32}");
+    assertThat(warmUp(1, privateFrameworks()).pathPrefix()).isNotEqualTo(w.pathPrefix());
+  }
+
+  @Test
+  void aNamedProfilesPairsArePostedToItsPath() throws IOException {
+    nodes(2);
+    // The profile changes every 2 * PODS pairs.
+    WarmUp w = warmUp(2 * WarmUp.PODS + 1, privateFrameworks(ProfileDefaults.NAME, "batch jobs"));
+    try (FakeServer fake = FakeServer.answering(n -> 200)) {
+      w.start(fake.address(), "");
+      await().atMost(Duration.ofSeconds(30)).until(w::finished);
+      assertThat(fake.paths().get(0)).isEqualTo(w.pathPrefix() + "/scheduler/filter");
+      assertThat(fake.paths().get(fake.paths().size() - 1))
+          .isEqualTo(w.pathPrefix() + "/profiles/batch%20jobs/prioritize");
+    }
+  }
+
+  @Test
+  void aCallOverHttpThatFailsLeavesTheRestToBeMadeInProcess() throws IOException {
+    nodes(3);
+    WarmUp w = warmUp(3, privateFrameworks());
+    // The first filter is answered, its prioritize is not.
+    try (FakeServer fake = FakeServer.answering(n -> n == 1 ? 200 : 500)) {
+      w.start(fake.address(), "");
+      await().atMost(Duration.ofSeconds(30)).until(w::finished);
+      assertThat(fake.paths()).hasSize(2);
+    }
+    assertThat(w.done()).isEqualTo(3);
+    assertThat(w.pairsOverHttp()).isZero();
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Score"))
+        .as("every pair's prioritize ran in process, the failed one's too")
+        .isEqualTo(3);
+  }
+
+  @Test
+  void nobodyListeningLeavesEveryPairToBeMadeInProcess() throws IOException {
+    nodes(2);
+    InetSocketAddress closed;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = new InetSocketAddress(s.getInetAddress(), s.getLocalPort());
+    }
+    WarmUp w = warmUp(2, privateFrameworks());
+    w.start(closed, "");
+    await().atMost(Duration.ofSeconds(30)).until(w::finished);
+    assertThat(w.done()).isEqualTo(2);
+    assertThat(w.pairsOverHttp()).isZero();
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Filter"))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void startedTwiceItRunsOnce() {
+    nodes(2);
+    WarmUp w = warmUp(2, privateFrameworks());
+    w.start();
+    w.start();
+    await().atMost(Duration.ofSeconds(30)).until(w::finished);
+    assertThat(timed("scheduler.framework.extension.point.duration", "extension_point", "Filter"))
+        .isEqualTo(2);
+  }
+
+  @Test
   void negativePairsAreRefused() {
     assertThatThrownBy(() -> warmUp(-1, privateFrameworks()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-1");
+    assertThatThrownBy(() -> warmUp(1, -2, privateFrameworks()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-2");
   }
 }
