@@ -92,7 +92,7 @@ public record ExtenderProperties(
    * @param pluginMetricsSamplePercent the share of cycles whose per-plugin durations are recorded
    * @param warmUpCalls filter and prioritize pairs run on the live cluster before readiness reports
    *     UP, so the first calls are not interpreted (0 = none); half over every node, half over as
-   *     many as kube-scheduler sends by default
+   *     many as kube-scheduler sends by default; above 1,000 nodes fewer, in proportion
    * @param warmUpSmallCalls filter and prioritize pairs over 8 nodes each run after those, so that
    *     what runs once per call (the HTTP server, the decoders, the verbs) is called often enough
    *     to be optimised before readiness (0 = none)

@@ -64,10 +64,16 @@ import org.springframework.web.util.UriUtils;
  * call finds a node or two changed since the one before; the sampled calls see the same, on copies
  * of nodes with earlier warm-up pods placed on them ({@link #place}).
  *
+ * <p>Then come {@code smallPairs} pairs over {@link #SMALL_PAIR_NODES} nodes each. HotSpot
+ * optimises a method without loops after some thousands of calls, so what runs once per call (the
+ * HTTP server, the endpoint, decoding the pod, the verbs' own steps) was still being compiled
+ * during kube-scheduler's first few thousand calls after a few hundred large pairs; the small ones
+ * take it there for a fraction of their cost.
+ *
  * <p>When the service serves plain HTTP, the pairs are posted to it ({@link
  * #start(InetSocketAddress, String)}), on a connection kept alive as kube-scheduler's: an
  * in-process call never reaches the HTTP server, the servlet container's pipeline and the endpoint,
- * which were a sixth of a cold call's compilations. They go to a second instance of the endpoint
+ * which were a sixth of the cold round's compile time. They go to a second instance of the endpoint
  * under a path prefix of this warm-up's own, unguessable ({@link #pathPrefix()}), which answers
  * them with this warm-up's private services and frameworks, on the snapshots this warm-up gives it
  * ({@link #snapshot()}). Should a call over HTTP fail, the rest are made in process.
@@ -165,6 +171,7 @@ public final class WarmUp {
   private volatile String contextPath = "";
   private volatile boolean started;
   private volatile int overHttp;
+  private volatile int planned;
   private volatile int done;
   private volatile boolean waitingForCompilers;
   private volatile boolean finished;
@@ -192,6 +199,7 @@ public final class WarmUp {
     }
     this.pairs = pairs;
     this.smallPairs = smallPairs;
+    this.planned = pairs + smallPairs;
     this.source = source;
     this.cache = cache;
     this.codec = codec;
@@ -209,9 +217,9 @@ public final class WarmUp {
   }
 
   /**
-   * Starts the warm-up on a daemon thread of its own, making its calls in process: it waits for the
-   * cluster source to be ready, then runs. Nothing happens when there is nothing to do, or when it
-   * was started before.
+   * Starts the warm-up on a daemon thread of its own, making its calls in process (unless {@link
+   * #start(InetSocketAddress, String)} was called): it waits for the cluster source to be ready,
+   * then runs. Nothing happens when there is nothing to do, or when it was started before.
    */
   public synchronized void start() {
     if (finished || started) {
@@ -309,13 +317,16 @@ public final class WarmUp {
         : "warming up the request path: "
             + done
             + " of "
-            + (pairs + smallPairs)
+            + planned
             + " filter and prioritize pairs";
   }
 
-  /** Filter and prioritize pairs planned, small ones included. */
+  /**
+   * Filter and prioritize pairs planned, small ones included: as configured until the warm-up knows
+   * the cluster's size, then as many as it runs ({@link #largePairs}).
+   */
   public int pairs() {
-    return pairs + smallPairs;
+    return planned;
   }
 
   private void awaitSourceAndRun() {
@@ -337,6 +348,8 @@ public final class WarmUp {
         log.info("Warm-up skipped: the cluster has no node to filter yet");
         return;
       }
+      int large = largePairs(pairs, first.size());
+      planned = large + smallPairs;
       List<Pod> pods = pendingLike(first);
       List<String> profiles = new ArrayList<>();
       frameworks.all().forEach(f -> profiles.add(f.profileName()));
@@ -353,13 +366,13 @@ public final class WarmUp {
       InetSocketAddress to = server;
       LoopbackClient http = to == null ? null : new LoopbackClient(to, HTTP_TIMEOUT_MILLIS);
       try {
-        for (int i = 0; i < pairs + smallPairs && !closed; i++) {
+        for (int i = 0; i < large + smallPairs && !closed; i++) {
           // Every other pair is the call kube-scheduler makes with its default
           // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
           // different branches (the parallel loop or the caller's thread alone, a name where the
           // decoder expects it or not), and code compiled on one shape only is thrown away at the
           // first call of the other. The small pairs come last.
-          boolean small = i >= pairs;
+          boolean small = i >= large;
           boolean sampledPair = !small && i % 2 == 1;
           List<NodeInfo> overrides = sampledPair ? List.copyOf(placed) : List.of();
           Supplier<Snapshot> snapshots =
@@ -416,7 +429,7 @@ public final class WarmUp {
           "Warm-up: {} filter and prioritize pairs ({} of them small, {} over HTTP) over {} nodes"
               + " in {} ms; {}",
           done,
-          Math.max(0, done - pairs),
+          Math.max(0, done - large),
           overHttp,
           first.size(),
           TimeUnit.NANOSECONDS.toMillis(calls - start),
@@ -619,6 +632,26 @@ public final class WarmUp {
       names.add(n.name());
     }
     return names;
+  }
+
+  /**
+   * The cluster size up to which every one of the configured large pairs runs; above it they name
+   * that many nodes in all ({@link #largePairs}).
+   */
+  static final int ALL_PAIRS_UP_TO_NODES = 1000;
+
+  /**
+   * How many of {@code pairs} large pairs run on a cluster of {@code nodes}: all of them up to
+   * {@link #ALL_PAIRS_UP_TO_NODES} nodes, fewer in proportion above, so that the nodes named in all
+   * (what the per-node code is compiled on) stay the same and the warm-up's length does not grow
+   * with the cluster; never fewer than {@code 2 * PODS}, one of each shape for every pod.
+   */
+  static int largePairs(int pairs, int nodes) {
+    if (nodes <= ALL_PAIRS_UP_TO_NODES) {
+      return pairs;
+    }
+    long scaled = (long) pairs * ALL_PAIRS_UP_TO_NODES / nodes;
+    return (int) Math.min(pairs, Math.max(2 * PODS, scaled));
   }
 
   /**

@@ -176,6 +176,34 @@ class WarmUpTest {
         .isEqualTo(1000);
   }
 
+  record Large(int configured, int nodes, int run) {}
+
+  @Test
+  void aboveAThousandNodesFewerLargePairsNameAsManyNodesInAll() {
+    for (Large c :
+        List.of(
+            new Large(400, 1, 400),
+            new Large(400, 1000, 400),
+            new Large(400, 1001, 399),
+            new Large(400, 2000, 200),
+            new Large(400, 5000, 80),
+            new Large(400, 50_000, 2 * WarmUp.PODS),
+            new Large(3, 5000, 3),
+            new Large(0, 5000, 0))) {
+      assertThat(WarmUp.largePairs(c.configured(), c.nodes())).as(c.toString()).isEqualTo(c.run());
+    }
+  }
+
+  @Test
+  void theWarmUpRunsAndReportsTheLargePairsItsClusterGets() {
+    nodes(2000);
+    WarmUp w = warmUp(20, 2, privateFrameworks());
+    assertThat(w.pairs()).isEqualTo(22);
+    w.run();
+    assertThat(w.done()).isEqualTo(12);
+    assertThat(w.pairs()).isEqualTo(12);
+  }
+
   record Feasible(int nodes, int toFind) {}
 
   @Test
