@@ -100,7 +100,8 @@ public final class WarmUp {
   /**
    * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}): two events
    * per scheduled pod, but each is decoded in a fraction of a call's time, and the decoders are
-   * compiled only after a few thousand events.
+   * compiled only after a few thousand events. Per configured large pair: where fewer run ({@link
+   * #largePairs}), each runs more, so that the total stays. The small pairs run none.
    */
   static final int EVENTS_PER_PAIR = 10;
 
@@ -350,6 +351,8 @@ public final class WarmUp {
       }
       int large = largePairs(pairs, first.size());
       planned = large + smallPairs;
+      // As many watch events as the configured pairs bring, however few of them run.
+      int events = large == 0 ? 0 : (pairs * EVENTS_PER_PAIR + large - 1) / large;
       List<Pod> pods = pendingLike(first);
       List<String> profiles = new ArrayList<>();
       frameworks.all().forEach(f -> profiles.add(f.profileName()));
@@ -412,7 +415,7 @@ public final class WarmUp {
             source.warmUpEvents(
                 pods.get(pod),
                 call.snapshot().list().get(i % call.snapshot().size()).name(),
-                EVENTS_PER_PAIR);
+                events);
           }
           done = i + 1;
         }

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import com.sun.net.httpserver.HttpServer;
@@ -13,6 +18,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
@@ -109,10 +115,14 @@ class WarmUpTest {
   }
 
   private WarmUp warmUp(int pairs, int smallPairs, Frameworks frameworks) {
+    return warmUp(pairs, smallPairs, frameworks, FixedSource.ready());
+  }
+
+  private WarmUp warmUp(int pairs, int smallPairs, Frameworks frameworks, ClusterSource source) {
     return new WarmUp(
         pairs,
         smallPairs,
-        FixedSource.ready(),
+        source,
         cache,
         codec,
         frameworks,
@@ -192,6 +202,18 @@ class WarmUpTest {
             new Large(0, 5000, 0))) {
       assertThat(WarmUp.largePairs(c.configured(), c.nodes())).as(c.toString()).isEqualTo(c.run());
     }
+  }
+
+  @Test
+  void fewerLargePairsRunAsManyWatchEventsAndTheSmallOnesNone() {
+    nodes(2000);
+    ClusterSource source = spy(FixedSource.ready());
+    WarmUp w = warmUp(20, 3, privateFrameworks(), source);
+    w.run();
+    assertThat(w.done()).isEqualTo(13);
+    // 10 large pairs bring the 20 configured pairs' 200 events.
+    verify(source, times(10)).warmUpEvents(any(), any(), eq(2 * WarmUp.EVENTS_PER_PAIR));
+    verify(source, times(10)).warmUpEvents(any(), any(), anyInt());
   }
 
   @Test
