@@ -100,8 +100,10 @@ public final class WarmUp {
   /**
    * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}): two events
    * per scheduled pod, but each is decoded in a fraction of a call's time, and the decoders are
-   * compiled only after a few thousand events. Per configured large pair: where fewer run ({@link
-   * #largePairs}), each runs more, so that the total stays. The small pairs run none.
+   * compiled only after a few thousand events. Per large pair; the small pairs run none. Where
+   * fewer large pairs run ({@link #largePairs}), so do fewer events: bringing as many as the
+   * configured pairs would at 5,000 nodes took the warm-up from 7.2 to 8.5 s, and start to ready
+   * from 23.4 to 25.0 s, listing an API server.
    */
   static final int EVENTS_PER_PAIR = 10;
 
@@ -351,8 +353,6 @@ public final class WarmUp {
       }
       int large = largePairs(pairs, first.size());
       planned = large + smallPairs;
-      // As many watch events as the configured pairs bring, however few of them run.
-      int events = large == 0 ? 0 : (pairs * EVENTS_PER_PAIR + large - 1) / large;
       List<Pod> pods = pendingLike(first);
       List<String> profiles = new ArrayList<>();
       frameworks.all().forEach(f -> profiles.add(f.profileName()));
@@ -415,7 +415,7 @@ public final class WarmUp {
             source.warmUpEvents(
                 pods.get(pod),
                 call.snapshot().list().get(i % call.snapshot().size()).name(),
-                events);
+                EVENTS_PER_PAIR);
           }
           done = i + 1;
         }
