@@ -19,9 +19,11 @@ final class IncomingPods {
   /**
    * The last pod read. The request decoder hands prioritize the very instance filter decoded when
    * kube-scheduler sent the same bytes ({@link io.schedext.extender.wire.RecentPod}), and then the
-   * framework's view of it is reused too.
+   * framework's view of it is reused too. Never null (a read of no pod at first), so that the first
+   * call on this instance takes the path every later one takes: the warm-up's calls, on an instance
+   * of their own, compile it.
    */
-  private final AtomicReference<Read> last = new AtomicReference<>();
+  private final AtomicReference<Read> last = new AtomicReference<>(new Read(null, null));
 
   IncomingPods(SeenPods seen) {
     this.seen = seen;
@@ -45,7 +47,7 @@ final class IncomingPods {
     }
     Read read = last.get();
     PodInfo info;
-    if (read != null && read.pod() == pod) {
+    if (read.pod() == pod) {
       info = read.info();
     } else {
       info = parse(pod);
