@@ -1,10 +1,6 @@
 package io.schedext.extender;
 
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
@@ -23,12 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
@@ -49,18 +41,18 @@ import org.springframework.web.util.UriUtils;
  * <p>Once the cluster source is ready, {@code pairs} filter-then-prioritize calls are made for a
  * few pending pods, by name: every other pair over every node of the live cache's snapshot, the
  * others over the nodes kube-scheduler sends with its default {@code percentageOfNodesToScore}, in
- * its order ({@link #sampled}). The pods are copies of pods already placed in the cluster, made
- * pending again, so that the calls take the branches real pods take (their Services' default
- * spreading, their affinities, the nodes they do not fit); code compiled on the shapes of made-up
- * pods is thrown away and compiled again at the first real ones. A cluster with no pod yet gets
- * synthetic ones (one container, with or without requests). Each body is encoded, decoded by the
- * request codec, answered by the same service and plugin code as a request, and the reply encoded.
- * The shapes the compiler profiles are therefore the cluster's own nodes and the requests' own
- * code. What the calls change stays private: the frameworks are a second instance of every profile
- * over services of their own (their metrics go to a registry nobody reads, the waiting pods map is
- * theirs, they cannot bind or write volumes), and the services remember pods in their own {@link
- * SeenPods}. The live cache is only read, through snapshots (the node infos' memos, keyed by a
- * pod's scoring inputs, fill as for any call). As kube-scheduler binds each pod it places, a real
+ * its order ({@link KubeSchedulerCalls#sampled}). The pods are copies of pods already placed in the
+ * cluster, made pending again, so that the calls take the branches real pods take (their Services'
+ * default spreading, their affinities, the nodes they do not fit); code compiled on the shapes of
+ * made-up pods is thrown away and compiled again at the first real ones. A cluster with no pod yet
+ * gets synthetic ones (one container, with or without requests). Each body is encoded, decoded by
+ * the request codec, answered by the same service and plugin code as a request, and the reply
+ * encoded. The shapes the compiler profiles are therefore the cluster's own nodes and the requests'
+ * own code. What the calls change stays private: the frameworks are a second instance of every
+ * profile over services of their own (their metrics go to a registry nobody reads, the waiting pods
+ * map is theirs, they cannot bind or write volumes), and the services remember pods in their own
+ * {@link SeenPods}. The live cache is only read, through snapshots (the node infos' memos, keyed by
+ * a pod's scoring inputs, fill as for any call). As kube-scheduler binds each pod it places, a real
  * call finds a node or two changed since the one before; the sampled calls see the same, on copies
  * of nodes with earlier warm-up pods placed on them ({@link #place}).
  *
@@ -353,7 +345,7 @@ public final class WarmUp {
       }
       int large = largePairs(pairs, first.size());
       planned = large + smallPairs;
-      List<Pod> pods = pendingLike(first);
+      List<Pod> pods = WarmUpPods.pendingLike(first, codec, PODS);
       List<String> profiles = new ArrayList<>();
       frameworks.all().forEach(f -> profiles.add(f.profileName()));
       // One name index and one set of bodies per node order, as the endpoint keeps one index: the
@@ -391,7 +383,9 @@ public final class WarmUp {
           }
           int pod = (i / 2) % bodies.length;
           List<String> sample =
-              small ? small(sampled(names, i)) : sampledPair ? sampled(names, i / 2) : names;
+              small
+                  ? small(KubeSchedulerCalls.sampled(names, i))
+                  : sampledPair ? KubeSchedulerCalls.sampled(names, i / 2) : names;
           byte[] body =
               small || sampledPair
                   ? codec.encode(new ExtenderArgs(pods.get(pod), null, sample))
@@ -553,78 +547,6 @@ public final class WarmUp {
   }
 
   /**
-   * The pods to warm up with: up to {@link #PODS} pods already placed in {@code snapshot}, each of
-   * another namespace or set of labels and neither static nor a DaemonSet's, made pending again
-   * ({@link #pendingCopy}); the synthetic ones ({@link #pod}) when the cluster has none. Taken from
-   * nodes spread over the snapshot.
-   */
-  List<Pod> pendingLike(Snapshot snapshot) {
-    List<NodeInfo> nodes = snapshot.list();
-    List<Pod> out = new ArrayList<>(PODS);
-    Set<List<Object>> shapes = new HashSet<>();
-    int step = Math.max(1, nodes.size() / (PODS * 4));
-    for (int n = 0; n < nodes.size() && out.size() < PODS; n += step) {
-      for (PodInfo placed : nodes.get(n).pods()) {
-        Pod pod = placed.pod();
-        if (typical(pod)
-            && shapes.add(
-                Arrays.asList(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels()))) {
-          out.add(pendingCopy(pod, out.size()));
-          break;
-        }
-      }
-    }
-    if (out.isEmpty()) {
-      for (int i = 0; i < PODS; i++) {
-        out.add(pod(i));
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Whether {@code pod} is like most pods kube-scheduler places: not a node's static pod (its
-   * mirror never goes through a scheduler) and not a DaemonSet's (pinned to one node by affinity,
-   * and on every node, so it would be the first pod found almost everywhere).
-   */
-  private static boolean typical(Pod pod) {
-    Map<String, String> annotations = pod.getMetadata().getAnnotations();
-    if (annotations != null && annotations.containsKey(MIRROR_ANNOTATION)) {
-      return false;
-    }
-    List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-    if (owners != null) {
-      for (OwnerReference o : owners) {
-        if ("DaemonSet".equals(o.getKind()) || "Node".equals(o.getKind())) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  /** The annotation the kubelet puts on the mirror pod of a static pod. */
-  static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
-
-  /**
-   * A copy of {@code placed} as kube-scheduler would send it before placing it: a name and UID of
-   * the warm-up's own ({@code i}), no node, status pending. Namespace, labels, owners and the whole
-   * spec are kept.
-   */
-  private Pod pendingCopy(Pod placed, int i) {
-    Pod pod = codec.decode(codec.encode(placed), Pod.class);
-    pod.getMetadata().setName("extender-warm-up-" + i);
-    pod.getMetadata().setUid("00000000-0000-0000-0000-00000000000" + i);
-    pod.getMetadata().setResourceVersion("1");
-    pod.getSpec().setNodeName(null);
-    PodStatus status = new PodStatus();
-    status.setPhase("Pending");
-    status.setQosClass(placed.getStatus() == null ? null : placed.getStatus().getQosClass());
-    pod.setStatus(status);
-    return pod;
-  }
-
-  /**
    * Every node of {@code snapshot}, as in the largest calls: at most 1,000 per call halved the
    * warm-up at 5,000 nodes but left the first calls after ready slower (docs/performance.md).
    */
@@ -659,125 +581,9 @@ public final class WarmUp {
 
   /**
    * The names of a small pair: the first {@link #SMALL_PAIR_NODES} of {@code sampled}, the names of
-   * one of kube-scheduler's calls ({@link #sampled}).
+   * one of kube-scheduler's calls ({@link KubeSchedulerCalls#sampled}).
    */
   static List<String> small(List<String> sampled) {
     return sampled.subList(0, Math.min(SMALL_PAIR_NODES, sampled.size()));
-  }
-
-  /**
-   * The names kube-scheduler sends in the {@code cycle}th call over {@code all} (its node order)
-   * with its default {@code percentageOfNodesToScore}: {@link #feasibleToFind} of them, from a
-   * start that moves on by as many every cycle, as its {@code nextStartNodeIndex} does when every
-   * node passes its own filters. Its filters run on several goroutines, each taking a chunk of
-   * consecutive nodes ({@link #chunkSize}) and adding the nodes that pass as it goes, so the list
-   * comes as runs woven together: here, each two chunks taken in turn, one name from each.
-   */
-  static List<String> sampled(List<String> all, int cycle) {
-    int n = all.size();
-    int count = feasibleToFind(n);
-    int start = (int) ((long) cycle * count % n);
-    int chunk = chunkSize(n);
-    List<String> out = new ArrayList<>(count);
-    for (int base = 0; base < count; base += 2 * chunk) {
-      int aEnd = Math.min(base + chunk, count);
-      int bEnd = Math.min(base + 2 * chunk, count);
-      for (int a = base, b = aEnd; a < aEnd || b < bEnd; a++, b++) {
-        if (a < aEnd) {
-          out.add(all.get((start + a) % n));
-        }
-        if (b < bEnd) {
-          out.add(all.get((start + b) % n));
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * How many feasible nodes kube-scheduler looks for among {@code nodes} before it stops filtering,
-   * with {@code percentageOfNodesToScore} unset: every node below 100, else 50% less one point per
-   * 125 nodes, at least 5% and at least 100 nodes (upstream's {@code numFeasibleNodesToFind}).
-   */
-  static int feasibleToFind(int nodes) {
-    if (nodes < MIN_FEASIBLE_NODES) {
-      return nodes;
-    }
-    int percentage = Math.max(MIN_FEASIBLE_PERCENTAGE, 50 - nodes / 125);
-    return Math.max(MIN_FEASIBLE_NODES, nodes * percentage / 100);
-  }
-
-  private static final int MIN_FEASIBLE_NODES = 100;
-  private static final int MIN_FEASIBLE_PERCENTAGE = 5;
-
-  /**
-   * The nodes one goroutine of kube-scheduler's filter takes at a time: the square root of {@code
-   * nodes}, at most a sixteenth of them plus one, at least one (upstream's {@code chunkSizeFor}
-   * with its parallelism of 16).
-   */
-  static int chunkSize(int nodes) {
-    int s = (int) Math.sqrt(nodes);
-    return Math.max(1, Math.min(s, nodes / 16 + 1));
-  }
-
-  /**
-   * Synthetic pending pod {@code i}: the fields the API server gives a pod created from a one-line
-   * manifest, as kube-scheduler sends it. Their requests differ, as real pods' do, so that the
-   * resource plugins' branches for each are compiled: 100m CPU and 128Mi for even {@code i}, 100m
-   * CPU alone for {@code i} of 1 modulo 4, nothing (best effort) for 3 modulo 4.
-   */
-  static Pod pod(int i) {
-    Map<String, Quantity> requests =
-        switch (i % 4) {
-          case 1 -> Map.of("cpu", new Quantity("100m"));
-          case 3 -> Map.of();
-          default -> Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi"));
-        };
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("extender-warm-up-" + i)
-        .withNamespace("default")
-        .withUid("00000000-0000-0000-0000-00000000000" + i)
-        .withResourceVersion("1")
-        .withCreationTimestamp("2024-01-01T00:00:00Z")
-        .withLabels(Map.of("app", "extender-warm-up"))
-        .endMetadata()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("main")
-        .withImage("registry.k8s.io/pause:3.9")
-        .withImagePullPolicy("IfNotPresent")
-        .withTerminationMessagePath("/dev/termination-log")
-        .withTerminationMessagePolicy("File")
-        .withNewResources()
-        .withRequests(requests)
-        .endResources()
-        .endContainer()
-        .withRestartPolicy("Always")
-        .withTerminationGracePeriodSeconds(30L)
-        .withDnsPolicy("ClusterFirst")
-        .withServiceAccountName("default")
-        .withSchedulerName("default-scheduler")
-        .withPriority(0)
-        .withEnableServiceLinks(true)
-        .withPreemptionPolicy("PreemptLowerPriority")
-        .addNewToleration()
-        .withKey("node.kubernetes.io/not-ready")
-        .withOperator("Exists")
-        .withEffect("NoExecute")
-        .withTolerationSeconds(300L)
-        .endToleration()
-        .addNewToleration()
-        .withKey("node.kubernetes.io/unreachable")
-        .withOperator("Exists")
-        .withEffect("NoExecute")
-        .withTolerationSeconds(300L)
-        .endToleration()
-        .endSpec()
-        .withNewStatus()
-        .withPhase("Pending")
-        .withQosClass(requests.isEmpty() ? "BestEffort" : "Burstable")
-        .endStatus()
-        .build();
   }
 }

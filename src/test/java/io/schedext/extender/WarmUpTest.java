@@ -244,7 +244,7 @@ class WarmUpTest {
             // Below 5%: 5%.
             new Feasible(6000, 300),
             new Feasible(20000, 1000))) {
-      assertThat(WarmUp.feasibleToFind(c.nodes())).as("%s", c).isEqualTo(c.toFind());
+      assertThat(KubeSchedulerCalls.feasibleToFind(c.nodes())).as("%s", c).isEqualTo(c.toFind());
     }
   }
 
@@ -261,7 +261,7 @@ class WarmUpTest {
             new Chunk(16, 2),
             new Chunk(1000, 31),
             new Chunk(5000, 70))) {
-      assertThat(WarmUp.chunkSize(c.nodes())).as("%s", c).isEqualTo(c.size());
+      assertThat(KubeSchedulerCalls.chunkSize(c.nodes())).as("%s", c).isEqualTo(c.size());
     }
   }
 
@@ -269,9 +269,9 @@ class WarmUpTest {
   void theSampledNamesAreAMovingWindowOfTheNodeOrderWovenFromTwoChunksAtATime() {
     List<String> all = IntStream.range(0, 1000).mapToObj(i -> "n" + i).toList();
 
-    List<String> first = WarmUp.sampled(all, 0);
-    List<String> second = WarmUp.sampled(all, 1);
-    List<String> third = WarmUp.sampled(all, 2);
+    List<String> first = KubeSchedulerCalls.sampled(all, 0);
+    List<String> second = KubeSchedulerCalls.sampled(all, 1);
+    List<String> third = KubeSchedulerCalls.sampled(all, 2);
 
     assertThat(first).hasSize(420).doesNotHaveDuplicates();
     assertThat(first).containsExactlyInAnyOrderElementsOf(all.subList(0, 420));
@@ -284,7 +284,7 @@ class WarmUpTest {
         .as("the window wraps around the node order")
         .containsExactlyInAnyOrderElementsOf(
             Stream.concat(all.subList(840, 1000).stream(), all.subList(0, 260).stream()).toList());
-    assertThat(WarmUp.sampled(all.subList(0, 3), 5))
+    assertThat(KubeSchedulerCalls.sampled(all.subList(0, 3), 5))
         .as("a small cluster: every node, as kube-scheduler sends")
         .containsExactlyInAnyOrder("n0", "n1", "n2");
   }
@@ -293,18 +293,18 @@ class WarmUpTest {
   void theSyntheticPodsTakeEveryShapeOfRequests() {
     assertThat(
             IntStream.range(0, WarmUp.PODS)
-                .mapToObj(i -> WarmUp.pod(i).getSpec().getContainers().get(0))
+                .mapToObj(i -> WarmUpPods.pod(i).getSpec().getContainers().get(0))
                 .map(c -> c.getResources().getRequests().keySet()))
         .containsExactly(Set.of("cpu", "memory"), Set.of("cpu"), Set.of("cpu", "memory"), Set.of());
-    assertThat(WarmUp.pod(3).getStatus().getQosClass()).isEqualTo("BestEffort");
-    assertThat(WarmUp.pod(1).getStatus().getQosClass()).isEqualTo("Burstable");
+    assertThat(WarmUpPods.pod(3).getStatus().getQosClass()).isEqualTo("BestEffort");
+    assertThat(WarmUpPods.pod(1).getStatus().getQosClass()).isEqualTo("Burstable");
   }
 
   @Test
   void theSyntheticPodsFitAnOrdinaryNodeAndTakeTurns() {
     nodes(1);
-    PodInfo first = PodInfo.of(WarmUp.pod(0));
-    assertThat(first.uid()).isNotEqualTo(PodInfo.of(WarmUp.pod(1)).uid());
+    PodInfo first = PodInfo.of(WarmUpPods.pod(0));
+    assertThat(first.uid()).isNotEqualTo(PodInfo.of(WarmUpPods.pod(1)).uid());
     VerbHarness harness =
         new VerbHarness(
             cache,
@@ -314,7 +314,7 @@ class WarmUpTest {
             new SeenPods(10, Duration.ofMinutes(1), System::nanoTime),
             privateMetrics);
     ExtenderFilterResult r =
-        harness.filter(null, new ExtenderArgs(WarmUp.pod(0), null, List.of("node-0")));
+        harness.filter(null, new ExtenderArgs(WarmUpPods.pod(0), null, List.of("node-0")));
     assertThat(r.nodeNames()).containsExactly("node-0");
     assertThat(r.error()).isEmpty();
   }
@@ -355,7 +355,7 @@ class WarmUpTest {
                 .obj()));
     WarmUp w = warmUp(2, privateFrameworks());
 
-    List<Pod> pods = w.pendingLike(cache.snapshot());
+    List<Pod> pods = WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS);
 
     assertThat(pods)
         .extracting(p -> p.getMetadata().getLabels().get("app"))
@@ -404,10 +404,10 @@ class WarmUpTest {
             .label("component", "etcd")
             .node("node-1")
             .obj();
-    mirror.getMetadata().setAnnotations(Map.of(WarmUp.MIRROR_ANNOTATION, "hash"));
+    mirror.getMetadata().setAnnotations(Map.of(WarmUpPods.MIRROR_ANNOTATION, "hash"));
     cache.addPod(PodInfo.of(mirror));
 
-    assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
+    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS))
         .as("none is typical: the synthetic pods")
         .hasSize(WarmUp.PODS)
         .allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("default"));
@@ -416,7 +416,7 @@ class WarmUpTest {
   @Test
   void aClusterWithoutPodsGetsSyntheticOnes() {
     nodes(2);
-    assertThat(warmUp(1, privateFrameworks()).pendingLike(cache.snapshot()))
+    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS))
         .hasSize(WarmUp.PODS)
         .allSatisfy(p -> assertThat(p.getMetadata().getName()).startsWith("extender-warm-up-"));
   }
@@ -563,7 +563,7 @@ class WarmUpTest {
     nodes(3);
     var snapshot = cache.snapshot();
     NodeInfo live = snapshot.get("node-1");
-    PodInfo pod = PodInfo.of(WarmUp.pod(0));
+    PodInfo pod = PodInfo.of(WarmUpPods.pod(0));
     List<NodeInfo> placed = new ArrayList<>();
 
     WarmUp.place(pod, live, placed);
@@ -594,7 +594,7 @@ class WarmUpTest {
     nodes(3);
     var snapshot = cache.snapshot();
     List<NodeInfo> placed = new ArrayList<>();
-    WarmUp.place(PodInfo.of(WarmUp.pod(0)), snapshot.get("node-1"), placed);
+    WarmUp.place(PodInfo.of(WarmUpPods.pod(0)), snapshot.get("node-1"), placed);
 
     var seen = WarmUp.withPlaced(snapshot, placed);
 
@@ -648,7 +648,7 @@ class WarmUpTest {
 
   @Test
   void theFrameworksOfTheWarmUpCannotBind() {
-    assertThatThrownBy(() -> WarmUp.NO_BINDS.bind(PodInfo.of(WarmUp.pod(0)), "node-0"))
+    assertThatThrownBy(() -> WarmUp.NO_BINDS.bind(PodInfo.of(WarmUpPods.pod(0)), "node-0"))
         .isInstanceOf(FrameworkException.class)
         .hasMessageContaining("bind no pod");
   }
@@ -674,8 +674,8 @@ class WarmUpTest {
   @Test
   void aSmallPairNamesTheFirstNodesOfKubeSchedulersCall() {
     List<String> all = IntStream.range(0, 1000).mapToObj(i -> "node-" + i).toList();
-    assertThat(WarmUp.small(WarmUp.sampled(all, 3)))
-        .containsExactlyElementsOf(WarmUp.sampled(all, 3).subList(0, 8));
+    assertThat(WarmUp.small(KubeSchedulerCalls.sampled(all, 3)))
+        .containsExactlyElementsOf(KubeSchedulerCalls.sampled(all, 3).subList(0, 8));
     assertThat(WarmUp.small(List.of("a", "b"))).containsExactly("a", "b");
   }
 
