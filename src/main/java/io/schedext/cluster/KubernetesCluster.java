@@ -1,6 +1,8 @@
 package io.schedext.cluster;
 
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -26,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -234,15 +237,35 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   /**
-   * The two events of {@code pod}, written as the API server writes them, decoded by the client's
-   * serialization as the pod watch decodes them, trimmed and read as the cache would read them, and
-   * dropped. Only the decoding and the reading are shared with real events: the informers, the
-   * handlers and the cache never see these.
+   * The events of {@code pod} ({@link #warmUpEventTexts}), decoded by the client's serialization as
+   * the pod watch decodes them, trimmed and read as the cache would read them, and dropped. Only
+   * the decoding and the reading are shared with real events: the informers, the handlers and the
+   * cache never see these.
    */
   @Override
   public void warmUpEvents(Pod pod, String nodeName, int times) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
-    Pod bound = serialization.clone(pod);
+    List<String> events = warmUpEventTexts(serialization, pod, nodeName);
+    for (int i = 0; i < times; i++) {
+      for (String event : events) {
+        warmUpEvent(serialization, event);
+      }
+    }
+  }
+
+  /**
+   * The watch events a pod brings over its life, written as the API server writes them: created
+   * pending, bound to {@code nodeName}, being deleted, deleted. Each object has {@code kind} first,
+   * its fields managed by the client that created it (and by kube-scheduler once bound), and each
+   * event ends with a newline. Code compiled on events without them met its first managed fields,
+   * its first trailing newline and its first deletion in real events, and was thrown away there
+   * (docs/performance.md).
+   */
+  static List<String> warmUpEventTexts(
+      KubernetesSerialization serialization, Pod pod, String nodeName) {
+    Pod created = serialization.clone(pod);
+    created.getMetadata().setManagedFields(List.of(createdBy(created)));
+    Pod bound = serialization.clone(created);
     bound.getSpec().setNodeName(nodeName);
     if (bound.getStatus() == null) {
       bound.setStatus(new PodStatus());
@@ -256,13 +279,103 @@ public final class KubernetesCluster implements ClusterSource {
                     .withStatus("True")
                     .withLastTransitionTime(Instant.EPOCH.toString())
                     .build()));
-    String added = "{\"type\":\"ADDED\",\"object\":" + serialization.asJson(pod) + "}";
-    String modified =
-        "{\"type\":\"MODIFIED\",\"object\":" + withNullProbeTime(serialization.asJson(bound)) + "}";
-    for (int i = 0; i < times; i++) {
-      warmUpEvent(serialization, added);
-      warmUpEvent(serialization, modified);
+    bound.getMetadata().setManagedFields(List.of(createdBy(created), boundBy()));
+    Pod deleting = serialization.clone(bound);
+    // The client's serialization skips managed fields when it reads, so a clone has none.
+    deleting.getMetadata().setManagedFields(bound.getMetadata().getManagedFields());
+    deleting.getMetadata().setDeletionTimestamp(Instant.EPOCH.plusSeconds(60).toString());
+    deleting.getMetadata().setDeletionGracePeriodSeconds(30L);
+    String deletingJson = withNullProbeTime(serialization.asJson(deleting));
+    return List.of(
+        watchEvent("ADDED", serialization.asJson(created)),
+        watchEvent("MODIFIED", withNullProbeTime(serialization.asJson(bound))),
+        watchEvent("MODIFIED", deletingJson),
+        watchEvent("DELETED", deletingJson));
+  }
+
+  /**
+   * A watch event of {@code type} over {@code object} as the API server writes it: the object's
+   * {@code kind} before its {@code apiVersion} (the client writes them the other way round), and a
+   * newline after the event.
+   */
+  static String watchEvent(String type, String object) {
+    String clientOrder = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",";
+    String served =
+        object.startsWith(clientOrder)
+            ? "{\"kind\":\"Pod\",\"apiVersion\":\"v1\"," + object.substring(clientOrder.length())
+            : object;
+    return "{\"type\":\"" + type + "\",\"object\":" + served + "}\n";
+  }
+
+  /** The field manager entry of a client that created {@code pod} (an update, as clients do). */
+  private static ManagedFieldsEntry createdBy(Pod pod) {
+    Map<String, Object> containers = new LinkedHashMap<>();
+    for (io.fabric8.kubernetes.api.model.Container c : pod.getSpec().getContainers()) {
+      containers.put(
+          "k:{\"name\":\"" + c.getName() + "\"}",
+          Map.of(
+              ".",
+              Map.of(),
+              "f:image",
+              Map.of(),
+              "f:imagePullPolicy",
+              Map.of(),
+              "f:name",
+              Map.of(),
+              "f:resources",
+              Map.of(".", Map.of(), "f:requests", Map.of(".", Map.of(), "f:cpu", Map.of())),
+              "f:terminationMessagePath",
+              Map.of(),
+              "f:terminationMessagePolicy",
+              Map.of()));
     }
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("f:containers", containers);
+    for (String f :
+        List.of(
+            "f:dnsPolicy",
+            "f:enableServiceLinks",
+            "f:restartPolicy",
+            "f:schedulerName",
+            "f:securityContext",
+            "f:terminationGracePeriodSeconds")) {
+      spec.put(f, Map.of());
+    }
+    FieldsV1 fields = new FieldsV1();
+    fields.setAdditionalProperty("f:spec", spec);
+    return managedBy("kubectl-create", null, fields);
+  }
+
+  /** The field manager entry kube-scheduler's binding leaves on a pod's status. */
+  private static ManagedFieldsEntry boundBy() {
+    FieldsV1 fields = new FieldsV1();
+    fields.setAdditionalProperty(
+        "f:status",
+        Map.of(
+            "f:conditions",
+            Map.of(
+                ".",
+                Map.of(),
+                "k:{\"type\":\"PodScheduled\"}",
+                Map.of(
+                    ".", Map.of(),
+                    "f:lastProbeTime", Map.of(),
+                    "f:lastTransitionTime", Map.of(),
+                    "f:status", Map.of(),
+                    "f:type", Map.of()))));
+    return managedBy("kube-scheduler", "status", fields);
+  }
+
+  private static ManagedFieldsEntry managedBy(String manager, String subresource, FieldsV1 fields) {
+    ManagedFieldsEntry entry = new ManagedFieldsEntry();
+    entry.setManager(manager);
+    entry.setOperation("Update");
+    entry.setApiVersion("v1");
+    entry.setTime(Instant.EPOCH.toString());
+    entry.setFieldsType("FieldsV1");
+    entry.setFieldsV1(fields);
+    entry.setSubresource(subresource);
+    return entry;
   }
 
   /**

@@ -17,6 +17,7 @@ import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * fabric8's serialization, with watch events decoded in one pass. fabric8 reads every watch event
@@ -40,6 +41,17 @@ public final class WatchEventSerialization extends KubernetesSerialization {
 
   /** A first pass's answer for text to decode again without the field-by-field pod decoder. */
   private static final WatchEvent RETRY = new WatchEvent();
+
+  /**
+   * The parsers this decoder reads objects of other kinds than pods through, loaded with it. The
+   * optimising compiler takes a method that only one loaded class implements as final, and throws
+   * away all code compiled so when a second class comes: loaded first by the first event of another
+   * kind (a namespace, a node), {@link JsonParserSequence} took the pod decoders compiled during
+   * the warm-up, and Jackson's deserializers, back to the interpreter at the first real events
+   * (docs/performance.md). Loaded before anything is compiled, it costs nothing.
+   */
+  static final List<Class<? extends JsonParser>> PARSERS =
+      List.of(JsonParserSequence.class, new TokenBuffer(null, false).asParser().getClass());
 
   private final ObjectMapper mapper;
   private final JsonReaders readers;

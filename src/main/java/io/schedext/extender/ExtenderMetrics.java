@@ -22,19 +22,44 @@ import java.util.function.Supplier;
  */
 public final class ExtenderMetrics implements FrameworkMetrics {
 
-  private static final int CODES = Code.values().length;
-
   private final MeterRegistry registry;
-  private final ConcurrentHashMap<String, Timer[]> extensionPointTimers = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer>> requestTimers =
-      new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, DistributionSummary> nodeSummaries =
-      new ConcurrentHashMap<>();
-  private final Function<String, DistributionSummary> newNodeSummary = this::nodeSummary;
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer[]>> pluginTimers =
-      new ConcurrentHashMap<>();
+  private final ByKey<String, ByKey<ExtensionPoint, ByKey<Code, Timer>>> extensionPointTimers =
+      new ByKey<>(
+          profile ->
+              new ByKey<>(
+                  point ->
+                      new ByKey<>(status -> createExtensionPointTimer(profile, point, status))));
+  private final ByKey<String, ByKey<String, Timer>> requestTimers =
+      new ByKey<>(verb -> new ByKey<>(outcome -> createRequestTimer(verb, outcome)));
+  private final ByKey<String, DistributionSummary> nodeSummaries = new ByKey<>(this::nodeSummary);
+  private final ByKey<String, ByKey<String, ByKey<Code, Timer>>> pluginTimers =
+      new ByKey<>(
+          plugin ->
+              new ByKey<>(
+                  point -> new ByKey<>(status -> createPluginTimer(plugin, point, status))));
   private final ConcurrentHashMap<String, DistributionSummary> summaries =
       new ConcurrentHashMap<>();
+
+  /**
+   * Meters found by a key, each made at its key's first use. Its one lookup has no branch of its
+   * own for a first use: the branch is {@link ConcurrentHashMap#computeIfAbsent}'s, which the whole
+   * process takes both ways. A branch here would be taken only at each meter's first use, and the
+   * warm-up's calls use meters of their own (extender/WarmUp): the live instance's first call would
+   * take it in code compiled without it, and throw away the compiled request path it is inlined
+   * into (the whole filter and prioritize path, for the request timer).
+   */
+  private static final class ByKey<K, V> {
+    private final ConcurrentHashMap<K, V> made = new ConcurrentHashMap<>();
+    private final Function<K, V> make;
+
+    ByKey(Function<K, V> make) {
+      this.make = make;
+    }
+
+    V get(K key) {
+      return made.computeIfAbsent(key, make);
+    }
+  }
 
   /** Metrics registered in {@code registry}. */
   public ExtenderMetrics(MeterRegistry registry) {
@@ -48,21 +73,9 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   @Override
   public void extensionPoint(String profile, ExtensionPoint point, Code status, long nanos) {
-    // Profile names are few and their hashes cached; extension point and code index an array: no
-    // key built per call.
-    Timer[] byPoint = extensionPointTimers.get(profile);
-    if (byPoint == null) {
-      byPoint =
-          extensionPointTimers.computeIfAbsent(
-              profile, k -> new Timer[ExtensionPoint.values().length * CODES]);
-    }
-    int at = point.ordinal() * CODES + status.ordinal();
-    Timer t = byPoint[at];
-    if (t == null) {
-      t = createExtensionPointTimer(profile, point, status);
-      byPoint[at] = t;
-    }
-    t.record(nanos, TimeUnit.NANOSECONDS);
+    // Profile names are few and their hashes cached, points and codes are constants: no key built
+    // per call.
+    extensionPointTimers.get(profile).get(point).get(status).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   private Timer createExtensionPointTimer(String profile, ExtensionPoint point, Code status) {
@@ -79,16 +92,7 @@ public final class ExtenderMetrics implements FrameworkMetrics {
   public void plugin(String plugin, String extensionPoint, Code status, long nanos) {
     // Plugin and extension point names are constants (their hashes are cached): no allocation per
     // call.
-    Timer[] byCode =
-        pluginTimers
-            .computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
-            .computeIfAbsent(extensionPoint, k -> new Timer[CODES]);
-    Timer t = byCode[status.ordinal()];
-    if (t == null) {
-      t = createPluginTimer(plugin, extensionPoint, status);
-      byCode[status.ordinal()] = t;
-    }
-    t.record(nanos, TimeUnit.NANOSECONDS);
+    pluginTimers.get(plugin).get(extensionPoint).get(status).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   private Timer createPluginTimer(String plugin, String extensionPoint, Code status) {
@@ -103,32 +107,21 @@ public final class ExtenderMetrics implements FrameworkMetrics {
 
   /** Records one extender request. */
   public void request(String verb, String outcome, long nanos) {
-    ConcurrentHashMap<String, Timer> byOutcome = requestTimers.get(verb);
-    if (byOutcome == null) {
-      byOutcome = requestTimers.computeIfAbsent(verb, k -> new ConcurrentHashMap<>());
-    }
-    Timer t = byOutcome.get(outcome);
-    if (t == null) {
-      t =
-          byOutcome.computeIfAbsent(
-              outcome,
-              k ->
-                  Timer.builder("extender.request.duration")
-                      .description("Latency of extender requests by verb and outcome.")
-                      .tag("verb", verb)
-                      .tag("outcome", outcome)
-                      .serviceLevelObjectives(exponential(0.0001, 2, 16))
-                      .register(registry));
-    }
-    t.record(nanos, TimeUnit.NANOSECONDS);
+    requestTimers.get(verb).get(outcome).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer createRequestTimer(String verb, String outcome) {
+    return Timer.builder("extender.request.duration")
+        .description("Latency of extender requests by verb and outcome.")
+        .tag("verb", verb)
+        .tag("outcome", outcome)
+        .serviceLevelObjectives(exponential(0.0001, 2, 16))
+        .register(registry);
   }
 
   /** Records how many candidate nodes one request carried. */
   public void nodes(String verb, int count) {
-    // No branch of its own for a verb's first call: that call, on the live instance, would find a
-    // path that the warm-up's calls, on an instance of their own, never took in compiled code, and
-    // throw away the compiled filter and prioritize services it is inlined into.
-    nodeSummaries.computeIfAbsent(verb, newNodeSummary).record(count);
+    nodeSummaries.get(verb).record(count);
   }
 
   private DistributionSummary nodeSummary(String verb) {

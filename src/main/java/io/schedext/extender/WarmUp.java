@@ -71,9 +71,10 @@ import org.springframework.web.util.UriUtils;
  * ({@link #snapshot()}). Should a call over HTTP fail, the rest are made in process.
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
- * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's two watch events (created,
- * then bound) decoded by the client's serialization and read as the cache reads them, then dropped.
- * In a cold loop round the watch's decoders were a large part of what the optimising compiler did.
+ * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's watch events (created, bound,
+ * being deleted, deleted) decoded by the client's serialization and read as the cache reads them,
+ * then dropped. In a cold loop round the watch's decoders were a large part of what the optimising
+ * compiler did.
  *
  * <p>Readiness waits for the warm-up ({@link #finished()}); the verbs do not (a call that comes
  * early is answered, only slower). A warm-up that fails is logged and no longer held against
@@ -90,14 +91,15 @@ public final class WarmUp {
   static final int PODS = 4;
 
   /**
-   * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}): two events
-   * per scheduled pod, but each is decoded in a fraction of a call's time, and the decoders are
-   * compiled only after a few thousand events. Per large pair; the small pairs run none. Where
-   * fewer large pairs run ({@link #largePairs}), so do fewer events: bringing as many as the
-   * configured pairs would at 5,000 nodes took the warm-up from 7.2 to 8.5 s, and start to ready
-   * from 23.4 to 25.0 s, listing an API server.
+   * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}; four events
+   * for the Kubernetes source): two events per scheduled pod and two more when it goes, but each is
+   * decoded in a fraction of a call's time, and the decoders are compiled only after a few thousand
+   * events. Per large pair; the small pairs run none. Where fewer large pairs run ({@link
+   * #largePairs}), so do fewer events: bringing as many as the configured pairs would at 5,000
+   * nodes took the warm-up from 7.2 to 8.5 s, and start to ready from 23.4 to 25.0 s, listing an
+   * API server.
    */
-  static final int EVENTS_PER_PAIR = 10;
+  static final int EVENTS_PER_PAIR = 5;
 
   /** The binder of the warm-up's frameworks: filter and prioritize never bind. */
   public static final PodBinder NO_BINDS =

@@ -248,6 +248,65 @@ class KubernetesClusterTest {
   }
 
   @Test
+  void theWarmUpsEventsAreAPodsLifeWrittenAsTheApiServerWritesIt() {
+    Pod pending = pod("warm", null, "500m");
+    pending.getStatus().setPhase("Pending");
+    WatchEventSerialization serialization = new WatchEventSerialization();
+
+    List<String> texts = KubernetesCluster.warmUpEventTexts(serialization, pending, "n1");
+
+    assertThat(texts)
+        .extracting(t -> t.substring(0, t.indexOf(",\"object\"")))
+        .containsExactly(
+            "{\"type\":\"ADDED\"",
+            "{\"type\":\"MODIFIED\"",
+            "{\"type\":\"MODIFIED\"",
+            "{\"type\":\"DELETED\"");
+    assertThat(texts)
+        .allSatisfy(
+            t -> {
+              assertThat(t).contains(",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",");
+              assertThat(t).endsWith("}}\n");
+              assertThat(t)
+                  .contains("\"managedFields\":[{")
+                  .contains("\"manager\":\"kubectl-create\"");
+            });
+    assertThat(texts.get(0)).doesNotContain("kube-scheduler");
+    assertThat(texts.get(1))
+        .contains("\"manager\":\"kube-scheduler\"", "\"subresource\":\"status\"");
+    List<Pod> decoded =
+        texts.stream().map(t -> (Pod) serialization.decodeWatchEvent(t).getObject()).toList();
+    assertThat(decoded)
+        .extracting(p -> p.getSpec().getNodeName())
+        .containsExactly(null, "n1", "n1", "n1");
+    assertThat(decoded)
+        .extracting(p -> p.getMetadata().getDeletionGracePeriodSeconds())
+        .containsExactly(null, null, 30L, 30L);
+    assertThat(decoded)
+        .extracting(p -> p.getMetadata().getManagedFields())
+        .as("skipped by the decoder, as in real events")
+        .allSatisfy(m -> assertThat(m).isNullOrEmpty());
+    assertThat(decoded.get(1).getStatus().getConditions())
+        .singleElement()
+        .satisfies(c -> assertThat(c.getType()).isEqualTo("PodScheduled"));
+    assertThat(pending.getMetadata().getManagedFields())
+        .as("the pod given is not changed")
+        .isNullOrEmpty();
+  }
+
+  @Test
+  void anEventsObjectComesKindFirstAndTheEventWithANewline() {
+    assertThat(
+            KubernetesCluster.watchEvent(
+                "ADDED", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{}}"))
+        .isEqualTo(
+            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{}}}\n");
+    assertThat(KubernetesCluster.watchEvent("DELETED", "{\"kind\":\"Pod\"}"))
+        .as("another order is left as it is")
+        .isEqualTo("{\"type\":\"DELETED\",\"object\":{\"kind\":\"Pod\"}}\n");
+  }
+
+  @Test
   void objectsPresentBeforeStartAreInTheCacheOnceReady() {
     client.nodes().resource(node("n1", "4")).create();
     create(pod("p1", "n1", "1"));
