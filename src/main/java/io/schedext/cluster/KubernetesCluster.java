@@ -1,8 +1,6 @@
 package io.schedext.cluster;
 
-import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -22,13 +20,13 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
+import io.schedext.kube.ManagedFields;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -264,7 +262,7 @@ public final class KubernetesCluster implements ClusterSource {
   static List<String> warmUpEventTexts(
       KubernetesSerialization serialization, Pod pod, String nodeName) {
     Pod created = serialization.clone(pod);
-    created.getMetadata().setManagedFields(List.of(createdBy(created)));
+    created.getMetadata().setManagedFields(List.of(ManagedFields.createdBy(created)));
     Pod bound = serialization.clone(created);
     bound.getSpec().setNodeName(nodeName);
     if (bound.getStatus() == null) {
@@ -279,7 +277,9 @@ public final class KubernetesCluster implements ClusterSource {
                     .withStatus("True")
                     .withLastTransitionTime(Instant.EPOCH.toString())
                     .build()));
-    bound.getMetadata().setManagedFields(List.of(createdBy(created), boundBy()));
+    bound
+        .getMetadata()
+        .setManagedFields(List.of(ManagedFields.createdBy(created), ManagedFields.boundBy()));
     Pod deleting = serialization.clone(bound);
     // The client's serialization skips managed fields when it reads, so a clone has none.
     deleting.getMetadata().setManagedFields(bound.getMetadata().getManagedFields());
@@ -305,77 +305,6 @@ public final class KubernetesCluster implements ClusterSource {
             ? "{\"kind\":\"Pod\",\"apiVersion\":\"v1\"," + object.substring(clientOrder.length())
             : object;
     return "{\"type\":\"" + type + "\",\"object\":" + served + "}\n";
-  }
-
-  /** The field manager entry of a client that created {@code pod} (an update, as clients do). */
-  private static ManagedFieldsEntry createdBy(Pod pod) {
-    Map<String, Object> containers = new LinkedHashMap<>();
-    for (io.fabric8.kubernetes.api.model.Container c : pod.getSpec().getContainers()) {
-      containers.put(
-          "k:{\"name\":\"" + c.getName() + "\"}",
-          Map.of(
-              ".",
-              Map.of(),
-              "f:image",
-              Map.of(),
-              "f:imagePullPolicy",
-              Map.of(),
-              "f:name",
-              Map.of(),
-              "f:resources",
-              Map.of(".", Map.of(), "f:requests", Map.of(".", Map.of(), "f:cpu", Map.of())),
-              "f:terminationMessagePath",
-              Map.of(),
-              "f:terminationMessagePolicy",
-              Map.of()));
-    }
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("f:containers", containers);
-    for (String f :
-        List.of(
-            "f:dnsPolicy",
-            "f:enableServiceLinks",
-            "f:restartPolicy",
-            "f:schedulerName",
-            "f:securityContext",
-            "f:terminationGracePeriodSeconds")) {
-      spec.put(f, Map.of());
-    }
-    FieldsV1 fields = new FieldsV1();
-    fields.setAdditionalProperty("f:spec", spec);
-    return managedBy("kubectl-create", null, fields);
-  }
-
-  /** The field manager entry kube-scheduler's binding leaves on a pod's status. */
-  private static ManagedFieldsEntry boundBy() {
-    FieldsV1 fields = new FieldsV1();
-    fields.setAdditionalProperty(
-        "f:status",
-        Map.of(
-            "f:conditions",
-            Map.of(
-                ".",
-                Map.of(),
-                "k:{\"type\":\"PodScheduled\"}",
-                Map.of(
-                    ".", Map.of(),
-                    "f:lastProbeTime", Map.of(),
-                    "f:lastTransitionTime", Map.of(),
-                    "f:status", Map.of(),
-                    "f:type", Map.of()))));
-    return managedBy("kube-scheduler", "status", fields);
-  }
-
-  private static ManagedFieldsEntry managedBy(String manager, String subresource, FieldsV1 fields) {
-    ManagedFieldsEntry entry = new ManagedFieldsEntry();
-    entry.setManager(manager);
-    entry.setOperation("Update");
-    entry.setApiVersion("v1");
-    entry.setTime(Instant.EPOCH.toString());
-    entry.setFieldsType("FieldsV1");
-    entry.setFieldsV1(fields);
-    entry.setSubresource(subresource);
-    return entry;
   }
 
   /**

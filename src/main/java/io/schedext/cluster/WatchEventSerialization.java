@@ -48,10 +48,18 @@ public final class WatchEventSerialization extends KubernetesSerialization {
    * away all code compiled so when a second class comes: loaded first by the first event of another
    * kind (a namespace, a node), {@link JsonParserSequence} took the pod decoders compiled during
    * the warm-up, and Jackson's deserializers, back to the interpreter at the first real events
-   * (docs/performance.md). Loaded before anything is compiled, it costs nothing.
+   * (docs/performance.md). Made before anything is compiled (named is not enough: a class counts
+   * once it is linked, by its first instance at the latest), it costs nothing.
    */
-  static final List<Class<? extends JsonParser>> PARSERS =
-      List.of(JsonParserSequence.class, new TokenBuffer(null, false).asParser().getClass());
+  static final List<Class<? extends JsonParser>> PARSERS = parsersMade();
+
+  private static List<Class<? extends JsonParser>> parsersMade() {
+    JsonParser buffered = new TokenBuffer(null, false).asParser();
+    JsonParser sequence =
+        JsonParserSequence.createFlattened(
+            false, buffered, new TokenBuffer(null, false).asParser());
+    return List.of(sequence.getClass(), buffered.getClass());
+  }
 
   private final ObjectMapper mapper;
   private final JsonReaders readers;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
+import io.schedext.kube.ManagedFields;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -80,8 +81,8 @@ final class WarmUpPods {
 
   /**
    * A copy of {@code placed} as kube-scheduler would send it before placing it: a name and UID of
-   * the warm-up's own ({@code i}), no node, status pending. Namespace, labels, owners and the whole
-   * spec are kept.
+   * the warm-up's own ({@code i}), no node, status pending, and the managed fields the cache drops.
+   * Namespace, labels, owners and the whole spec are kept.
    */
   private static Pod pendingCopy(WireCodec codec, Pod placed, int i) {
     Pod pod = codec.decode(codec.encode(placed), Pod.class);
@@ -93,14 +94,17 @@ final class WarmUpPods {
     status.setPhase("Pending");
     status.setQosClass(placed.getStatus() == null ? null : placed.getStatus().getQosClass());
     pod.setStatus(status);
+    // The cache keeps no managed fields; kube-scheduler sends them with every pod.
+    pod.getMetadata().setManagedFields(List.of(ManagedFields.createdBy(pod)));
     return pod;
   }
 
   /**
    * Synthetic pending pod {@code i}: the fields the API server gives a pod created from a one-line
-   * manifest, as kube-scheduler sends it. Their requests differ, as real pods' do, so that the
-   * resource plugins' branches for each are compiled: 100m CPU and 128Mi for even {@code i}, 100m
-   * CPU alone for {@code i} of 1 modulo 4, nothing (best effort) for 3 modulo 4.
+   * manifest, managed fields included, as kube-scheduler sends it. Their requests differ, as real
+   * pods' do, so that the resource plugins' branches for each are compiled: 100m CPU and 128Mi for
+   * even {@code i}, 100m CPU alone for {@code i} of 1 modulo 4, nothing (best effort) for 3 modulo
+   * 4.
    */
   static Pod pod(int i) {
     Map<String, Quantity> requests =
@@ -109,51 +113,54 @@ final class WarmUpPods {
           case 3 -> Map.of();
           default -> Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi"));
         };
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("extender-warm-up-" + i)
-        .withNamespace("default")
-        .withUid("00000000-0000-0000-0000-00000000000" + i)
-        .withResourceVersion("1")
-        .withCreationTimestamp("2024-01-01T00:00:00Z")
-        .withLabels(Map.of("app", "extender-warm-up"))
-        .endMetadata()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("main")
-        .withImage("registry.k8s.io/pause:3.9")
-        .withImagePullPolicy("IfNotPresent")
-        .withTerminationMessagePath("/dev/termination-log")
-        .withTerminationMessagePolicy("File")
-        .withNewResources()
-        .withRequests(requests)
-        .endResources()
-        .endContainer()
-        .withRestartPolicy("Always")
-        .withTerminationGracePeriodSeconds(30L)
-        .withDnsPolicy("ClusterFirst")
-        .withServiceAccountName("default")
-        .withSchedulerName("default-scheduler")
-        .withPriority(0)
-        .withEnableServiceLinks(true)
-        .withPreemptionPolicy("PreemptLowerPriority")
-        .addNewToleration()
-        .withKey("node.kubernetes.io/not-ready")
-        .withOperator("Exists")
-        .withEffect("NoExecute")
-        .withTolerationSeconds(300L)
-        .endToleration()
-        .addNewToleration()
-        .withKey("node.kubernetes.io/unreachable")
-        .withOperator("Exists")
-        .withEffect("NoExecute")
-        .withTolerationSeconds(300L)
-        .endToleration()
-        .endSpec()
-        .withNewStatus()
-        .withPhase("Pending")
-        .withQosClass(requests.isEmpty() ? "BestEffort" : "Burstable")
-        .endStatus()
-        .build();
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("extender-warm-up-" + i)
+            .withNamespace("default")
+            .withUid("00000000-0000-0000-0000-00000000000" + i)
+            .withResourceVersion("1")
+            .withCreationTimestamp("2024-01-01T00:00:00Z")
+            .withLabels(Map.of("app", "extender-warm-up"))
+            .endMetadata()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("main")
+            .withImage("registry.k8s.io/pause:3.9")
+            .withImagePullPolicy("IfNotPresent")
+            .withTerminationMessagePath("/dev/termination-log")
+            .withTerminationMessagePolicy("File")
+            .withNewResources()
+            .withRequests(requests)
+            .endResources()
+            .endContainer()
+            .withRestartPolicy("Always")
+            .withTerminationGracePeriodSeconds(30L)
+            .withDnsPolicy("ClusterFirst")
+            .withServiceAccountName("default")
+            .withSchedulerName("default-scheduler")
+            .withPriority(0)
+            .withEnableServiceLinks(true)
+            .withPreemptionPolicy("PreemptLowerPriority")
+            .addNewToleration()
+            .withKey("node.kubernetes.io/not-ready")
+            .withOperator("Exists")
+            .withEffect("NoExecute")
+            .withTolerationSeconds(300L)
+            .endToleration()
+            .addNewToleration()
+            .withKey("node.kubernetes.io/unreachable")
+            .withOperator("Exists")
+            .withEffect("NoExecute")
+            .withTolerationSeconds(300L)
+            .endToleration()
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Pending")
+            .withQosClass(requests.isEmpty() ? "BestEffort" : "Burstable")
+            .endStatus()
+            .build();
+    pod.getMetadata().setManagedFields(List.of(ManagedFields.createdBy(pod)));
+    return pod;
   }
 }
