@@ -1,7 +1,11 @@
 package io.schedext.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceSpec;
+import io.fabric8.kubernetes.api.model.NamespaceStatus;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -16,6 +20,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.FrameworkException;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
@@ -36,6 +41,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -243,13 +250,21 @@ public final class KubernetesCluster implements ClusterSource {
   @Override
   public void warmUpEvents(Pod pod, String nodeName, int times) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
-    List<String> events = warmUpEventTexts(serialization, pod, nodeName);
+    List<String> events = new ArrayList<>(warmUpEventTexts(serialization, pod, nodeName));
+    NodeInfo node = cache.snapshot().get(nodeName);
+    events.addAll(
+        warmUpOtherEventTexts(
+            serialization, pod.getMetadata().getNamespace(), node == null ? null : node.node()));
     for (int i = 0; i < times; i++) {
       for (String event : events) {
         warmUpEvent(serialization, event);
       }
     }
   }
+
+  /** An object's leading {@code apiVersion} and {@code kind}, as the client writes them. */
+  private static final Pattern CLIENT_ORDER =
+      Pattern.compile("\\{\"apiVersion\":\"([^\"]+)\",\"kind\":\"([^\"]+)\",");
 
   /**
    * The watch events a pod brings over its life, written as the API server writes them: created
@@ -294,15 +309,58 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   /**
+   * Watch events of other kinds the watches bring while pods are scheduled, as the API server
+   * writes them: a namespace created, being deleted and deleted, and a status update of {@code
+   * node} (none when null). Decoded, they take the path every kind but Pod takes (the mapper's
+   * deserializers, through the parsers {@link WatchEventSerialization} reads them with), whose
+   * first real event otherwise came after the warm-up had compiled those deserializers for one
+   * parser class only.
+   */
+  static List<String> warmUpOtherEventTexts(
+      KubernetesSerialization serialization, String namespace, Node node) {
+    String name = namespace == null ? "default" : namespace;
+    Namespace created = new Namespace();
+    created.setMetadata(new ObjectMeta());
+    created.getMetadata().setName(name);
+    created.getMetadata().setUid("00000000-0000-0000-0000-000000000000");
+    created.getMetadata().setResourceVersion("1");
+    created.getMetadata().setCreationTimestamp(Instant.EPOCH.toString());
+    created.getMetadata().setLabels(Map.of("kubernetes.io/metadata.name", name));
+    created.getMetadata().setManagedFields(List.of(ManagedFields.namespaceCreatedBy()));
+    created.setSpec(new NamespaceSpec(List.of("kubernetes")));
+    created.setStatus(new NamespaceStatus(null, "Active"));
+    Namespace deleting = serialization.clone(created);
+    deleting.getMetadata().setManagedFields(created.getMetadata().getManagedFields());
+    deleting.getMetadata().setDeletionTimestamp(Instant.EPOCH.plusSeconds(60).toString());
+    deleting.setStatus(new NamespaceStatus(null, "Terminating"));
+    String deletingJson = serialization.asJson(deleting);
+    List<String> out = new ArrayList<>();
+    out.add(watchEvent("ADDED", serialization.asJson(created)));
+    out.add(watchEvent("MODIFIED", deletingJson));
+    out.add(watchEvent("DELETED", deletingJson));
+    if (node != null) {
+      Node updated = serialization.clone(node);
+      updated.getMetadata().setManagedFields(List.of(ManagedFields.nodeStatusBy()));
+      out.add(watchEvent("MODIFIED", serialization.asJson(updated)));
+    }
+    return out;
+  }
+
+  /**
    * A watch event of {@code type} over {@code object} as the API server writes it: the object's
    * {@code kind} before its {@code apiVersion} (the client writes them the other way round), and a
    * newline after the event.
    */
   static String watchEvent(String type, String object) {
-    String clientOrder = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",";
+    Matcher clientOrder = CLIENT_ORDER.matcher(object);
     String served =
-        object.startsWith(clientOrder)
-            ? "{\"kind\":\"Pod\",\"apiVersion\":\"v1\"," + object.substring(clientOrder.length())
+        clientOrder.lookingAt()
+            ? "{\"kind\":\""
+                + clientOrder.group(2)
+                + "\",\"apiVersion\":\""
+                + clientOrder.group(1)
+                + "\","
+                + object.substring(clientOrder.end())
             : object;
     return "{\"type\":\"" + type + "\",\"object\":" + served + "}\n";
   }

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.schedext.cache.Snapshot;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -104,7 +106,8 @@ final class WarmUpPods {
    * manifest, managed fields included, as kube-scheduler sends it. Their requests differ, as real
    * pods' do, so that the resource plugins' branches for each are compiled: 100m CPU and 128Mi for
    * even {@code i}, 100m CPU alone for {@code i} of 1 modulo 4, nothing (best effort) for 3 modulo
-   * 4.
+   * 4. Even ones have the service account's token volume and 3 modulo 4 no labels, as both kinds
+   * are common.
    */
   static Pod pod(int i) {
     Map<String, Quantity> requests =
@@ -121,7 +124,7 @@ final class WarmUpPods {
             .withUid("00000000-0000-0000-0000-00000000000" + i)
             .withResourceVersion("1")
             .withCreationTimestamp("2024-01-01T00:00:00Z")
-            .withLabels(Map.of("app", "extender-warm-up"))
+            .withLabels(i % 4 == 3 ? null : Map.of("app", "extender-warm-up"))
             .endMetadata()
             .withNewSpec()
             .addNewContainer()
@@ -138,6 +141,9 @@ final class WarmUpPods {
             .withTerminationGracePeriodSeconds(30L)
             .withDnsPolicy("ClusterFirst")
             .withServiceAccountName("default")
+            .withServiceAccount("default")
+            .withNewSecurityContext()
+            .endSecurityContext()
             .withSchedulerName("default-scheduler")
             .withPriority(0)
             .withEnableServiceLinks(true)
@@ -160,7 +166,64 @@ final class WarmUpPods {
             .withQosClass(requests.isEmpty() ? "BestEffort" : "Burstable")
             .endStatus()
             .build();
+    if (i % 2 == 0) {
+      serviceAccountToken(pod);
+    }
     pod.getMetadata().setManagedFields(List.of(ManagedFields.createdBy(pod)));
     return pod;
+  }
+
+  /**
+   * Gives {@code pod} the volume (and its mount) through which the API server's ServiceAccount
+   * admission hands a pod its token, where it runs: most clusters' pods have it.
+   */
+  private static void serviceAccountToken(Pod pod) {
+    String name =
+        "kube-api-access-" + Math.floorMod(pod.getMetadata().getName().hashCode(), 100_000);
+    pod.getSpec()
+        .setVolumes(
+            List.of(
+                new VolumeBuilder()
+                    .withName(name)
+                    .withNewProjected()
+                    .withDefaultMode(420)
+                    .addNewSource()
+                    .withNewServiceAccountToken()
+                    .withExpirationSeconds(3607L)
+                    .withPath("token")
+                    .endServiceAccountToken()
+                    .endSource()
+                    .addNewSource()
+                    .withNewConfigMap()
+                    .withName("kube-root-ca.crt")
+                    .addNewItem()
+                    .withKey("ca.crt")
+                    .withPath("ca.crt")
+                    .endItem()
+                    .endConfigMap()
+                    .endSource()
+                    .addNewSource()
+                    .withNewDownwardAPI()
+                    .addNewItem()
+                    .withPath("namespace")
+                    .withNewFieldRef()
+                    .withApiVersion("v1")
+                    .withFieldPath("metadata.namespace")
+                    .endFieldRef()
+                    .endItem()
+                    .endDownwardAPI()
+                    .endSource()
+                    .endProjected()
+                    .build()));
+    pod.getSpec()
+        .getContainers()
+        .get(0)
+        .setVolumeMounts(
+            List.of(
+                new VolumeMountBuilder()
+                    .withName(name)
+                    .withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
+                    .withReadOnly(true)
+                    .build()));
   }
 }

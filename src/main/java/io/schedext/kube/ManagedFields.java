@@ -84,6 +84,32 @@ public final class ManagedFields {
     return managedBy("kube-scheduler", "status", fields);
   }
 
+  /**
+   * The entry a client that created a namespace has in its managed fields: the name label the API
+   * server adds.
+   */
+  public static ManagedFieldsEntry namespaceCreatedBy() {
+    FieldsV1 fields = new FieldsV1();
+    fields.setAdditionalProperty(
+        "f:metadata",
+        Map.of("f:labels", Map.of(".", Map.of(), "f:kubernetes.io/metadata.name", Map.of())));
+    return managedBy("kubectl-create", null, fields);
+  }
+
+  /** The entry the kubelet's status updates leave in a node's managed fields: its conditions. */
+  public static ManagedFieldsEntry nodeStatusBy() {
+    Map<String, Object> conditions = new LinkedHashMap<>();
+    conditions.put(".", Map.of());
+    for (String type : List.of("DiskPressure", "MemoryPressure", "PIDPressure", "Ready")) {
+      conditions.put(
+          "k:{\"type\":\"" + type + "\"}",
+          Map.of("f:lastHeartbeatTime", Map.of(), "f:lastTransitionTime", Map.of()));
+    }
+    FieldsV1 fields = new FieldsV1();
+    fields.setAdditionalProperty("f:status", Map.of("f:conditions", conditions));
+    return managedBy("kubelet", "status", fields);
+  }
+
   private static ManagedFieldsEntry managedBy(String manager, String subresource, FieldsV1 fields) {
     ManagedFieldsEntry entry = new ManagedFieldsEntry();
     entry.setManager(manager);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -292,6 +293,35 @@ class KubernetesClusterTest {
     assertThat(pending.getMetadata().getManagedFields())
         .as("the pod given is not changed")
         .isNullOrEmpty();
+  }
+
+  @Test
+  void theWarmUpsOtherEventsAreANamespacesLifeAndANodesStatus() {
+    WatchEventSerialization serialization = new WatchEventSerialization();
+    Node node = node("n1", "4");
+
+    List<String> texts = KubernetesCluster.warmUpOtherEventTexts(serialization, "team-a", node);
+
+    assertThat(texts).hasSize(4).allSatisfy(t -> assertThat(t).endsWith("}}\n"));
+    assertThat(texts.subList(0, 3))
+        .allSatisfy(
+            t ->
+                assertThat(t)
+                    .contains("\"object\":{\"kind\":\"Namespace\",\"apiVersion\":\"v1\","));
+    assertThat(texts.get(3)).contains("\"object\":{\"kind\":\"Node\",\"apiVersion\":\"v1\",");
+    assertThat(texts).allSatisfy(t -> assertThat(t).contains("\"managedFields\":[{"));
+    List<Object> decoded =
+        texts.stream().map(t -> serialization.decodeWatchEvent(t).getObject()).toList();
+    assertThat(decoded.subList(0, 3))
+        .allSatisfy(o -> assertThat(((Namespace) o).getMetadata().getName()).isEqualTo("team-a"));
+    assertThat(((Namespace) decoded.get(1)).getStatus().getPhase()).isEqualTo("Terminating");
+    assertThat(((Node) decoded.get(3)).getMetadata().getName()).isEqualTo("n1");
+    assertThat(node.getMetadata().getManagedFields())
+        .as("the node given is not changed")
+        .isNullOrEmpty();
+    assertThat(KubernetesCluster.warmUpOtherEventTexts(serialization, null, null))
+        .as("no node: the namespace's events alone")
+        .hasSize(3);
   }
 
   @Test

@@ -301,6 +301,30 @@ class WarmUpTest {
   }
 
   @Test
+  void theSyntheticPodsCarryWhatTheApiServerGivesPods() {
+    for (int i = 0; i < WarmUp.PODS; i++) {
+      Pod pod = WarmUpPods.pod(i);
+      assertThat(pod.getMetadata().getManagedFields())
+          .singleElement()
+          .satisfies(
+              m -> {
+                assertThat(m.getOperation()).isEqualTo("Update");
+                assertThat(m.getFieldsV1().getAdditionalProperties()).containsKey("f:spec");
+              });
+      assertThat(pod.getSpec().getServiceAccount()).isEqualTo("default");
+      assertThat(pod.getSpec().getSecurityContext()).isNotNull();
+      assertThat(pod.getSpec().getVolumes())
+          .as("the token volume on every other pod")
+          .hasSize(i % 2 == 0 ? 1 : 0);
+      assertThat(pod.getMetadata().getLabels() == null)
+          .as("labels on all but one in four")
+          .isEqualTo(i % 4 == 3);
+    }
+    assertThat(WarmUpPods.pod(0).getSpec().getVolumes().get(0).getProjected().getSources())
+        .hasSize(3);
+  }
+
+  @Test
   void theSyntheticPodsFitAnOrdinaryNodeAndTakeTurns() {
     nodes(1);
     PodInfo first = PodInfo.of(WarmUpPods.pod(0));
