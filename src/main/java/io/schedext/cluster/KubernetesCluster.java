@@ -242,23 +242,28 @@ public final class KubernetesCluster implements ClusterSource {
   }
 
   /**
-   * The events of {@code pod} ({@link #warmUpEventTexts}), decoded by the client's serialization as
-   * the pod watch decodes them, trimmed and read as the cache would read them, and dropped. Only
-   * the decoding and the reading are shared with real events: the informers, the handlers and the
-   * cache never see these.
+   * The events of {@code pod} ({@link #warmUpEventTexts}), {@code times} over, then those of other
+   * kinds ({@link #warmUpOtherEventTexts}) once, decoded by the client's serialization as the
+   * watches decode them, trimmed and read as the cache would read them, and dropped. Only the
+   * decoding and the reading are shared with real events: the informers, the handlers and the cache
+   * never see these.
    */
   @Override
   public void warmUpEvents(Pod pod, String nodeName, int times) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
-    List<String> events = new ArrayList<>(warmUpEventTexts(serialization, pod, nodeName));
-    NodeInfo node = cache.snapshot().get(nodeName);
-    events.addAll(
-        warmUpOtherEventTexts(
-            serialization, pod.getMetadata().getNamespace(), node == null ? null : node.node()));
+    List<String> events = warmUpEventTexts(serialization, pod, nodeName);
     for (int i = 0; i < times; i++) {
       for (String event : events) {
         warmUpEvent(serialization, event);
       }
+    }
+    // Once: what matters for them is that their path has been taken before it is compiled, and a
+    // large cluster's node is a long text to decode.
+    NodeInfo node = cache.snapshot().get(nodeName);
+    for (String event :
+        warmUpOtherEventTexts(
+            serialization, pod.getMetadata().getNamespace(), node == null ? null : node.node())) {
+      warmUpEvent(serialization, event);
     }
   }
 
