@@ -60,11 +60,7 @@ import org.springframework.web.util.UriUtils;
  * optimises a method without loops after some thousands of calls, so what runs once per call (the
  * HTTP server, the endpoint, decoding the pod, the verbs' own steps) was still being compiled
  * during kube-scheduler's first few thousand calls after a few hundred large pairs; the small ones
- * take it there for a fraction of their cost. Half-way through them the warm-up waits for the
- * compilers once ({@link #awaitCompilers}), and the second half brings some of the source's events
- * too: while the optimising compiler's queue is long, HotSpot raises the calls a method needs
- * before it is queued, so methods the warm-up called thousands of times were queued only by
- * kube-scheduler's first calls; with the queue drained, the second half queues them.
+ * take it there for a fraction of their cost.
  *
  * <p>When the service serves plain HTTP, the pairs are posted to it ({@link
  * #start(InetSocketAddress, String)}), on a connection kept alive as kube-scheduler's: an
@@ -104,12 +100,6 @@ public final class WarmUp {
    * API server.
    */
   static final int EVENTS_PER_PAIR = 5;
-
-  /**
-   * In the second half of the small pairs, one in this many runs the source's events once, so that
-   * the watch's decoders too are called again once the compilers' queue has drained.
-   */
-  static final int SMALL_PAIRS_PER_EVENTS = 4;
 
   /** The binder of the warm-up's frameworks: filter and prioritize never bind. */
   public static final PodBinder NO_BINDS =
@@ -372,15 +362,8 @@ public final class WarmUp {
       ReplyBuffer buf = codec.borrowBuffer();
       InetSocketAddress to = server;
       LoopbackClient http = to == null ? null : new LoopbackClient(to, HTTP_TIMEOUT_MILLIS);
-      int secondHalf = large + smallPairs / 2;
-      String halfWay = null;
       try {
         for (int i = 0; i < large + smallPairs && !closed; i++) {
-          if (i == secondHalf && i > large) {
-            halfWay =
-                awaitCompilers(Math.min(compilers.maxWaitNanos(), nanoTime.getAsLong() - start));
-            waitingForCompilers = false;
-          }
           // Every other pair is the call kube-scheduler makes with its default
           // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
           // different branches (the parallel loop or the caller's thread alone, a name where the
@@ -424,11 +407,11 @@ public final class WarmUp {
           if (sampledPair) {
             place(podInfos.get(pod), call.snapshot().get(sample.get(0)), placed);
           }
-          if (!small || (i >= secondHalf && (i - secondHalf) % SMALL_PAIRS_PER_EVENTS == 0)) {
+          if (!small) {
             source.warmUpEvents(
                 pods.get(pod),
                 call.snapshot().list().get(i % call.snapshot().size()).name(),
-                small ? 1 : EVENTS_PER_PAIR);
+                EVENTS_PER_PAIR);
           }
           done = i + 1;
         }
@@ -443,13 +426,12 @@ public final class WarmUp {
       String compiled = awaitCompilers(Math.min(compilers.maxWaitNanos(), calls - start));
       log.info(
           "Warm-up: {} filter and prioritize pairs ({} of them small, {} over HTTP) over {} nodes"
-              + " in {} ms{}; {}",
+              + " in {} ms; {}",
           done,
           Math.max(0, done - large),
           overHttp,
           first.size(),
           TimeUnit.NANOSECONDS.toMillis(calls - start),
-          halfWay == null ? "" : " (half-way through the small ones, " + halfWay + ")",
           compiled);
     } catch (RuntimeException e) {
       log.warn(

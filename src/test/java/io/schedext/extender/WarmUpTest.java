@@ -205,17 +205,15 @@ class WarmUpTest {
   }
 
   @Test
-  void theLargePairsRunWatchEventsAndSomeOfTheSecondHalfOfTheSmallOnesOnce() {
+  void onlyTheLargePairsRunWatchEvents() {
     nodes(2000);
     ClusterSource source = spy(FixedSource.ready());
-    WarmUp w = warmUp(20, 2 + 2 * WarmUp.SMALL_PAIRS_PER_EVENTS, privateFrameworks(), source);
+    WarmUp w = warmUp(20, 3, privateFrameworks(), source);
     w.run();
-    assertThat(w.done()).isEqualTo(10 + 2 + 2 * WarmUp.SMALL_PAIRS_PER_EVENTS);
-    // 10 of the 20 large pairs run at 2,000 nodes, each with its events; of the small ones, none in
-    // the first half and one in SMALL_PAIRS_PER_EVENTS in the second, once.
+    assertThat(w.done()).isEqualTo(13);
+    // 10 of the 20 large pairs run at 2,000 nodes, each with its events; the small ones with none.
     verify(source, times(10)).warmUpEvents(any(), any(), eq(WarmUp.EVENTS_PER_PAIR));
-    verify(source, times(2)).warmUpEvents(any(), any(), eq(1));
-    verify(source, times(12)).warmUpEvents(any(), any(), anyInt());
+    verify(source, times(10)).warmUpEvents(any(), any(), anyInt());
   }
 
   @Test
@@ -500,14 +498,10 @@ class WarmUpTest {
   }
 
   private WarmUp warmUp(int pairs, FakeCompilers fake, WarmUp.Compilers compilers) {
-    return warmUp(pairs, 0, fake, compilers);
-  }
-
-  private WarmUp warmUp(int pairs, int small, FakeCompilers fake, WarmUp.Compilers compilers) {
     fake.warmUp =
         new WarmUp(
             pairs,
-            small,
+            0,
             FixedSource.ready(),
             cache,
             codec,
@@ -536,31 +530,6 @@ class WarmUpTest {
                     .isEqualTo(
                         "warming up the request path: the compilers are still compiling what 2"
                             + " filter and prioritize pairs ran"));
-    assertThat(w.progress()).isNull();
-  }
-
-  @Test
-  void theCompilersAreWaitedForHalfWayThroughTheSmallPairsToo() {
-    nodes(2);
-    FakeCompilers fake = new FakeCompilers();
-    WarmUp w = warmUp(2, 4, fake, fake.compilers(2, 200, 5_000));
-
-    w.run();
-
-    assertThat(w.done()).isEqualTo(6);
-    assertThat(fake.windows)
-        .as("half-way: two busy windows and a quiet one; at the end: a quiet one")
-        .isEqualTo(4);
-    assertThat(fake.seen)
-        .containsExactly(
-            "warming up the request path: the compilers are still compiling what 4 filter and"
-                + " prioritize pairs ran",
-            "warming up the request path: the compilers are still compiling what 4 filter and"
-                + " prioritize pairs ran",
-            "warming up the request path: the compilers are still compiling what 4 filter and"
-                + " prioritize pairs ran",
-            "warming up the request path: the compilers are still compiling what 6 filter and"
-                + " prioritize pairs ran");
     assertThat(w.progress()).isNull();
   }
 
