@@ -26,7 +26,6 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
 import io.schedext.framework.VolumeWriter;
 import io.schedext.kube.ManagedFields;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,11 +70,6 @@ public final class KubernetesCluster implements ClusterSource {
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private final KubernetesClient client;
-
-  /** The warm-up's TLS records ({@link #openRecords}); only the warm-up's thread touches them. */
-  private TlsRecords tlsRecords;
-
-  private boolean tlsRecordsFailed;
 
   /** The client for API reads a request waits on: bounded, never retried. */
   private final KubernetesClient lookups;
@@ -263,7 +257,6 @@ public final class KubernetesCluster implements ClusterSource {
         warmUpEvent(serialization, event);
       }
     }
-    openRecords(times * events.size());
     // Once: what matters for them is that their path has been taken before it is compiled, and a
     // large cluster's node is a long text to decode.
     NodeInfo node = cache.snapshot().get(nodeName);
@@ -271,25 +264,6 @@ public final class KubernetesCluster implements ClusterSource {
         warmUpOtherEventTexts(
             serialization, pod.getMetadata().getNamespace(), node == null ? null : node.node())) {
       warmUpEvent(serialization, event);
-    }
-  }
-
-  /**
-   * Opens {@code count} TLS records as the watches' connections do, one per event ({@link
-   * TlsRecords}), when the API server is reached over HTTPS; the first failure turns it off.
-   */
-  private void openRecords(int count) {
-    if (!"https".equals(client.getMasterUrl().getProtocol()) || tlsRecordsFailed) {
-      return;
-    }
-    try {
-      if (tlsRecords == null) {
-        tlsRecords = new TlsRecords();
-      }
-      tlsRecords.open(count);
-    } catch (GeneralSecurityException | RuntimeException e) {
-      tlsRecordsFailed = true;
-      log.info("Warm-up: TLS records not opened: {}", e.toString());
     }
   }
 
