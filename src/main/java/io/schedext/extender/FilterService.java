@@ -31,11 +31,23 @@ final class FilterService {
   private final IncomingPods pods;
   private final PreFilterHandoff handoff;
   private final ExtenderMetrics metrics;
+  private final boolean logsDecisions;
 
+  /** The verb as the extender answers it, its decisions logged ({@link DecisionLog}). */
   FilterService(IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics) {
+    this(pods, handoff, metrics, true);
+  }
+
+  /**
+   * The verb, its decisions logged only when {@code logsDecisions}: the warm-up's calls are not
+   * decisions anybody asked for.
+   */
+  FilterService(
+      IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics, boolean logsDecisions) {
     this.pods = pods;
     this.handoff = handoff;
     this.metrics = metrics;
+    this.logsDecisions = logsDecisions;
   }
 
   /**
@@ -114,7 +126,9 @@ final class FilterService {
     for (String name : unresolvable.keySet()) {
       failed.remove(name);
     }
-    if (DecisionLog.LOG.isDebugEnabled()) {
+    // The logger's level first: with it off, as it usually is, the warm-up's instance and the live
+    // one take the same path, and neither throws the other's compiled code away.
+    if (DecisionLog.LOG.isDebugEnabled() && logsDecisions) {
       Map<String, String> rejected = new LinkedHashMap<>(failed);
       rejected.putAll(unresolvable);
       DecisionLog.LOG.debug(

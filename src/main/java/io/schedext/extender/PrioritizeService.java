@@ -25,11 +25,23 @@ final class PrioritizeService {
   private final IncomingPods pods;
   private final PreFilterHandoff handoff;
   private final ExtenderMetrics metrics;
+  private final boolean logsDecisions;
 
+  /** The verb as the extender answers it, its decisions logged ({@link DecisionLog}). */
   PrioritizeService(IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics) {
+    this(pods, handoff, metrics, true);
+  }
+
+  /**
+   * The verb, its decisions logged only when {@code logsDecisions}: the warm-up's calls are not
+   * decisions anybody asked for.
+   */
+  PrioritizeService(
+      IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics, boolean logsDecisions) {
     this.pods = pods;
     this.handoff = handoff;
     this.metrics = metrics;
+    this.logsDecisions = logsDecisions;
   }
 
   /**
@@ -70,7 +82,9 @@ final class PrioritizeService {
       scores[k++] = HostPriority.MIN_EXTENDER_PRIORITY;
     }
     List<HostPriority> out = new HostPriorityList(hosts, encodedHosts, scores, n);
-    if (DecisionLog.LOG.isDebugEnabled()) {
+    // The logger's level first: with it off, as it usually is, the warm-up's instance and the live
+    // one take the same path, and neither throws the other's compiled code away.
+    if (DecisionLog.LOG.isDebugEnabled() && logsDecisions) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());
       DecisionLog.LOG.debug(

@@ -208,8 +208,8 @@ public final class WarmUp {
     this.pairSnapshots = cache::snapshot;
     IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
-    this.filter = new FilterService(pods, handoff, metrics);
-    this.prioritize = new PrioritizeService(pods, handoff, metrics);
+    this.filter = new FilterService(pods, handoff, metrics, false);
+    this.prioritize = new PrioritizeService(pods, handoff, metrics, false);
     this.finished = pairs + smallPairs == 0;
   }
 

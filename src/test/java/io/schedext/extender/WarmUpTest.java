@@ -217,6 +217,28 @@ class WarmUpTest {
   }
 
   @Test
+  void theWarmUpsCallsAreNoDecisionsToLog() {
+    nodes(3);
+    ch.qos.logback.classic.Logger decisions =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(DecisionLog.NAME);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    ch.qos.logback.classic.Level previous = decisions.getLevel();
+    decisions.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    lines.start();
+    decisions.addAppender(lines);
+    try {
+      WarmUp w = warmUp(4, 2, privateFrameworks(), FixedSource.ready());
+      w.run();
+      assertThat(w.done()).isEqualTo(6);
+    } finally {
+      decisions.detachAppender(lines);
+      decisions.setLevel(previous);
+    }
+    assertThat(lines.list).isEmpty();
+  }
+
+  @Test
   void theWarmUpRunsAndReportsTheLargePairsItsClusterGets() {
     nodes(2000);
     WarmUp w = warmUp(20, 2, privateFrameworks());
