@@ -153,6 +153,9 @@ class LoopbackClientTest {
               () -> {
                 try (Socket s = raw.accept()) {
                   s.getOutputStream().write(bytes("SSH-2.0-OpenSSH\r\n\r\n"));
+                  // Open until the client closes: a peer gone first could fail the client's write
+                  // of its request (a broken pipe) before its read of this.
+                  s.getInputStream().transferTo(OutputStream.nullOutputStream());
                 } catch (IOException e) {
                   // The test fails on the client's side if this does.
                 }
