@@ -234,8 +234,7 @@ class KubernetesClusterTest {
         .getStatus()
         .setConditions(
             List.of(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build()));
-    String json =
-        KubernetesCluster.withNullProbeTime(client.getKubernetesSerialization().asJson(bound));
+    String json = WarmUpEvents.withNullProbeTime(client.getKubernetesSerialization().asJson(bound));
 
     assertThat(json).contains("\"lastProbeTime\":null,\"type\":\"PodScheduled\"");
     Pod decoded = client.getKubernetesSerialization().unmarshal(json, Pod.class);
@@ -254,7 +253,7 @@ class KubernetesClusterTest {
     pending.getStatus().setPhase("Pending");
     WatchEventSerialization serialization = new WatchEventSerialization();
 
-    List<String> texts = KubernetesCluster.warmUpEventTexts(serialization, pending, "n1");
+    List<String> texts = WarmUpEvents.podLife(serialization, pending, "n1");
 
     assertThat(texts)
         .extracting(t -> t.substring(0, t.indexOf(",\"object\"")))
@@ -300,7 +299,7 @@ class KubernetesClusterTest {
     WatchEventSerialization serialization = new WatchEventSerialization();
     Node node = node("n1", "4");
 
-    List<String> texts = KubernetesCluster.warmUpOtherEventTexts(serialization, "team-a", node);
+    List<String> texts = WarmUpEvents.otherKinds(serialization, "team-a", node);
 
     assertThat(texts).hasSize(4).allSatisfy(t -> assertThat(t).endsWith("}}\n"));
     assertThat(texts.subList(0, 3))
@@ -319,7 +318,7 @@ class KubernetesClusterTest {
     assertThat(node.getMetadata().getManagedFields())
         .as("the node given is not changed")
         .isNullOrEmpty();
-    assertThat(KubernetesCluster.warmUpOtherEventTexts(serialization, null, null))
+    assertThat(WarmUpEvents.otherKinds(serialization, null, null))
         .as("no node: the namespace's events alone")
         .hasSize(3);
   }
@@ -327,11 +326,11 @@ class KubernetesClusterTest {
   @Test
   void anEventsObjectComesKindFirstAndTheEventWithANewline() {
     assertThat(
-            KubernetesCluster.watchEvent(
+            WarmUpEvents.watchEvent(
                 "ADDED", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{}}"))
         .isEqualTo(
             "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{}}}\n");
-    assertThat(KubernetesCluster.watchEvent("DELETED", "{\"kind\":\"Pod\"}"))
+    assertThat(WarmUpEvents.watchEvent("DELETED", "{\"kind\":\"Pod\"}"))
         .as("another order is left as it is")
         .isEqualTo("{\"type\":\"DELETED\",\"object\":{\"kind\":\"Pod\"}}\n");
   }
