@@ -208,7 +208,7 @@ class ExtenderWiring {
     PreFilterHandoff handoff = new PreFilterHandoff();
     return Verbs.of(
         codec,
-        new FilterService(pods, handoff, metrics),
+        new FilterService(pods, handoff, codec.recentNames(), metrics),
         new PrioritizeService(pods, handoff, metrics),
         new PreemptionService(pods, metrics),
         new BindService(cache, source, seenPods, metrics),

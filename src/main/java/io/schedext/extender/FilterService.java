@@ -5,6 +5,7 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.NodeItems;
+import io.schedext.extender.wire.RecentNames;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.NodeInfo;
@@ -30,12 +31,18 @@ final class FilterService {
 
   private final IncomingPods pods;
   private final PreFilterHandoff handoff;
+  private final RecentNames replied;
   private final ExtenderMetrics metrics;
   private final boolean logsDecisions;
 
-  /** The verb as the extender answers it, its decisions logged ({@link DecisionLog}). */
-  FilterService(IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics) {
-    this(pods, handoff, metrics, true);
+  /**
+   * The verb as the extender answers it, its decisions logged ({@link DecisionLog}); the names of
+   * each reply in names mode are kept in {@code replied} (the codec's, see {@link
+   * WireCodec#recentNames()}).
+   */
+  FilterService(
+      IncomingPods pods, PreFilterHandoff handoff, RecentNames replied, ExtenderMetrics metrics) {
+    this(pods, handoff, replied, metrics, true);
   }
 
   /**
@@ -43,9 +50,14 @@ final class FilterService {
    * decisions anybody asked for.
    */
   FilterService(
-      IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics, boolean logsDecisions) {
+      IncomingPods pods,
+      PreFilterHandoff handoff,
+      RecentNames replied,
+      ExtenderMetrics metrics,
+      boolean logsDecisions) {
     this.pods = pods;
     this.handoff = handoff;
+    this.replied = replied;
     this.metrics = metrics;
     this.logsDecisions = logsDecisions;
   }
@@ -145,7 +157,7 @@ final class FilterService {
     handoff.offer(fw, c.snapshot(), pod.pod(), state);
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
-        c.namesMode() ? names(feasible, feasibleAt, c, call) : null,
+        c.namesMode() ? names(feasible, feasibleAt, c, call, replied) : null,
         failed,
         unresolvable,
         error);
@@ -168,17 +180,23 @@ final class FilterService {
 
   /**
    * The names of the feasible nodes, with their encodings from the call's name index where it has
-   * them.
+   * them; kept in {@code replied} when the index has every one of them, for the prioritize call
+   * that repeats them.
    */
   private static List<String> names(
-      List<NodeInfo> feasible, int[] feasibleAt, Candidates c, Call call) {
+      List<NodeInfo> feasible, int[] feasibleAt, Candidates c, Call call, RecentNames replied) {
     String[] out = new String[feasible.size()];
     byte[][] encoded = c.positions() == null ? null : new byte[out.length][];
+    int[] positions = c.positions() == null ? null : new int[out.length];
     for (int i = 0; i < out.length; i++) {
       out[i] = feasible.get(i).name();
       if (encoded != null) {
-        encoded[i] = call.names().json(c.position(feasibleAt[i]));
+        positions[i] = c.position(feasibleAt[i]);
+        encoded[i] = call.names().json(positions[i]);
       }
+    }
+    if (positions != null) {
+      replied.keep(call.names(), positions);
     }
     return new NameArray(out, encoded);
   }

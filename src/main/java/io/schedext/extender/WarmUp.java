@@ -208,7 +208,7 @@ public final class WarmUp {
     this.pairSnapshots = cache::snapshot;
     IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
-    this.filter = new FilterService(pods, handoff, metrics, false);
+    this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics, false);
     this.prioritize = new PrioritizeService(pods, handoff, metrics, false);
     this.finished = pairs + smallPairs == 0;
   }

@@ -19,6 +19,7 @@ import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeNameIndex;
 import io.schedext.extender.wire.NodeNamesDeserializer;
+import io.schedext.extender.wire.RecentNames;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.kube.JsonReaders;
@@ -60,6 +61,7 @@ public final class WireCodec {
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
   private final JsonReaders readers;
   private final RecentPod recentPod;
+  private final RecentNames recentNames = new RecentNames();
 
   /**
    * Filter and prioritize bodies up to this length are read whole before decoding (see {@link
@@ -96,6 +98,14 @@ public final class WireCodec {
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(m));
     this.readers = new JsonReaders(this.mapper);
     this.recentPod = new RecentPod(this.mapper);
+  }
+
+  /**
+   * The names of the last filter reply, which a following prioritize body that repeats them byte
+   * for byte is decoded to without a lookup (see {@link #decodePlain}).
+   */
+  public RecentNames recentNames() {
+    return recentNames;
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */
@@ -160,8 +170,9 @@ public final class WireCodec {
    * nil list) and {@code "NodeNames"} (an array), each at most once, nothing else, nothing after
    * it. Null for any other body, and for any error: the mapper then decodes the body from its
    * start, so what it accepts and the errors it reports are its own (the pod, decoded here already,
-   * then comes back as {@link RecentPod}'s). Node names are decoded against {@code names}; null
-   * names (no index) leave the body to the mapper.
+   * then comes back as {@link RecentPod}'s). Node names are decoded against {@code names}, or taken
+   * with their positions from {@link #recentNames()} when the array is byte for byte the one kept
+   * there; null names (no index) leave the body to the mapper.
    */
   ExtenderArgs decodePlain(byte[] body, NodeNameIndex names) {
     if (names == null) {
@@ -188,9 +199,15 @@ public final class WireCodec {
         } else if (nodeNames == null
             && value == JsonToken.START_ARRAY
             && "NodeNames".equals(field)) {
-          nodeNames = NodeNamesDeserializer.decodeNames(p, names);
-          if (nodeNames == null) {
-            return null;
+          // kube-scheduler's prioritize repeats the names of the filter reply before it.
+          nodeNames = recentNames.match(body, p.currentTokenLocation().getByteOffset(), names);
+          if (nodeNames != null) {
+            p.skipChildren();
+          } else {
+            nodeNames = NodeNamesDeserializer.decodeNames(p, names);
+            if (nodeNames == null) {
+              return null;
+            }
           }
         } else {
           return null;

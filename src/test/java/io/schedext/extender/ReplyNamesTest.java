@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -167,5 +168,25 @@ class ReplyNamesTest {
     assertThat(hosts)
         .as("every known node once, in request order, then the unknown ones")
         .isEqualTo(Stream.concat(known.stream(), Stream.of("missing-b", "missing-a")).toList());
+  }
+
+  @Test
+  void aPrioritizeOfTheFilterRepliesNamesIsAnsweredAsWithoutTheFilter() throws Exception {
+    List<String> request =
+        requested().stream().filter(n -> n.startsWith("node-")).distinct().toList();
+    Pod pod = pod(null);
+    ExtenderEndpoint afterFilter = endpoint();
+    JsonNode filter = post(afterFilter, "filter", pod, request);
+    List<String> feasible = new ArrayList<>();
+    filter.get("NodeNames").forEach(n -> feasible.add(n.asText()));
+
+    JsonNode prioritize = post(afterFilter, "prioritize", pod, feasible);
+    JsonNode alone = post(endpoint(), "prioritize", pod, feasible);
+
+    assertThat(feasible).hasSize(19);
+    assertThat(prioritize).isEqualTo(alone);
+    List<String> hosts = new ArrayList<>();
+    prioritize.forEach(h -> hosts.add(h.get("Host").asText()));
+    assertThat(hosts).isEqualTo(feasible);
   }
 }

@@ -58,7 +58,7 @@ final class VerbHarness {
     this.metrics = metrics;
     IncomingPods pods = new IncomingPods(seen);
     PreFilterHandoff handoff = new PreFilterHandoff();
-    this.filter = new FilterService(pods, handoff, metrics);
+    this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics);
     this.prioritize = new PrioritizeService(pods, handoff, metrics);
     this.preemption = new PreemptionService(pods, metrics);
     this.bind = new BindService(cache, source, seen, metrics);
