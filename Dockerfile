@@ -29,7 +29,9 @@ EXPOSE 8888
 # the request path and the watch's decoders for about half the CPU, and the code runs as fast (docs/configuration.md,
 # "JVM options"). The thread-priority options let the API client's watch threads run at nice 10, so scheduling calls
 # get the CPUs first during bursts of watch events (io.schedext.cluster.EventThreads). The JVM warns that it may lack
-# the permission to raise priorities; nothing here raises one.
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:MaxInlineLevel=6 -XX:InlineSmallCode=500 -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:JavaPriority6_To_OSPriority=0 -XX:JavaPriority7_To_OSPriority=0 -XX:JavaPriority8_To_OSPriority=0 -XX:JavaPriority9_To_OSPriority=0 -XX:JavaPriority10_To_OSPriority=0"
+# the permission to raise priorities; nothing here raises one. The parallel collector and a first metaspace threshold
+# above what the service loads cost less CPU per scheduled pod and a shorter start than G1, for a stop of ~0.25 s at
+# each full collection (docs/configuration.md, "JVM options").
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:+UseParallelGC -XX:MetaspaceSize=128m -XX:MaxInlineLevel=6 -XX:InlineSmallCode=500 -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10 -XX:JavaPriority6_To_OSPriority=0 -XX:JavaPriority7_To_OSPriority=0 -XX:JavaPriority8_To_OSPriority=0 -XX:JavaPriority9_To_OSPriority=0 -XX:JavaPriority10_To_OSPriority=0"
 # PropertiesLauncher adds every jar under loader.path to the classpath.
 ENTRYPOINT ["java", "-Dloader.path=/app/plugins", "org.springframework.boot.loader.launch.PropertiesLauncher"]

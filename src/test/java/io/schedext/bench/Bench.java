@@ -89,7 +89,7 @@ public final class Bench {
         nodes * perNode,
         Files.size(file) / (1024 * 1024),
         o.getOrDefault("heap", "1g"),
-        o.getOrDefault("gc", "G1"));
+        o.getOrDefault("gc", ImageJvmOptions.gc()));
     long t0 = System.nanoTime();
     Launched launched = startService(o, List.of("--extender.cluster.file=" + file));
     Process service = launched.process();
@@ -265,8 +265,9 @@ public final class Bench {
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
    * {@code serviceArgs}, {@code priorities}, {@code compiler}, {@code cp}) with {@code sourceArgs}
    * saying where its cluster comes from, on a free port. The JVM gets the container image's
-   * thread-priority options ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}, and
-   * its inlining options ({@link ImageJvmOptions#compiler()}) unless {@code compiler=default}.
+   * collector unless {@code gc} names another, its first metaspace threshold, its thread-priority
+   * options ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}, and its inlining
+   * options ({@link ImageJvmOptions#compiler()}) unless {@code compiler=default}.
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = ControlPlane.freePort();
@@ -275,7 +276,8 @@ public final class Bench {
             List.of(
                 javaBin(),
                 "-Xmx" + o.getOrDefault("heap", "1g"),
-                "-XX:+Use" + o.getOrDefault("gc", "G1") + "GC"));
+                "-XX:+Use" + o.getOrDefault("gc", ImageJvmOptions.gc()) + "GC"));
+    cmd.addAll(ImageJvmOptions.metaspace());
     if (!"false".equals(o.get("priorities"))) {
       cmd.addAll(EventThreads.JVM_OPTIONS);
     }

@@ -43,6 +43,24 @@ public final class ImageJvmOptions {
     return Arrays.stream(value.split(" +")).toList();
   }
 
+  /**
+   * The collector the image chooses, as named in its {@code -XX:+Use<name>GC} option ({@code
+   * Parallel}), or {@code G1}, the JVM's default on the machines the benchmarks run on, when it
+   * chooses none.
+   */
+  public static String gc() {
+    return all().stream()
+        .filter(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))
+        .map(o -> o.substring("-XX:+Use".length(), o.length() - "GC".length()))
+        .findFirst()
+        .orElse("G1");
+  }
+
+  /** The image's first metaspace threshold ({@code -XX:MetaspaceSize=}), if it sets one. */
+  public static List<String> metaspace() {
+    return all().stream().filter(o -> o.startsWith("-XX:MetaspaceSize=")).toList();
+  }
+
   /** The image's options for the optimising compiler's inlining. */
   public static List<String> compiler() {
     return all().stream().filter(o -> COMPILER_PREFIXES.stream().anyMatch(o::startsWith)).toList();

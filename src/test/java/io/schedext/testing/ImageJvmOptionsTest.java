@@ -22,4 +22,11 @@ class ImageJvmOptionsTest {
     assertThat(compiler).allMatch(o -> o.matches("-XX:\\w+=\\d+"));
     assertThat(ImageJvmOptions.all()).containsAll(compiler).contains("-XX:MaxRAMPercentage=75");
   }
+
+  @Test
+  void theBenchmarksRunTheImagesCollector() {
+    assertThat(ImageJvmOptions.all()).contains("-XX:+Use" + ImageJvmOptions.gc() + "GC");
+    assertThat(ImageJvmOptions.gc()).isEqualTo("Parallel");
+    assertThat(ImageJvmOptions.metaspace()).containsExactly("-XX:MetaspaceSize=128m");
+  }
 }
