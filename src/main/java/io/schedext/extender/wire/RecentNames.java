@@ -1,5 +1,6 @@
 package io.schedext.extender.wire;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -58,7 +59,7 @@ public final class RecentNames {
       if (end > body.length
           || body[at] != '"'
           || body[end - 1] != '"'
-          || !java.util.Arrays.equals(body, at + 1, end - 1, name, 0, name.length)) {
+          || !Arrays.equals(body, at + 1, end - 1, name, 0, name.length)) {
         return null;
       }
       at = end;
