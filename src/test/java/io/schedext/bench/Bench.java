@@ -265,9 +265,10 @@ public final class Bench {
    * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
    * {@code serviceArgs}, {@code priorities}, {@code compiler}, {@code cp}) with {@code sourceArgs}
    * saying where its cluster comes from, on a free port. The JVM gets the container image's
-   * collector unless {@code gc} names another, its first metaspace threshold, its thread-priority
-   * options ({@link EventThreads#JVM_OPTIONS}) unless {@code priorities=false}, and its inlining
-   * options ({@link ImageJvmOptions#compiler()}) unless {@code compiler=default}.
+   * collector unless {@code gc} names another, its memory options ({@link
+   * ImageJvmOptions#memory()}), its thread-priority options ({@link EventThreads#JVM_OPTIONS})
+   * unless {@code priorities=false}, and its inlining options ({@link ImageJvmOptions#compiler()})
+   * unless {@code compiler=default}.
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = ControlPlane.freePort();
@@ -277,7 +278,7 @@ public final class Bench {
                 javaBin(),
                 "-Xmx" + o.getOrDefault("heap", "1g"),
                 "-XX:+Use" + o.getOrDefault("gc", ImageJvmOptions.gc()) + "GC"));
-    cmd.addAll(ImageJvmOptions.metaspace());
+    cmd.addAll(ImageJvmOptions.memory());
     if (!"false".equals(o.get("priorities"))) {
       cmd.addAll(EventThreads.JVM_OPTIONS);
     }

@@ -56,9 +56,14 @@ public final class ImageJvmOptions {
         .orElse("G1");
   }
 
-  /** The image's first metaspace threshold ({@code -XX:MetaspaceSize=}), if it sets one. */
-  public static List<String> metaspace() {
-    return all().stream().filter(o -> o.startsWith("-XX:MetaspaceSize=")).toList();
+  /**
+   * The image's memory options: its first metaspace threshold ({@code -XX:MetaspaceSize=}) and
+   * transparent huge pages ({@code -XX:+UseTransparentHugePages}), those it sets.
+   */
+  public static List<String> memory() {
+    return all().stream()
+        .filter(o -> o.startsWith("-XX:MetaspaceSize=") || o.equals("-XX:+UseTransparentHugePages"))
+        .toList();
   }
 
   /** The image's options for the optimising compiler's inlining. */

@@ -24,9 +24,10 @@ class ImageJvmOptionsTest {
   }
 
   @Test
-  void theBenchmarksRunTheImagesCollector() {
+  void theBenchmarksRunTheImagesCollectorAndMemoryOptions() {
     assertThat(ImageJvmOptions.all()).contains("-XX:+Use" + ImageJvmOptions.gc() + "GC");
     assertThat(ImageJvmOptions.gc()).isEqualTo("Parallel");
-    assertThat(ImageJvmOptions.metaspace()).containsExactly("-XX:MetaspaceSize=128m");
+    assertThat(ImageJvmOptions.memory())
+        .containsExactly("-XX:MetaspaceSize=128m", "-XX:+UseTransparentHugePages");
   }
 }
