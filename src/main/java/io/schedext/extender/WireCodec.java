@@ -152,7 +152,7 @@ public final class WireCodec {
     if (contentLength <= 0 || contentLength > WHOLE_BODY_MAX_BYTES) {
       return decode(in, ExtenderArgs.class, names);
     }
-    byte[] body = readBody(in);
+    byte[] body = readBody(in, (int) contentLength);
     ExtenderArgs plain = decodePlain(body, names);
     if (plain != null) {
       return plain;
@@ -291,6 +291,34 @@ public final class WireCodec {
       tooSlow(e);
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
+  }
+
+  /**
+   * Reads a body of the {@code length} bytes its request declared, as {@link
+   * #readBody(InputStream)} does, into one array of that length: reading to the end of an unknown
+   * length fills 8 KB chunks and then copies them into the result, twice the body's size in garbage
+   * (a quarter of what a 5,000-name call allocated). A body that ends before {@code length} bytes
+   * is a 400.
+   */
+  public byte[] readBody(InputStream in, int length) {
+    byte[] body = new byte[length];
+    int n;
+    try {
+      n = new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readNBytes(body, 0, length);
+    } catch (IOException e) {
+      tooLarge(e);
+      tooSlow(e);
+      throw new BadRequestException("unreadable request body: " + e.getMessage());
+    }
+    if (n < length) {
+      throw new BadRequestException(
+          "request body ended after "
+              + n
+              + " of the "
+              + length
+              + " bytes its Content-Length declares");
+    }
+    return body;
   }
 
   /**

@@ -17,6 +17,17 @@ final class TopologyPairCounts {
 
   private final HashMap<String, HashMap<String, Long>> byKey;
 
+  /**
+   * The keys of {@link #byKey} and their value maps as arrays, for {@link #anyPositive}, which runs
+   * for every node of a filter call and found a pair by iterating the map's entries (an iterator
+   * per node: the largest allocation of a 5,000-node filter). Null when a key was added or removed
+   * since; rebuilt on first use, by whichever thread reads first (each builds its own, complete
+   * before it is published).
+   */
+  private volatile KeyArrays keyArrays;
+
+  private record KeyArrays(String[] keys, HashMap<String, Long>[] values) {}
+
   TopologyPairCounts() {
     this.byKey = new HashMap<>();
   }
@@ -28,12 +39,18 @@ final class TopologyPairCounts {
 
   /** Adds {@code delta} to the pair; drops the pair when its count becomes zero. */
   void add(String key, String value, long delta) {
-    HashMap<String, Long> values = byKey.computeIfAbsent(key, k -> new HashMap<>());
+    HashMap<String, Long> values = byKey.get(key);
+    if (values == null) {
+      values = new HashMap<>();
+      byKey.put(key, values);
+      keyArrays = null;
+    }
     long n = values.getOrDefault(value, 0L) + delta;
     if (n == 0) {
       values.remove(value);
       if (values.isEmpty()) {
         byKey.remove(key);
+        keyArrays = null;
       }
     } else {
       values.put(value, n);
@@ -72,16 +89,36 @@ final class TopologyPairCounts {
 
   /** True when some label of {@code node} forms a pair with a positive count. */
   boolean anyPositive(NodeInfo node) {
-    for (Map.Entry<String, HashMap<String, Long>> e : byKey.entrySet()) {
-      String value = TopologyPairCounts.topologyValue(node, e.getKey());
+    KeyArrays a = keyArrays;
+    if (a == null) {
+      a = keyArrays();
+    }
+    String[] keys = a.keys();
+    HashMap<String, Long>[] values = a.values();
+    for (int i = 0; i < keys.length; i++) {
+      String value = TopologyPairCounts.topologyValue(node, keys[i]);
       if (value != null) {
-        Long n = e.getValue().get(value);
+        Long n = values[i].get(value);
         if (n != null && n > 0) {
           return true;
         }
       }
     }
     return false;
+  }
+
+  @SuppressWarnings("unchecked")
+  private KeyArrays keyArrays() {
+    String[] keys = new String[byKey.size()];
+    HashMap<String, Long>[] values = new HashMap[keys.length];
+    int i = 0;
+    for (Map.Entry<String, HashMap<String, Long>> e : byKey.entrySet()) {
+      keys[i] = e.getKey();
+      values[i++] = e.getValue();
+    }
+    KeyArrays a = new KeyArrays(keys, values);
+    keyArrays = a;
+    return a;
   }
 
   /**
