@@ -53,8 +53,7 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
     StateData s = state.readOrNull(PRE_SCORE_STATE_KEY);
     PodImages images = s instanceof PodImages p ? p : PodImages.of(pod);
     int totalNumNodes = state.snapshot().size();
-    return calculatePriority(
-        sumImageScores(node, images.names(), totalNumNodes), images.names().length);
+    return calculatePriority(sumImageScores(node, images, totalNumNodes), images.names().length);
   }
 
   /** Maps the summed image score into 0–100 between the thresholds. */
@@ -69,10 +68,14 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
     return MAX_NODE_SCORE * (sum - MIN_THRESHOLD) / (maxThreshold - MIN_THRESHOLD);
   }
 
-  private static long sumImageScores(NodeInfo node, String[] images, int totalNumNodes) {
+  private static long sumImageScores(NodeInfo node, PodImages images, int totalNumNodes) {
+    if ((node.imageBits() & images.bits()) == 0) {
+      // None of the pod's images is on the node: the sum is 0 without a lookup.
+      return 0;
+    }
     Map<String, ImageStateSummary> states = node.imageStates();
     long sum = 0;
-    for (String image : images) {
+    for (String image : images.names()) {
       ImageStateSummary state = states.get(image);
       if (state != null) {
         sum += scaledImageScore(state, totalNumNodes);

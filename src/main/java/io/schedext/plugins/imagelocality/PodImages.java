@@ -3,6 +3,7 @@ package io.schedext.plugins.imagelocality;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.StateData;
 import java.util.ArrayList;
@@ -14,8 +15,9 @@ import java.util.List;
  * threshold. Written by ImageLocality's PreScore; never mutated afterwards.
  *
  * @param names the normalised image names
+ * @param bits their {@link NodeInfo#imageBit}s, or-ed
  */
-record PodImages(String[] names) implements StateData {
+record PodImages(String[] names, long bits) implements StateData {
 
   /** The images of {@code pod}'s init containers, regular containers and image volumes. */
   static PodImages of(PodInfo pod) {
@@ -35,10 +37,12 @@ record PodImages(String[] names) implements StateData {
     String[] names = out.toArray(new String[0]);
     // The nodes' image summaries are keyed by interned names: the lookups then end on a reference
     // comparison.
+    long bits = 0;
     for (int i = 0; i < names.length; i++) {
       names[i] = names[i].intern();
+      bits |= NodeInfo.imageBit(names[i]);
     }
-    return new PodImages(names);
+    return new PodImages(names, bits);
   }
 
   private static void add(List<String> out, List<Container> containers) {

@@ -84,9 +84,7 @@ final class FitRequest implements StateData {
    * the node has in total (no preemption can help then), attributed to NodeResourcesFit.
    */
   Status check(NodeInfo node) {
-    Resource alloc = node.allocatable();
-    Resource used = node.requested();
-    boolean tooManyPods = node.pods().size() + 1 > alloc.allowedPodNumber();
+    boolean tooManyPods = node.podCount() + 1 > node.allowedPodNumber();
     if (requestsNothing) {
       return tooManyPods ? Statuses.TOO_MANY_PODS : Status.success();
     }
@@ -95,14 +93,21 @@ final class FitRequest implements StateData {
     if (tooManyPods) {
       reasons = add(reasons, TOO_MANY_PODS);
     }
-    if (milliCpu > 0 && milliCpu > alloc.milliCpu() - used.milliCpu()) {
+    long allocatableCpu = node.allocatableMilliCpu();
+    if (milliCpu > 0 && milliCpu > allocatableCpu - node.requestedMilliCpu()) {
       reasons = add(reasons, Statuses.INSUFFICIENT_CPU);
-      unresolvable = milliCpu > alloc.milliCpu();
+      unresolvable = milliCpu > allocatableCpu;
     }
-    if (memory > 0 && memory > alloc.memory() - used.memory()) {
+    long allocatableMemory = node.allocatableMemory();
+    if (memory > 0 && memory > allocatableMemory - node.requestedMemory()) {
       reasons = add(reasons, Statuses.INSUFFICIENT_MEMORY);
-      unresolvable |= memory > alloc.memory();
+      unresolvable |= memory > allocatableMemory;
     }
+    if (ephemeralStorage <= 0 && scalarNames.length == 0) {
+      return reasons == null ? Status.success() : Statuses.of(unresolvable, reasons);
+    }
+    Resource alloc = node.allocatable();
+    Resource used = node.requested();
     if (ephemeralStorage > 0
         && ephemeralStorage > alloc.ephemeralStorage() - used.ephemeralStorage()) {
       reasons = add(reasons, Statuses.INSUFFICIENT_EPHEMERAL_STORAGE);

@@ -119,12 +119,11 @@ final class ResourceAllocation {
    * resource at all.
    */
   long allocatable(NodeInfo node, int i, long podRequest) {
-    Resource alloc = node.allocatable();
     return switch (kinds[i]) {
-      case CPU -> alloc.milliCpu();
-      case MEMORY -> alloc.memory();
-      case EPHEMERAL_STORAGE -> alloc.ephemeralStorage();
-      case SCALAR -> podRequest == 0 ? 0 : alloc.scalar(names[i]);
+      case CPU -> node.allocatableMilliCpu();
+      case MEMORY -> node.allocatableMemory();
+      case EPHEMERAL_STORAGE -> node.allocatable().ephemeralStorage();
+      case SCALAR -> podRequest == 0 ? 0 : node.allocatable().scalar(names[i]);
       case OTHER -> 0;
     };
   }
@@ -136,8 +135,8 @@ final class ResourceAllocation {
   long requested(NodeInfo node, int i, long podRequest) {
     long used =
         switch (kinds[i]) {
-          case CPU -> (useRequested ? node.requested() : node.nonZeroRequested()).milliCpu();
-          case MEMORY -> (useRequested ? node.requested() : node.nonZeroRequested()).memory();
+          case CPU -> useRequested ? node.requestedMilliCpu() : node.nonZeroRequestedMilliCpu();
+          case MEMORY -> useRequested ? node.requestedMemory() : node.nonZeroRequestedMemory();
           case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage();
           case SCALAR -> node.requested().scalar(names[i]);
           case OTHER -> 0;
