@@ -69,6 +69,9 @@ public final class NodeInfo {
   private long allowedPodNumber;
   private int podCount;
   private long imageBits;
+  // TaintToleration's Score reads it for every node; most nodes have no PreferNoSchedule taint, and
+  // then the list (a wrapper, a list and its array elsewhere in the heap) is not read.
+  private int preferNoScheduleTaintCount;
 
   /**
    * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a
@@ -116,6 +119,7 @@ public final class NodeInfo {
     this.taints = o.taints;
     this.noScheduleTaints = o.noScheduleTaints;
     this.preferNoScheduleTaints = o.preferNoScheduleTaints;
+    this.preferNoScheduleTaintCount = o.preferNoScheduleTaintCount;
     this.unschedulable = o.unschedulable;
     this.pods = new ArrayList<>(o.pods);
     this.podsWithAffinity = new ArrayList<>(o.podsWithAffinity);
@@ -154,6 +158,7 @@ public final class NodeInfo {
             : n.getSpec().getTaints();
     this.noScheduleTaints = withEffect(taints, Taints.EFFECT_NO_SCHEDULE, Taints.EFFECT_NO_EXECUTE);
     this.preferNoScheduleTaints = withEffect(taints, Taints.EFFECT_PREFER_NO_SCHEDULE, null);
+    this.preferNoScheduleTaintCount = preferNoScheduleTaints.size();
     this.unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
     this.allocatable =
         Resource.fromQuantities(n.getStatus() == null ? null : n.getStatus().getAllocatable());
@@ -464,6 +469,11 @@ public final class NodeInfo {
   /** The node's taints whose effect is PreferNoSchedule, in the node's order; never null. */
   public List<Taint> preferNoScheduleTaints() {
     return preferNoScheduleTaints;
+  }
+
+  /** {@code preferNoScheduleTaints().size()}, read from this object. */
+  public int preferNoScheduleTaintCount() {
+    return preferNoScheduleTaintCount;
   }
 
   private static List<Taint> withEffect(List<Taint> taints, String effect, String otherEffect) {

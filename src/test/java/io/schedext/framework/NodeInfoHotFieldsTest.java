@@ -59,6 +59,17 @@ class NodeInfoHotFieldsTest {
                             .name("n")
                             .capacity(Map.of("cpu", "3", "memory", "5Gi", "pods", "7"))
                             .obj())),
+            new Case(
+                "the node replaced with PreferNoSchedule taints",
+                n ->
+                    n.setNode(
+                        MakeNode.node()
+                            .name("n")
+                            .capacity(Map.of("cpu", "3", "memory", "5Gi", "pods", "7"))
+                            .taint("a", "1", "PreferNoSchedule")
+                            .taint("b", "2", "NoSchedule")
+                            .taint("c", "3", "PreferNoSchedule")
+                            .obj())),
             new Case("the node removed", NodeInfo::removeNode));
     NodeInfo n =
         MakeNode.node()
@@ -73,6 +84,7 @@ class NodeInfoHotFieldsTest {
     assertThat(n.requestedMemory()).isEqualTo(Long.MAX_VALUE);
     assertThat(n.allocatableMilliCpu()).isEqualTo(3000);
     assertThat(n.allowedPodNumber()).isEqualTo(7);
+    assertThat(n.preferNoScheduleTaintCount()).isEqualTo(2);
   }
 
   @Test
@@ -102,5 +114,8 @@ class NodeInfoHotFieldsTest {
     assertThat(n.allocatableMemory()).as(when).isEqualTo(n.allocatable().memory());
     assertThat(n.allowedPodNumber()).as(when).isEqualTo(n.allocatable().allowedPodNumber());
     assertThat(n.podCount()).as(when).isEqualTo(n.pods().size());
+    assertThat(n.preferNoScheduleTaintCount())
+        .as(when)
+        .isEqualTo(n.preferNoScheduleTaints().size());
   }
 }

@@ -88,6 +88,9 @@ public final class TaintToleration
   public long score(CycleState state, PodInfo pod, NodeInfo node) {
     List<Toleration> tolerations =
         state.read(PRE_SCORE_STATE_KEY, PreScoreState.class).tolerationsPreferNoSchedule();
+    if (node.preferNoScheduleTaintCount() == 0) {
+      return 0;
+    }
     List<Taint> taints = node.preferNoScheduleTaints();
     long intolerable = 0;
     for (int i = 0; i < taints.size(); i++) {
