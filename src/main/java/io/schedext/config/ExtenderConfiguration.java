@@ -14,6 +14,7 @@ import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
+import io.schedext.extender.NanoTime;
 import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.Registry;
@@ -287,7 +288,7 @@ public class ExtenderConfiguration {
             codec,
             profiles(props, registry, services),
             unread,
-            System::nanoTime,
+            NanoTime.SYSTEM,
             WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()));
     // Started once the context is refreshed, over HTTP when the service serves it (ExtenderWiring).
     return warmUp;
@@ -296,7 +297,7 @@ public class ExtenderConfiguration {
   @Bean
   WireCodec wireCodec(ExtenderProperties props) {
     return new WireCodec(
-        props.http().maxRequestBytes().toBytes(), props.http().bodyReadTimeout(), System::nanoTime);
+        props.http().maxRequestBytes().toBytes(), props.http().bodyReadTimeout(), NanoTime.SYSTEM);
   }
 
   /** The threads binds run on, apart from the HTTP workers. */

@@ -44,7 +44,7 @@ class ExtenderWiring {
    */
   @Bean
   SeenPods seenPods() {
-    return new SeenPods(10_000, Duration.ofMinutes(10), System::nanoTime);
+    return new SeenPods(10_000, Duration.ofMinutes(10), NanoTime.SYSTEM);
   }
 
   /** Reads the pods of requests and remembers them in {@code seenPods}. */

@@ -73,7 +73,7 @@ public final class WireCodec {
    * A codec refusing bodies longer than {@code maxBodyBytes}, with no deadline for reading them.
    */
   public WireCodec(long maxBodyBytes) {
-    this(maxBodyBytes, Duration.ZERO, System::nanoTime);
+    this(maxBodyBytes, Duration.ZERO, NanoTime.SYSTEM);
   }
 
   /**

@@ -644,6 +644,11 @@ public final class Framework implements PluginsRunner {
    * nodes: at most {@link #PLUGIN_METRICS_NODES} of them, spread evenly; 0 when the cycle records
    * no plugin metrics.
    */
+  /** How many of {@code nodes} nodes a cycle timing every {@code stride}-th one times. */
+  private static int sampledNodes(int nodes, int stride) {
+    return (nodes + stride - 1) / stride;
+  }
+
   private static int timingStride(CycleState state, int nodes) {
     return state.recordPluginMetrics()
         ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES)
@@ -857,6 +862,12 @@ public final class Framework implements PluginsRunner {
     // into the per-plugin arrays when the block is stored (see Parallelizer.untilLight).
     Parallelizer.Scratch layout = new Parallelizer.Scratch(np);
     long[] scratch = new long[layout.length(services.parallelizer().parallelism())];
+    // A sampled cycle's durations go beside the scores in a scratch array of the same layout, are
+    // kept per sampled node when the block is stored, and are recorded on this thread after the
+    // loop: recorded from the workers, the plugin timers' counters met a second thread at once,
+    // and that first contention threw the compiled score loop away (docs/performance.md).
+    long[] durationScratch = stride == 0 ? null : new long[scratch.length];
+    long[] durations = stride == 0 ? null : new long[sampledNodes(nodes.length, stride) * np];
     try {
       services
           .parallelizer()
@@ -872,16 +883,15 @@ public final class Framework implements PluginsRunner {
                       ScorePlugin pl = active.get(p);
                       long t0 = sample ? System.nanoTime() : 0;
                       try {
-                        scratch[at++] = pl.score(state, pod, nodes[i]);
+                        scratch[at] = pl.score(state, pod, nodes[i]);
                       } catch (FrameworkException | IllegalArgumentException e) {
                         throw new ScoreFailure(
                             "plugin \"" + pl.name() + "\" failed with: " + e.getMessage(), e);
                       }
                       if (sample) {
-                        services
-                            .metrics()
-                            .plugin(pl.name(), "Score", Code.SUCCESS, System.nanoTime() - t0);
+                        durationScratch[at] = System.nanoTime() - t0;
                       }
+                      at++;
                     }
                   }
                 }
@@ -890,7 +900,11 @@ public final class Framework implements PluginsRunner {
                 protected void store(int from, int to, int worker) {
                   int at = layout.start(worker);
                   for (int i = from; i < to; i++) {
+                    boolean sample = stride != 0 && i % stride == 0;
                     for (int p = 0; p < np; p++) {
+                      if (sample) {
+                        durations[(i / stride) * np + p] = durationScratch[at];
+                      }
                       perPlugin[p].set(i, scratch[at++]);
                     }
                   }
@@ -898,6 +912,11 @@ public final class Framework implements PluginsRunner {
               });
     } catch (ScoreFailure e) {
       return ScoreResult.failed(Status.error("running Score plugins: " + e.getMessage()));
+    }
+    if (durations != null) {
+      for (int k = 0; k < durations.length; k++) {
+        services.metrics().plugin(active.get(k % np).name(), "Score", Code.SUCCESS, durations[k]);
+      }
     }
     long[][] raw = keepRaw ? new long[np][] : null;
     for (int p = 0; p < np; p++) {
