@@ -208,4 +208,9 @@ final class FilterService {
     }
     return NodeItems.of(items);
   }
+
+  /** Where this service reads its calls' pods. */
+  IncomingPods pods() {
+    return pods;
+  }
 }

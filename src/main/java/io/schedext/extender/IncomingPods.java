@@ -68,4 +68,9 @@ final class IncomingPods {
       throw new BadRequestException("field \"Pod\": " + e.getMessage());
     }
   }
+
+  /** The pods kept for a following bind. */
+  SeenPods seen() {
+    return seen;
+  }
 }

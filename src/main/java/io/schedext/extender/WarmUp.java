@@ -91,6 +91,14 @@ public final class WarmUp {
   static final int PODS = 4;
 
   /**
+   * The pods the warm-up's own {@link SeenPods} keeps: fewer than {@link #PODS}, so that each
+   * filter call finds its pod gone, as a new pod's first call does, and the prioritize after it
+   * finds the pod kept. Keeping all of them, the warm-up's filter calls found their pods kept, and
+   * the compiled filter path met a pod it did not know at the first live call and was thrown away.
+   */
+  static final int KEPT_PODS = PODS / 2;
+
+  /**
    * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}; four events
    * for the Kubernetes source): two events per scheduled pod and two more when it goes, but each is
    * decoded in a fraction of a call's time, and the decoders are compiled only after a few thousand
@@ -206,7 +214,7 @@ public final class WarmUp {
     this.metrics = metrics;
     this.pathPrefix = PATH_ROOT + randomHex(16);
     this.pairSnapshots = cache::snapshot;
-    IncomingPods pods = new IncomingPods(new SeenPods(PODS, Duration.ofMinutes(1), nanoTime));
+    IncomingPods pods = new IncomingPods(new SeenPods(KEPT_PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
     this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics, false);
     this.prioritize = new PrioritizeService(pods, handoff, metrics, false);

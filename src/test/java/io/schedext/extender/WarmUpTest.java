@@ -168,6 +168,19 @@ class WarmUpTest {
   }
 
   @Test
+  void itsFilterCallsFindTheirPodsGoneAsANewPodsFirstCallDoes() {
+    nodes(3);
+    WarmUp w = warmUp(4 * WarmUp.PODS, privateFrameworks());
+
+    w.run();
+
+    // The pods taken in turn outnumber those kept, so each filter call meets its pod anew (the
+    // branch the live filter path takes for every pod's first call) and its prioritize finds it.
+    assertThat(WarmUp.KEPT_PODS).isLessThan(WarmUp.PODS);
+    assertThat(w.filterService().pods().seen().size()).isEqualTo(WarmUp.KEPT_PODS);
+  }
+
+  @Test
   void everyOtherPairIsGivenAsManyNodesAsKubeSchedulerSendsByDefault() {
     nodes(1000);
     WarmUp w = warmUp(4, privateFrameworks());
