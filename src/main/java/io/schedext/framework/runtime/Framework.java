@@ -644,15 +644,15 @@ public final class Framework implements PluginsRunner {
    * nodes: at most {@link #PLUGIN_METRICS_NODES} of them, spread evenly; 0 when the cycle records
    * no plugin metrics.
    */
-  /** How many of {@code nodes} nodes a cycle timing every {@code stride}-th one times. */
-  private static int sampledNodes(int nodes, int stride) {
-    return (nodes + stride - 1) / stride;
-  }
-
   private static int timingStride(CycleState state, int nodes) {
     return state.recordPluginMetrics()
         ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES)
         : 0;
+  }
+
+  /** How many of {@code nodes} nodes a cycle timing every {@code stride}-th one times. */
+  private static int sampledNodes(int nodes, int stride) {
+    return (nodes + stride - 1) / stride;
   }
 
   /**
