@@ -289,7 +289,8 @@ public class ExtenderConfiguration {
             profiles(props, registry, services),
             unread,
             NanoTime.SYSTEM,
-            WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()));
+            WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),
+            System::gc);
     // Started once the context is refreshed, over HTTP when the service serves it (ExtenderWiring).
     return warmUp;
   }

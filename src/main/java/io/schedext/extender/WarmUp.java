@@ -169,6 +169,7 @@ public final class WarmUp {
   private final Frameworks frameworks;
   private final LongSupplier nanoTime;
   private final Compilers compilers;
+  private final Runnable collectGarbage;
   private final ExtenderMetrics metrics;
   private final String pathPrefix;
   private volatile Supplier<Snapshot> pairSnapshots;
@@ -186,7 +187,7 @@ public final class WarmUp {
    * A warm-up of {@code pairs} filter and prioritize pairs over {@code frameworks} (a private
    * instance of every profile), {@code source} and {@code cache} read only; finished at once when
    * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones. After
-   * the calls it waits for {@code compilers} ({@link #awaitCompilers}).
+   * the calls it waits for {@code compilers} ({@link #awaitCompilers}); it collects no garbage.
    */
   public WarmUp(
       int pairs,
@@ -198,6 +199,37 @@ public final class WarmUp {
       ExtenderMetrics metrics,
       LongSupplier nanoTime,
       Compilers compilers) {
+    this(
+        pairs,
+        smallPairs,
+        source,
+        cache,
+        codec,
+        frameworks,
+        metrics,
+        nanoTime,
+        compilers,
+        () -> {});
+  }
+
+  /**
+   * As the other constructor; once the calls are made and the compilers waited for, {@code
+   * collectGarbage} runs (in the service, {@link System#gc()}): loading the cluster and the warm-up
+   * leave hundreds of megabytes of garbage in the old generation, which the parallel collector
+   * would otherwise take out in a stop of half a second or more at some later time, while
+   * kube-scheduler waits on a call. Before ready nobody waits on it.
+   */
+  public WarmUp(
+      int pairs,
+      int smallPairs,
+      ClusterSource source,
+      SchedulerCache cache,
+      WireCodec codec,
+      Frameworks frameworks,
+      ExtenderMetrics metrics,
+      LongSupplier nanoTime,
+      Compilers compilers,
+      Runnable collectGarbage) {
     if (pairs < 0 || smallPairs < 0) {
       throw new IllegalArgumentException(
           "warm-up calls must not be negative: " + pairs + ", " + smallPairs);
@@ -211,6 +243,7 @@ public final class WarmUp {
     this.frameworks = frameworks;
     this.nanoTime = nanoTime;
     this.compilers = compilers;
+    this.collectGarbage = collectGarbage;
     this.metrics = metrics;
     this.pathPrefix = PATH_ROOT + randomHex(16);
     this.pairSnapshots = cache::snapshot;
@@ -432,15 +465,20 @@ public final class WarmUp {
       }
       long calls = nanoTime.getAsLong();
       String compiled = awaitCompilers(Math.min(compilers.maxWaitNanos(), calls - start));
+      long collecting = nanoTime.getAsLong();
+      if (!closed) {
+        collectGarbage.run();
+      }
       log.info(
           "Warm-up: {} filter and prioritize pairs ({} of them small, {} over HTTP) over {} nodes"
-              + " in {} ms; {}",
+              + " in {} ms; {}; the start's garbage collected in {} ms",
           done,
           Math.max(0, done - large),
           overHttp,
           first.size(),
           TimeUnit.NANOSECONDS.toMillis(calls - start),
-          compiled);
+          compiled,
+          TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - collecting));
     } catch (RuntimeException e) {
       log.warn(
           "Warm-up stopped after {} of {} pairs (readiness no longer waits for it): {}",

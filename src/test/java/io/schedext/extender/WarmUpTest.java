@@ -44,6 +44,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -545,6 +546,44 @@ class WarmUpTest {
             fake::nanoTime,
             compilers);
     return fake.warmUp;
+  }
+
+  @Test
+  void theStartsGarbageIsCollectedOnceAfterTheCallsAndNotWithoutThem() {
+    List<String> steps = Collections.synchronizedList(new ArrayList<>());
+    WarmUp empty = collecting(steps);
+    empty.run();
+    assertThat(steps).as("no node, no calls: nothing to collect either").isEmpty();
+
+    nodes(3);
+    WarmUp w = collecting(steps);
+    w.run();
+
+    assertThat(steps).containsExactly("collected after 2 pairs, finished=false");
+    assertThat(w.finished()).isTrue();
+  }
+
+  /** A warm-up of two pairs whose collection notes how many pairs ran before it. */
+  private WarmUp collecting(List<String> steps) {
+    WarmUp[] self = new WarmUp[1];
+    self[0] =
+        new WarmUp(
+            2,
+            0,
+            FixedSource.ready(),
+            cache,
+            codec,
+            privateFrameworks(),
+            privateMetrics,
+            System::nanoTime,
+            WarmUp.Compilers.NO_WAIT,
+            () ->
+                steps.add(
+                    "collected after "
+                        + self[0].done()
+                        + " pairs, finished="
+                        + self[0].finished()));
+    return self[0];
   }
 
   @Test

@@ -130,6 +130,18 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether the whole log so far holds {@code text}: a line the process writes once, which a busy
+   * process can push out of any fixed {@link #tail} between two looks.
+   */
+  public boolean logContains(String text) {
+    try {
+      return Files.readString(log).contains(text);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** The log file. */
   public Path log() {
     return log;
