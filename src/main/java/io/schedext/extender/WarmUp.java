@@ -187,37 +187,11 @@ public final class WarmUp {
    * A warm-up of {@code pairs} filter and prioritize pairs over {@code frameworks} (a private
    * instance of every profile), {@code source} and {@code cache} read only; finished at once when
    * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones. After
-   * the calls it waits for {@code compilers} ({@link #awaitCompilers}); it collects no garbage.
-   */
-  public WarmUp(
-      int pairs,
-      int smallPairs,
-      ClusterSource source,
-      SchedulerCache cache,
-      WireCodec codec,
-      Frameworks frameworks,
-      ExtenderMetrics metrics,
-      LongSupplier nanoTime,
-      Compilers compilers) {
-    this(
-        pairs,
-        smallPairs,
-        source,
-        cache,
-        codec,
-        frameworks,
-        metrics,
-        nanoTime,
-        compilers,
-        () -> {});
-  }
-
-  /**
-   * As the other constructor; once the calls are made and the compilers waited for, {@code
-   * collectGarbage} runs (in the service, {@link System#gc()}): loading the cluster and the warm-up
-   * leave hundreds of megabytes of garbage in the old generation, which the parallel collector
-   * would otherwise take out in a stop of half a second or more at some later time, while
-   * kube-scheduler waits on a call. Before ready nobody waits on it.
+   * the calls it waits for {@code compilers} ({@link #awaitCompilers}); then {@code collectGarbage}
+   * runs (in the service, {@link System#gc()}): loading the cluster and the warm-up leave hundreds
+   * of megabytes of garbage in the old generation, which the parallel collector would otherwise
+   * take out in a stop of half a second or more at some later time, while kube-scheduler waits on a
+   * call. Before ready nobody waits on it.
    */
   public WarmUp(
       int pairs,

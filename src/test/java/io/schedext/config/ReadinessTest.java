@@ -45,7 +45,8 @@ class ReadinessTest {
         new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         new ExtenderMetrics(new SimpleMeterRegistry()),
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT);
+        WarmUp.Compilers.NO_WAIT,
+        () -> {});
   }
 
   private Health health(ClusterSource source, WarmUp warmUp) {

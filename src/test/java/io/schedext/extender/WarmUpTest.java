@@ -129,7 +129,8 @@ class WarmUpTest {
         frameworks,
         privateMetrics,
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT);
+        WarmUp.Compilers.NO_WAIT,
+        () -> {});
   }
 
   private long timed(String name, String tag, String value) {
@@ -544,7 +545,8 @@ class WarmUpTest {
             privateFrameworks(),
             privateMetrics,
             fake::nanoTime,
-            compilers);
+            compilers,
+            () -> {});
     return fake.warmUp;
   }
 
