@@ -260,9 +260,7 @@ public final class WireCodec {
       throw new BadRequestException(
           "malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
-      tooLarge(e);
-      tooSlow(e);
-      throw new BadRequestException("unreadable request body: " + e.getMessage());
+      throw unreadable(e);
     }
   }
 
@@ -287,9 +285,7 @@ public final class WireCodec {
     try {
       return new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readAllBytes();
     } catch (IOException e) {
-      tooLarge(e);
-      tooSlow(e);
-      throw new BadRequestException("unreadable request body: " + e.getMessage());
+      throw unreadable(e);
     }
   }
 
@@ -306,9 +302,7 @@ public final class WireCodec {
     try {
       n = new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readNBytes(body, 0, length);
     } catch (IOException e) {
-      tooLarge(e);
-      tooSlow(e);
-      throw new BadRequestException("unreadable request body: " + e.getMessage());
+      throw unreadable(e);
     }
     if (n < length) {
       throw new BadRequestException(
@@ -343,6 +337,16 @@ public final class WireCodec {
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage());
     }
+  }
+
+  /**
+   * The error for a body that could not be read: a 413 or 408 when the limit or the deadline cut it
+   * short ({@link #tooLarge}, {@link #tooSlow}, which throw those), else a 400.
+   */
+  private BadRequestException unreadable(IOException e) {
+    tooLarge(e);
+    tooSlow(e);
+    return new BadRequestException("unreadable request body: " + e.getMessage());
   }
 
   private void tooLarge(Throwable e) {

@@ -42,6 +42,9 @@ public final class NodeInfo {
   // two per taint.
   private List<Taint> noScheduleTaints = List.of();
   private List<Taint> preferNoScheduleTaints = List.of();
+  // TaintToleration's Score reads it for every node; most nodes have no PreferNoSchedule taint, and
+  // then the list (a wrapper, a list and its array elsewhere in the heap) is not read.
+  private int preferNoScheduleTaintCount;
   private boolean unschedulable;
   private final List<PodInfo> pods;
   private final List<PodInfo> podsWithAffinity;
@@ -51,6 +54,7 @@ public final class NodeInfo {
   private final Resource nonZeroRequested;
   private Resource allocatable;
   private Map<String, ImageStateSummary> imageStates;
+  private long imageBits;
   private final Map<String, Integer> pvcRefCounts;
   private long generation;
   private volatile Memo memo = NO_MEMO;
@@ -68,10 +72,6 @@ public final class NodeInfo {
   private long allocatableMemory;
   private long allowedPodNumber;
   private int podCount;
-  private long imageBits;
-  // TaintToleration's Score reads it for every node; most nodes have no PreferNoSchedule taint, and
-  // then the list (a wrapper, a list and its array elsewhere in the heap) is not read.
-  private int preferNoScheduleTaintCount;
 
   /**
    * Remembered results of pure functions of this node's pods, oldest first, as parallel arrays: a

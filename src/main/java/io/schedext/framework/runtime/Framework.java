@@ -500,7 +500,7 @@ public final class Framework implements PluginsRunner {
 
     /** Whether the plugin calls on node {@code index} of the run are timed. */
     boolean timed(int index) {
-      return stride != 0 && index % stride == 0;
+      return Framework.timed(stride, index);
     }
   }
 
@@ -648,6 +648,11 @@ public final class Framework implements PluginsRunner {
     return state.recordPluginMetrics()
         ? Math.max(1, (nodes + PLUGIN_METRICS_NODES - 1) / PLUGIN_METRICS_NODES)
         : 0;
+  }
+
+  /** Whether node {@code index} of a run timing every {@code stride}-th node (0: none) is timed. */
+  private static boolean timed(int stride, int index) {
+    return stride != 0 && index % stride == 0;
   }
 
   /** How many of {@code nodes} nodes a cycle timing every {@code stride}-th one times. */
@@ -878,7 +883,7 @@ public final class Framework implements PluginsRunner {
                 protected void compute(int from, int to, int worker) {
                   int at = layout.start(worker);
                   for (int i = from; i < to; i++) {
-                    boolean sample = stride != 0 && i % stride == 0;
+                    boolean sample = timed(stride, i);
                     for (int p = 0; p < np; p++) {
                       ScorePlugin pl = active.get(p);
                       long t0 = sample ? System.nanoTime() : 0;
@@ -900,7 +905,7 @@ public final class Framework implements PluginsRunner {
                 protected void store(int from, int to, int worker) {
                   int at = layout.start(worker);
                   for (int i = from; i < to; i++) {
-                    boolean sample = stride != 0 && i % stride == 0;
+                    boolean sample = timed(stride, i);
                     for (int p = 0; p < np; p++) {
                       if (sample) {
                         durations[(i / stride) * np + p] = durationScratch[at];

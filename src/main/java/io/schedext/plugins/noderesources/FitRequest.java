@@ -103,21 +103,21 @@ final class FitRequest implements StateData {
       reasons = add(reasons, Statuses.INSUFFICIENT_MEMORY);
       unresolvable |= memory > allocatableMemory;
     }
-    if (ephemeralStorage <= 0 && scalarNames.length == 0) {
-      return reasons == null ? Status.success() : Statuses.of(unresolvable, reasons);
-    }
-    Resource alloc = node.allocatable();
-    Resource used = node.requested();
-    if (ephemeralStorage > 0
-        && ephemeralStorage > alloc.ephemeralStorage() - used.ephemeralStorage()) {
-      reasons = add(reasons, Statuses.INSUFFICIENT_EPHEMERAL_STORAGE);
-      unresolvable |= ephemeralStorage > alloc.ephemeralStorage();
-    }
-    for (int i = 0; i < scalarNames.length; i++) {
-      long capacity = alloc.scalar(scalarNames[i]);
-      if (scalarRequests[i] > capacity - used.scalar(scalarNames[i])) {
-        reasons = add(reasons, INSUFFICIENT + scalarNames[i]);
-        unresolvable |= scalarRequests[i] > capacity;
+    if (ephemeralStorage > 0 || scalarNames.length > 0) {
+      // Rarely requested: read from the resources themselves, not the node info's own fields.
+      Resource alloc = node.allocatable();
+      Resource used = node.requested();
+      if (ephemeralStorage > 0
+          && ephemeralStorage > alloc.ephemeralStorage() - used.ephemeralStorage()) {
+        reasons = add(reasons, Statuses.INSUFFICIENT_EPHEMERAL_STORAGE);
+        unresolvable |= ephemeralStorage > alloc.ephemeralStorage();
+      }
+      for (int i = 0; i < scalarNames.length; i++) {
+        long capacity = alloc.scalar(scalarNames[i]);
+        if (scalarRequests[i] > capacity - used.scalar(scalarNames[i])) {
+          reasons = add(reasons, INSUFFICIENT + scalarNames[i]);
+          unresolvable |= scalarRequests[i] > capacity;
+        }
       }
     }
     if (reasons == null) {
