@@ -252,9 +252,10 @@ public class ExtenderConfiguration {
   }
 
   /**
-   * The request path run before readiness ({@link WarmUp}): a second instance of every profile,
-   * over services whose metrics nobody reads and which cannot bind or write volumes. It is started
-   * once the application context is refreshed and runs once the cluster source is ready.
+   * The request path run before readiness ({@link WarmUp}): a private instance of every profile for
+   * each of its instances in turn, over services whose metrics nobody reads and which cannot bind
+   * or write volumes. It is started once the application context is refreshed and runs once the
+   * cluster source is ready.
    */
   @Bean(destroyMethod = "close")
   WarmUp warmUp(
@@ -286,7 +287,7 @@ public class ExtenderConfiguration {
             source,
             cache,
             codec,
-            profiles(props, registry, services),
+            () -> profiles(props, registry, services),
             unread,
             NanoTime.SYSTEM,
             WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),

@@ -103,14 +103,14 @@ class ExtenderWiring {
    */
   @Bean
   FilterRegistrationBean<Filter> extenderEndpointFirst(ExtenderEndpoint endpoint) {
-    return first("extenderEndpointFirst", endpoint, ExtenderEndpoint.URL_PATTERNS);
+    return first("extenderEndpointFirst", new EndpointRef(endpoint), ExtenderEndpoint.URL_PATTERNS);
   }
 
   /**
-   * The endpoint the warm-up posts its calls to ({@link WarmUp}): a second instance of the
-   * extender's endpoint, answering filter and prioritize with the warm-up's own services,
-   * frameworks, snapshots and metrics, under the warm-up's unguessable path prefix, first in the
-   * filter chain as the extender's own. Its gate never holds watch events back.
+   * The endpoint the warm-up posts its calls to ({@link WarmUp}): another endpoint for each of the
+   * warm-up's private instances, answering filter and prioritize with the instance's services and
+   * frameworks, the warm-up's snapshots and metrics, under the warm-up's unguessable path prefix,
+   * first in the filter chain as the extender's own. Its gate never holds watch events back.
    */
   @Bean
   FilterRegistrationBean<Filter> warmUpEndpointFirst(
@@ -119,30 +119,31 @@ class ExtenderWiring {
       WireCodec codec,
       ClusterSource source,
       BindWorkers bindWorkers) {
-    ExtenderEndpoint endpoint =
-        new ExtenderEndpoint(
-            Verbs.scheduling(codec, warmUp.filterService(), warmUp.prioritizeService()),
-            explain,
-            warmUp.frameworks(),
-            warmUp::snapshot,
-            codec,
-            source,
-            warmUp.metrics(),
-            EventGate.off(),
-            bindWorkers,
-            warmUp.pathPrefix());
-    return first("warmUpEndpointFirst", endpoint, List.of(warmUp.pathPrefix() + "/*"));
+    warmUp.answerOverHttpWith(
+        instance ->
+            new ExtenderEndpoint(
+                Verbs.scheduling(codec, instance.filter(), instance.prioritize()),
+                explain,
+                instance.frameworks(),
+                warmUp::snapshot,
+                codec,
+                source,
+                warmUp.metrics(),
+                EventGate.off(),
+                bindWorkers,
+                warmUp.pathPrefix()));
+    return first("warmUpEndpointFirst", warmUp.endpoint(), List.of(warmUp.pathPrefix() + "/*"));
   }
 
   /**
-   * A filter named {@code name} handing every request to {@code urlPatterns} to {@code endpoint},
-   * first in the chain (one filter class for every endpoint instance).
+   * A filter named {@code name} handing every request to {@code urlPatterns} to the endpoint {@code
+   * endpoint} holds, first in the chain (one filter class for every endpoint instance).
    */
   private static FilterRegistrationBean<Filter> first(
-      String name, ExtenderEndpoint endpoint, List<String> urlPatterns) {
+      String name, EndpointRef endpoint, List<String> urlPatterns) {
     Filter first =
         (request, response, chain) ->
-            endpoint.service((HttpServletRequest) request, (HttpServletResponse) response);
+            endpoint.get().service((HttpServletRequest) request, (HttpServletResponse) response);
     FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(first);
     registration.setName(name);
     registration.setUrlPatterns(urlPatterns);

@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -48,13 +49,15 @@ import org.springframework.web.util.UriUtils;
  * gets synthetic ones (one container, with or without requests). Each body is encoded, decoded by
  * the request codec, answered by the same service and plugin code as a request, and the reply
  * encoded. The shapes the compiler profiles are therefore the cluster's own nodes and the requests'
- * own code. What the calls change stays private: the frameworks are a second instance of every
+ * own code. What the calls change stays private: the frameworks are a private instance of every
  * profile over services of their own (their metrics go to a registry nobody reads, the waiting pods
  * map is theirs, they cannot bind or write volumes), and the services remember pods in their own
- * {@link SeenPods}. The live cache is only read, through snapshots (the node infos' memos, keyed by
- * a pod's scoring inputs, fill as for any call). As kube-scheduler binds each pod it places, a real
- * call finds a node or two changed since the one before; the sampled calls see the same, on copies
- * of nodes with earlier warm-up pods placed on them ({@link #place}).
+ * {@link SeenPods}; every {@link #PAIRS_PER_INSTANCE} pairs a new {@link Instance} takes over, with
+ * new pods, so that the first-call branches live services take are compiled too. The live cache is
+ * only read, through snapshots (the node infos' memos, keyed by a pod's scoring inputs, fill as for
+ * any call). As kube-scheduler binds each pod it places, a real call finds a node or two changed
+ * since the one before; the sampled calls see the same, on copies of nodes with earlier warm-up
+ * pods placed on them ({@link #place}).
  *
  * <p>Then come {@code smallPairs} pairs over {@link #SMALL_PAIR_NODES} nodes each. HotSpot
  * optimises a method without loops after some thousands of calls, so what runs once per call (the
@@ -164,14 +167,15 @@ public final class WarmUp {
   private final ClusterSource source;
   private final SchedulerCache cache;
   private final WireCodec codec;
-  private final FilterService filter;
-  private final PrioritizeService prioritize;
-  private final Frameworks frameworks;
+  private final Supplier<Frameworks> newFrameworks;
   private final LongSupplier nanoTime;
   private final Compilers compilers;
   private final Runnable collectGarbage;
   private final ExtenderMetrics metrics;
   private final String pathPrefix;
+  private final EndpointRef endpoint = new EndpointRef(null);
+  private volatile Function<Instance, ExtenderEndpoint> endpoints;
+  private volatile Instance instance;
   private volatile Supplier<Snapshot> pairSnapshots;
   private volatile InetSocketAddress server;
   private volatile String contextPath = "";
@@ -184,14 +188,14 @@ public final class WarmUp {
   private volatile boolean closed;
 
   /**
-   * A warm-up of {@code pairs} filter and prioritize pairs over {@code frameworks} (a private
-   * instance of every profile), {@code source} and {@code cache} read only; finished at once when
-   * {@code pairs} is 0. {@code metrics} are the private frameworks' own, never the live ones. After
-   * the calls it waits for {@code compilers} ({@link #awaitCompilers}); then {@code collectGarbage}
-   * runs (in the service, {@link System#gc()}): loading the cluster and the warm-up leave hundreds
-   * of megabytes of garbage in the old generation, which the parallel collector would otherwise
-   * take out in a stop of half a second or more at some later time, while kube-scheduler waits on a
-   * call. Before ready nobody waits on it.
+   * A warm-up of {@code pairs} filter and prioritize pairs over the private instances of every
+   * profile {@code frameworks} gives, one per {@link Instance}, {@code source} and {@code cache}
+   * read only; finished at once when {@code pairs} is 0. {@code metrics} are the private
+   * frameworks' own, never the live ones. After the calls it waits for {@code compilers} ({@link
+   * #awaitCompilers}); then {@code collectGarbage} runs (in the service, {@link System#gc()}):
+   * loading the cluster and the warm-up leave hundreds of megabytes of garbage in the old
+   * generation, which the parallel collector would otherwise take out in a stop of half a second or
+   * more at some later time, while kube-scheduler waits on a call. Before ready nobody waits on it.
    */
   public WarmUp(
       int pairs,
@@ -199,7 +203,7 @@ public final class WarmUp {
       ClusterSource source,
       SchedulerCache cache,
       WireCodec codec,
-      Frameworks frameworks,
+      Supplier<Frameworks> frameworks,
       ExtenderMetrics metrics,
       LongSupplier nanoTime,
       Compilers compilers,
@@ -214,18 +218,81 @@ public final class WarmUp {
     this.source = source;
     this.cache = cache;
     this.codec = codec;
-    this.frameworks = frameworks;
+    this.newFrameworks = frameworks;
     this.nanoTime = nanoTime;
     this.compilers = compilers;
     this.collectGarbage = collectGarbage;
     this.metrics = metrics;
     this.pathPrefix = PATH_ROOT + randomHex(16);
     this.pairSnapshots = cache::snapshot;
+    this.instance = newInstance(0);
+    this.finished = pairs + smallPairs == 0;
+  }
+
+  /**
+   * Pairs answered by one {@link Instance} before the next takes over. A new one costs about a
+   * large call (its frameworks' running totals are summed over every node again): with one every 32
+   * pairs the warm-up at 5,000 nodes took 7.2–8.8 s instead of 3.0–3.8 s.
+   */
+  static final int PAIRS_PER_INSTANCE = 200;
+
+  /**
+   * What answers the warm-up's calls for {@link #PAIRS_PER_INSTANCE} pairs: new frameworks for
+   * every profile, with services of their own (their {@link SeenPods}, their PreFilter hand-off), a
+   * new endpoint when the calls go over HTTP (its own node name indexes), and new pods to place
+   * ({@link WarmUpPods#pendingLike}).
+   *
+   * <p>The live frameworks and services meet kube-scheduler's first call empty: no running totals
+   * summed, no pod remembered, no name index built, a pod no interner and no node memo has seen.
+   * One private instance, full after its first calls, took none of those branches while the
+   * compiler profiled it, so the code compiled on it had none: at the first live call it was thrown
+   * away (the filter service, the per-node filter loop, the prioritize service) and compiled again
+   * during the calls kube-scheduler waits on. Each instance takes those branches again
+   * (docs/performance.md, "A new private instance every 200 pairs").
+   *
+   * @param number the instance's number, from 0
+   * @param frameworks the instance's frameworks, one per profile
+   * @param filter its filter service
+   * @param prioritize its prioritize service
+   */
+  record Instance(
+      int number, Frameworks frameworks, FilterService filter, PrioritizeService prioritize) {}
+
+  /** Instance {@code number}, new in everything it holds. */
+  private Instance newInstance(int number) {
     IncomingPods pods = new IncomingPods(new SeenPods(KEPT_PODS, Duration.ofMinutes(1), nanoTime));
     PreFilterHandoff handoff = new PreFilterHandoff();
-    this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics, false);
-    this.prioritize = new PrioritizeService(pods, handoff, metrics, false);
-    this.finished = pairs + smallPairs == 0;
+    return new Instance(
+        number,
+        newFrameworks.get(),
+        new FilterService(pods, handoff, codec.recentNames(), metrics, false),
+        new PrioritizeService(pods, handoff, metrics, false));
+  }
+
+  /** Starts instance {@code number}, with its endpoint when the calls go over HTTP. */
+  private Instance renew(int number) {
+    Instance next = newInstance(number);
+    instance = next;
+    Function<Instance, ExtenderEndpoint> toEndpoint = endpoints;
+    if (toEndpoint != null) {
+      endpoint.set(toEndpoint.apply(next));
+    }
+    return next;
+  }
+
+  /**
+   * Has the calls over HTTP answered by the endpoint {@code endpoints} makes for each instance (one
+   * under {@link #pathPrefix()} with the instance's services and frameworks), from the current
+   * instance on; {@link #endpoint()} hands requests to it.
+   */
+  public void answerOverHttpWith(Function<Instance, ExtenderEndpoint> endpoints) {
+    this.endpoints = endpoints;
+    endpoint.set(endpoints.apply(instance));
+  }
+
+  /** The endpoint answering the warm-up's calls over HTTP: the current instance's. */
+  EndpointRef endpoint() {
+    return endpoint;
   }
 
   /**
@@ -271,19 +338,22 @@ public final class WarmUp {
     return pairSnapshots.get();
   }
 
-  /** The warm-up's filter service (its own pods, metrics and PreFilter hand-off). */
+  /**
+   * The current instance's filter service (its own pods and PreFilter hand-off, the warm-up's
+   * metrics).
+   */
   FilterService filterService() {
-    return filter;
+    return instance.filter();
   }
 
-  /** The warm-up's prioritize service. */
+  /** The current instance's prioritize service. */
   PrioritizeService prioritizeService() {
-    return prioritize;
+    return instance.prioritize();
   }
 
-  /** The warm-up's frameworks: a private instance of every profile. */
+  /** The current instance's frameworks: a private instance of every profile. */
   Frameworks frameworks() {
-    return frameworks;
+    return instance.frameworks();
   }
 
   /** The metrics of the warm-up's services and frameworks, which nobody reads. */
@@ -362,23 +432,33 @@ public final class WarmUp {
       }
       int large = largePairs(pairs, first.size());
       planned = large + smallPairs;
-      List<Pod> pods = WarmUpPods.pendingLike(first, codec, PODS);
       List<String> profiles = new ArrayList<>();
-      frameworks.all().forEach(f -> profiles.add(f.profileName()));
+      instance.frameworks().all().forEach(f -> profiles.add(f.profileName()));
+      Instance current = instance;
+      List<Pod> pods = WarmUpPods.pendingLike(first, codec, PODS, current.number());
+      List<PodInfo> podInfos = podInfos(pods);
       // One name index and one set of bodies per node order, as the endpoint keeps one index: the
       // cache may move on meanwhile, and a call's names are those of the snapshot it takes.
       SnapshotNames nameIndexes = new SnapshotNames();
       Snapshot bodiesFor = null;
       List<String> names = List.of();
       byte[][] bodies = new byte[pods.size()][];
-      List<PodInfo> podInfos = new ArrayList<>(pods.size());
-      pods.forEach(p -> podInfos.add(PodInfo.of(p)));
       List<NodeInfo> placed = new ArrayList<>(PLACED);
       ReplyBuffer buf = codec.borrowBuffer();
       InetSocketAddress to = server;
       LoopbackClient http = to == null ? null : new LoopbackClient(to, HTTP_TIMEOUT_MILLIS);
       try {
         for (int i = 0; i < large + smallPairs && !closed; i++) {
+          if (i > 0 && i % PAIRS_PER_INSTANCE == 0) {
+            // A new private instance with other pods: its first calls take the live one's.
+            current = renew(current.number() + 1);
+            pods = WarmUpPods.pendingLike(cache.snapshot(), codec, PODS, current.number());
+            podInfos = podInfos(pods);
+            bodies = new byte[pods.size()][];
+            bodiesFor = null;
+            nameIndexes = new SnapshotNames();
+            placed.clear();
+          }
           // Every other pair is the call kube-scheduler makes with its default
           // percentageOfNodesToScore: far fewer names, in its own order. Calls of both shapes take
           // different branches (the parallel loop or the caller's thread alone, a name where the
@@ -389,7 +469,8 @@ public final class WarmUp {
           List<NodeInfo> overrides = sampledPair ? List.copyOf(placed) : List.of();
           Supplier<Snapshot> snapshots =
               overrides.isEmpty() ? cache::snapshot : () -> withPlaced(cache.snapshot(), overrides);
-          Framework framework = frameworks.get(profiles.get((i / (2 * PODS)) % profiles.size()));
+          Framework framework =
+              current.frameworks().get(profiles.get((i / (2 * PODS)) % profiles.size()));
           Call call = new Call(framework, snapshots, nameIndexes);
           if (bodiesFor == null || !bodiesFor.sameNodeOrder(call.snapshot())) {
             bodiesFor = call.snapshot();
@@ -409,15 +490,15 @@ public final class WarmUp {
                   : bodies[pod];
           if (http != null) {
             pairSnapshots = snapshots;
-            if (postPair(http, framework, body)) {
+            if (postPair(http, current.frameworks(), framework, body)) {
               overHttp++;
             } else {
               http = null;
             }
           }
           if (http == null) {
-            codec.encode(filter.filter(call, decode(body, call)), buf);
-            codec.encode(prioritize.prioritize(call, decode(body, call)), buf);
+            codec.encode(current.filter().filter(call, decode(body, call)), buf);
+            codec.encode(current.prioritize().prioritize(call, decode(body, call)), buf);
           }
           if (sampledPair) {
             place(podInfos.get(pod), call.snapshot().get(sample.get(0)), placed);
@@ -537,7 +618,8 @@ public final class WarmUp {
    * Posts one pair's filter and prioritize to the warm-up's endpoint; false (logged) when either
    * fails or is not answered 200, after which the caller makes its calls in process.
    */
-  private boolean postPair(LoopbackClient http, Framework framework, byte[] body) {
+  private boolean postPair(
+      LoopbackClient http, Frameworks frameworks, Framework framework, byte[] body) {
     String base =
         contextPath
             + pathPrefix
@@ -563,6 +645,12 @@ public final class WarmUp {
     return false;
   }
 
+  private static List<PodInfo> podInfos(List<Pod> pods) {
+    List<PodInfo> infos = new ArrayList<>(pods.size());
+    pods.forEach(p -> infos.add(PodInfo.of(p)));
+    return infos;
+  }
+
   /** A body decoded as the endpoint decodes a request's. */
   private ExtenderArgs decode(byte[] body, Call call) {
     return codec.decodeSchedulingArgs(new ByteArrayInputStream(body), body.length, call.names());
@@ -583,9 +671,13 @@ public final class WarmUp {
 
   /**
    * The cluster size up to which every one of the configured large pairs runs; above it they name
-   * that many nodes in all ({@link #largePairs}).
+   * that many nodes in all ({@link #largePairs}). Not less: what runs once per call over many nodes
+   * (the parallel loops' hand-offs, a long name list's decoding, a long reply's encoding) is warmed
+   * up by the large pairs alone, as the small ones run on the calling thread. At 5,000 nodes, 80
+   * large pairs instead of 400 left the first 150 calls after ready at twice the mean latency
+   * (docs/performance.md, "A new private instance every 200 pairs").
    */
-  static final int ALL_PAIRS_UP_TO_NODES = 1000;
+  static final int ALL_PAIRS_UP_TO_NODES = 5000;
 
   /**
    * How many of {@code pairs} large pairs run on a cluster of {@code nodes}: all of them up to

@@ -31,27 +31,30 @@ final class WarmUpPods {
    * The pods to warm up with: up to {@code count} pods already placed in {@code snapshot}, each of
    * another namespace or set of labels and neither static nor a DaemonSet's, made pending again
    * ({@link #pendingCopy}, decoded and encoded by {@code codec}); {@code count} synthetic ones
-   * ({@link #pod}) when the cluster has none. Taken from nodes spread over the snapshot.
+   * ({@link #pod}) when the cluster has none. Taken from nodes spread over the snapshot, starting
+   * one node further for each {@code instance} of the warm-up ({@link WarmUp.Instance}), so that
+   * each instance's pods are others, named and numbered after it.
    */
-  static List<Pod> pendingLike(Snapshot snapshot, WireCodec codec, int count) {
+  static List<Pod> pendingLike(Snapshot snapshot, WireCodec codec, int count, int instance) {
     List<NodeInfo> nodes = snapshot.list();
     List<Pod> out = new ArrayList<>(count);
     Set<List<Object>> shapes = new HashSet<>();
     int step = Math.max(1, nodes.size() / (count * 4));
+    int first = nodes.isEmpty() ? 0 : instance % nodes.size();
     for (int n = 0; n < nodes.size() && out.size() < count; n += step) {
-      for (PodInfo placed : nodes.get(n).pods()) {
+      for (PodInfo placed : nodes.get((first + n) % nodes.size()).pods()) {
         Pod pod = placed.pod();
         if (typical(pod)
             && shapes.add(
                 Arrays.asList(pod.getMetadata().getNamespace(), pod.getMetadata().getLabels()))) {
-          out.add(pendingCopy(codec, pod, out.size()));
+          out.add(pendingCopy(codec, pod, instance * count + out.size()));
           break;
         }
       }
     }
     if (out.isEmpty()) {
       for (int i = 0; i < count; i++) {
-        out.add(pod(i));
+        out.add(pod(instance * count + i));
       }
     }
     return out;
@@ -78,6 +81,11 @@ final class WarmUpPods {
     return true;
   }
 
+  /** The UID of warm-up pod {@code i}: a fixed prefix and {@code i}, never a real pod's. */
+  static String uid(int i) {
+    return String.format("00000000-0000-0000-0000-%012d", i);
+  }
+
   /** The annotation the kubelet puts on the mirror pod of a static pod. */
   static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
 
@@ -89,7 +97,7 @@ final class WarmUpPods {
   private static Pod pendingCopy(WireCodec codec, Pod placed, int i) {
     Pod pod = codec.decode(codec.encode(placed), Pod.class);
     pod.getMetadata().setName("extender-warm-up-" + i);
-    pod.getMetadata().setUid("00000000-0000-0000-0000-00000000000" + i);
+    pod.getMetadata().setUid(uid(i));
     pod.getMetadata().setResourceVersion("1");
     pod.getSpec().setNodeName(null);
     PodStatus status = new PodStatus();
@@ -121,7 +129,7 @@ final class WarmUpPods {
             .withNewMetadata()
             .withName("extender-warm-up-" + i)
             .withNamespace("default")
-            .withUid("00000000-0000-0000-0000-00000000000" + i)
+            .withUid(uid(i))
             .withResourceVersion("1")
             .withCreationTimestamp("2024-01-01T00:00:00Z")
             .withLabels(i % 4 == 3 ? null : Map.of("app", "extender-warm-up"))

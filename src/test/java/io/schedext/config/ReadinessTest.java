@@ -42,7 +42,7 @@ class ReadinessTest {
         source,
         cache,
         new WireCodec(1 << 20),
-        new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
+        () -> new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         new ExtenderMetrics(new SimpleMeterRegistry()),
         System::nanoTime,
         WarmUp.Compilers.NO_WAIT,

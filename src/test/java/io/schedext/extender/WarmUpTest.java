@@ -48,10 +48,12 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -111,15 +113,16 @@ class WarmUpTest {
     }
   }
 
-  private WarmUp warmUp(int pairs, Frameworks frameworks) {
+  private WarmUp warmUp(int pairs, Supplier<Frameworks> frameworks) {
     return warmUp(pairs, 0, frameworks);
   }
 
-  private WarmUp warmUp(int pairs, int smallPairs, Frameworks frameworks) {
+  private WarmUp warmUp(int pairs, int smallPairs, Supplier<Frameworks> frameworks) {
     return warmUp(pairs, smallPairs, frameworks, FixedSource.ready());
   }
 
-  private WarmUp warmUp(int pairs, int smallPairs, Frameworks frameworks, ClusterSource source) {
+  private WarmUp warmUp(
+      int pairs, int smallPairs, Supplier<Frameworks> frameworks, ClusterSource source) {
     return new WarmUp(
         pairs,
         smallPairs,
@@ -143,7 +146,7 @@ class WarmUpTest {
   void runsEveryPairThroughTheFrameworkOverTheLiveNodesAndLeavesTheCacheAlone() {
     nodes(3);
     long generation = cache.snapshot().generation();
-    WarmUp w = warmUp(5, privateFrameworks());
+    WarmUp w = warmUp(5, this::privateFrameworks);
     assertThat(w.finished()).isFalse();
 
     w.run();
@@ -172,7 +175,7 @@ class WarmUpTest {
   @Test
   void itsFilterCallsFindTheirPodsGoneAsANewPodsFirstCallDoes() {
     nodes(3);
-    WarmUp w = warmUp(4 * WarmUp.PODS, privateFrameworks());
+    WarmUp w = warmUp(4 * WarmUp.PODS, this::privateFrameworks);
 
     w.run();
 
@@ -183,9 +186,72 @@ class WarmUpTest {
   }
 
   @Test
+  void everyInstanceAnswersWithNewFrameworksServicesAndPods() {
+    nodes(3);
+    List<Frameworks> made = new ArrayList<>();
+    WarmUp w =
+        warmUp(
+            WarmUp.PAIRS_PER_INSTANCE + 2 * WarmUp.PODS,
+            () -> {
+              Frameworks f = privateFrameworks();
+              made.add(f);
+              return f;
+            });
+    List<Integer> endpointsFor = new ArrayList<>();
+    w.answerOverHttpWith(
+        g -> {
+          endpointsFor.add(g.number());
+          return null;
+        });
+    FilterService first = w.filterService();
+
+    w.run();
+
+    assertThat(made).hasSize(2);
+    assertThat(w.frameworks()).isSameAs(made.get(1));
+    assertThat(w.filterService()).isNotSameAs(first);
+    assertThat(endpointsFor).containsExactly(0, 1);
+    // The second instance remembers pods of its own, none of the first's.
+    SeenPods seen = w.filterService().pods().seen();
+    assertThat(IntStream.range(0, WarmUp.PODS).mapToObj(i -> seen.get(WarmUpPods.uid(i))))
+        .containsOnlyNulls();
+    assertThat(
+            IntStream.range(WarmUp.PODS, 2 * WarmUp.PODS)
+                .mapToObj(i -> seen.get(WarmUpPods.uid(i)))
+                .filter(Objects::nonNull))
+        .hasSize(WarmUp.KEPT_PODS);
+  }
+
+  @Test
+  void eachInstanceTakesOtherPodsOfTheCluster() {
+    nodes(40);
+    for (int i = 0; i < 40; i++) {
+      cache.addPod(
+          PodInfo.of(
+              MakePod.pod()
+                  .name("p" + i)
+                  .namespace("ns" + (i % 8))
+                  .uid("uid-p" + i)
+                  .label("app", "a" + i)
+                  .node("node-" + i)
+                  .obj()));
+    }
+    List<Pod> gen0 = WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS, 0);
+    List<Pod> gen1 = WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS, 1);
+    assertThat(gen0).hasSize(WarmUp.PODS);
+    assertThat(gen1).hasSize(WarmUp.PODS);
+    assertThat(gen1.stream().map(p -> p.getMetadata().getLabels().get("app")))
+        .doesNotContainAnyElementsOf(
+            gen0.stream().map(p -> p.getMetadata().getLabels().get("app")).toList());
+    assertThat(gen1.stream().map(p -> p.getMetadata().getUid()))
+        .containsExactlyElementsOf(
+            IntStream.range(WarmUp.PODS, 2 * WarmUp.PODS).mapToObj(WarmUpPods::uid).toList());
+  }
+
+  @Test
   void everyOtherPairIsGivenAsManyNodesAsKubeSchedulerSendsByDefault() {
     nodes(1000);
-    WarmUp w = warmUp(4, privateFrameworks());
+    WarmUp w = warmUp(4, this::privateFrameworks);
 
     w.run();
 
@@ -204,15 +270,15 @@ class WarmUpTest {
   record Large(int configured, int nodes, int run) {}
 
   @Test
-  void aboveAThousandNodesFewerLargePairsNameAsManyNodesInAll() {
+  void aboveFiveThousandNodesFewerLargePairsNameAsManyNodesInAll() {
     for (Large c :
         List.of(
             new Large(400, 1, 400),
-            new Large(400, 1000, 400),
-            new Large(400, 1001, 399),
-            new Large(400, 2000, 200),
-            new Large(400, 5000, 80),
-            new Large(400, 50_000, 2 * WarmUp.PODS),
+            new Large(400, 5000, 400),
+            new Large(400, 5001, 399),
+            new Large(400, 10_000, 200),
+            new Large(400, 50_000, 40),
+            new Large(400, 500_000, 2 * WarmUp.PODS),
             new Large(3, 5000, 3),
             new Large(0, 5000, 0))) {
       assertThat(WarmUp.largePairs(c.configured(), c.nodes())).as(c.toString()).isEqualTo(c.run());
@@ -221,12 +287,12 @@ class WarmUpTest {
 
   @Test
   void onlyTheLargePairsRunWatchEvents() {
-    nodes(2000);
+    nodes(10_000);
     ClusterSource source = spy(FixedSource.ready());
-    WarmUp w = warmUp(20, 3, privateFrameworks(), source);
+    WarmUp w = warmUp(20, 3, this::privateFrameworks, source);
     w.run();
     assertThat(w.done()).isEqualTo(13);
-    // 10 of the 20 large pairs run at 2,000 nodes, each with its events; the small ones with none.
+    // 10 of the 20 large pairs run at 10,000 nodes, each with its events; the small ones with none.
     verify(source, times(10)).warmUpEvents(any(), any(), eq(WarmUp.EVENTS_PER_PAIR));
     verify(source, times(10)).warmUpEvents(any(), any(), anyInt());
   }
@@ -243,7 +309,7 @@ class WarmUpTest {
     lines.start();
     decisions.addAppender(lines);
     try {
-      WarmUp w = warmUp(4, 2, privateFrameworks(), FixedSource.ready());
+      WarmUp w = warmUp(4, 2, this::privateFrameworks, FixedSource.ready());
       w.run();
       assertThat(w.done()).isEqualTo(6);
     } finally {
@@ -255,8 +321,8 @@ class WarmUpTest {
 
   @Test
   void theWarmUpRunsAndReportsTheLargePairsItsClusterGets() {
-    nodes(2000);
-    WarmUp w = warmUp(20, 2, privateFrameworks());
+    nodes(10_000);
+    WarmUp w = warmUp(20, 2, this::privateFrameworks);
     assertThat(w.pairs()).isEqualTo(22);
     w.run();
     assertThat(w.done()).isEqualTo(12);
@@ -414,9 +480,9 @@ class WarmUpTest {
                 .label("app", "db")
                 .node("node-2")
                 .obj()));
-    WarmUp w = warmUp(2, privateFrameworks());
+    WarmUp w = warmUp(2, this::privateFrameworks);
 
-    List<Pod> pods = WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS);
+    List<Pod> pods = WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS, 0);
 
     assertThat(pods)
         .extracting(p -> p.getMetadata().getLabels().get("app"))
@@ -468,7 +534,7 @@ class WarmUpTest {
     mirror.getMetadata().setAnnotations(Map.of(WarmUpPods.MIRROR_ANNOTATION, "hash"));
     cache.addPod(PodInfo.of(mirror));
 
-    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS))
+    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS, 0))
         .as("none is typical: the synthetic pods")
         .hasSize(WarmUp.PODS)
         .allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("default"));
@@ -477,7 +543,7 @@ class WarmUpTest {
   @Test
   void aClusterWithoutPodsGetsSyntheticOnes() {
     nodes(2);
-    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS))
+    assertThat(WarmUpPods.pendingLike(cache.snapshot(), codec, WarmUp.PODS, 0))
         .hasSize(WarmUp.PODS)
         .allSatisfy(p -> assertThat(p.getMetadata().getName()).startsWith("extender-warm-up-"));
   }
@@ -542,7 +608,7 @@ class WarmUpTest {
             FixedSource.ready(),
             cache,
             codec,
-            privateFrameworks(),
+            this::privateFrameworks,
             privateMetrics,
             fake::nanoTime,
             compilers,
@@ -575,7 +641,7 @@ class WarmUpTest {
             FixedSource.ready(),
             cache,
             codec,
-            privateFrameworks(),
+            this::privateFrameworks,
             privateMetrics,
             System::nanoTime,
             WarmUp.Compilers.NO_WAIT,
@@ -709,7 +775,7 @@ class WarmUpTest {
 
   @Test
   void noPairsIsFinishedFromTheStart() {
-    WarmUp w = warmUp(0, privateFrameworks());
+    WarmUp w = warmUp(0, this::privateFrameworks);
     assertThat(w.finished()).isTrue();
     w.start();
     assertThat(w.done()).isZero();
@@ -717,7 +783,7 @@ class WarmUpTest {
 
   @Test
   void aClusterWithoutNodesHasNothingToWarmUpOn() {
-    WarmUp w = warmUp(3, privateFrameworks());
+    WarmUp w = warmUp(3, this::privateFrameworks);
     w.run();
     assertThat(w.finished()).isTrue();
     assertThat(w.done()).isZero();
@@ -730,7 +796,7 @@ class WarmUpTest {
     Framework broken = mock(Framework.class);
     when(broken.profileName()).thenReturn("broken");
     when(broken.newCycleState(any())).thenThrow(new IllegalStateException("plugin state lost"));
-    WarmUp w = warmUp(4, new Frameworks(Map.of("broken", broken), "broken"));
+    WarmUp w = warmUp(4, () -> new Frameworks(Map.of("broken", broken), "broken"));
     w.run();
     assertThat(w.finished()).isTrue();
     assertThat(w.done()).isZero();
@@ -739,7 +805,7 @@ class WarmUpTest {
   @Test
   void closedBeforeItRunsItMakesNoCall() {
     nodes(2);
-    WarmUp w = warmUp(4, privateFrameworks());
+    WarmUp w = warmUp(4, this::privateFrameworks);
     w.close();
     w.run();
     assertThat(w.finished()).isTrue();
@@ -756,7 +822,7 @@ class WarmUpTest {
   @Test
   void theSmallPairsComeLastAndNameEightNodesEach() {
     nodes(1000);
-    WarmUp w = warmUp(2, 3, privateFrameworks());
+    WarmUp w = warmUp(2, 3, this::privateFrameworks);
     assertThat(w.pairs()).isEqualTo(5);
     assertThat(w.progress()).endsWith("0 of 5 filter and prioritize pairs");
 
@@ -816,7 +882,7 @@ class WarmUpTest {
   @Test
   void startedWithTheServersAddressEveryPairIsPostedUnderItsOwnPrefix() throws IOException {
     nodes(3);
-    WarmUp w = warmUp(2, 1, privateFrameworks());
+    WarmUp w = warmUp(2, 1, this::privateFrameworks);
     try (FakeServer fake = FakeServer.answering(n -> 200)) {
       w.start(fake.address(), "/ctx");
       await().atMost(Duration.ofSeconds(30)).until(w::finished);
@@ -842,14 +908,15 @@ class WarmUpTest {
         .as("no call ran in process")
         .isZero();
     assertThat(w.pathPrefix()).matches("/warm-up/[0-9a-f]{32}");
-    assertThat(warmUp(1, privateFrameworks()).pathPrefix()).isNotEqualTo(w.pathPrefix());
+    assertThat(warmUp(1, this::privateFrameworks).pathPrefix()).isNotEqualTo(w.pathPrefix());
   }
 
   @Test
   void aNamedProfilesPairsArePostedToItsPath() throws IOException {
     nodes(2);
     // The profile changes every 2 * PODS pairs.
-    WarmUp w = warmUp(2 * WarmUp.PODS + 1, privateFrameworks(ProfileDefaults.NAME, "batch jobs"));
+    WarmUp w =
+        warmUp(2 * WarmUp.PODS + 1, () -> privateFrameworks(ProfileDefaults.NAME, "batch jobs"));
     try (FakeServer fake = FakeServer.answering(n -> 200)) {
       w.start(fake.address(), "");
       await().atMost(Duration.ofSeconds(30)).until(w::finished);
@@ -862,7 +929,7 @@ class WarmUpTest {
   @Test
   void aCallOverHttpThatFailsLeavesTheRestToBeMadeInProcess() throws IOException {
     nodes(3);
-    WarmUp w = warmUp(3, privateFrameworks());
+    WarmUp w = warmUp(3, this::privateFrameworks);
     // The first filter is answered, its prioritize is not.
     try (FakeServer fake = FakeServer.answering(n -> n == 1 ? 200 : 500)) {
       w.start(fake.address(), "");
@@ -883,7 +950,7 @@ class WarmUpTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closed = new InetSocketAddress(s.getInetAddress(), s.getLocalPort());
     }
-    WarmUp w = warmUp(2, privateFrameworks());
+    WarmUp w = warmUp(2, this::privateFrameworks);
     w.start(closed, "");
     await().atMost(Duration.ofSeconds(30)).until(w::finished);
     assertThat(w.done()).isEqualTo(2);
@@ -895,7 +962,7 @@ class WarmUpTest {
   @Test
   void startedTwiceItRunsOnce() {
     nodes(2);
-    WarmUp w = warmUp(2, privateFrameworks());
+    WarmUp w = warmUp(2, this::privateFrameworks);
     w.start();
     w.start();
     await().atMost(Duration.ofSeconds(30)).until(w::finished);
@@ -905,10 +972,10 @@ class WarmUpTest {
 
   @Test
   void negativePairsAreRefused() {
-    assertThatThrownBy(() -> warmUp(-1, privateFrameworks()))
+    assertThatThrownBy(() -> warmUp(-1, this::privateFrameworks))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-1");
-    assertThatThrownBy(() -> warmUp(1, -2, privateFrameworks()))
+    assertThatThrownBy(() -> warmUp(1, -2, this::privateFrameworks))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("-2");
   }
