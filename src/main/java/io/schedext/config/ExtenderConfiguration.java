@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -237,13 +238,18 @@ public class ExtenderConfiguration {
   /** Every profile the configuration names, as frameworks over {@code services}. */
   private static Frameworks profiles(
       ExtenderProperties props, Registry registry, FrameworkServices services) {
-    Frameworks frameworks =
+    return sampled(
+        props,
         FrameworkBuilder.build(
             props.config().file(),
             props.policy().file(),
             props.scheduling().defaultProfile(),
             registry,
-            services);
+            services));
+  }
+
+  /** {@code frameworks}, each timing its plugins in the configured share of cycles. */
+  private static Frameworks sampled(ExtenderProperties props, Frameworks frameworks) {
     frameworks
         .all()
         .forEach(
@@ -280,6 +286,14 @@ public class ExtenderConfiguration {
             timers,
             new WaitingPodsMap(),
             unread);
+    // Read and reported once; each of the warm-up's private instances is built again from it.
+    Supplier<Frameworks> profiles =
+        FrameworkBuilder.repeatable(
+            props.config().file(),
+            props.policy().file(),
+            props.scheduling().defaultProfile(),
+            registry,
+            services);
     WarmUp warmUp =
         new WarmUp(
             props.scheduling().warmUpCalls(),
@@ -287,7 +301,7 @@ public class ExtenderConfiguration {
             source,
             cache,
             codec,
-            () -> profiles(props, registry, services),
+            () -> sampled(props, profiles.get()),
             unread,
             NanoTime.SYSTEM,
             WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),

@@ -20,6 +20,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +56,30 @@ public final class FrameworkBuilder {
         configuration(configFile, policyFile, defaultProfile, registry),
         registry,
         services,
-        defaultProfile);
+        defaultProfile,
+        true);
+  }
+
+  /**
+   * As {@link #build(String, String, String, Registry, FrameworkServices)}, as often as the
+   * returned supplier is asked: the files are read, checked and reported once, here, and every
+   * build after is silent (the warm-up's private instances, a new one every few hundred calls).
+   * Throws as {@code build} does.
+   */
+  public static Supplier<Frameworks> repeatable(
+      String configFile,
+      String policyFile,
+      String defaultProfile,
+      Registry registry,
+      FrameworkServices services) {
+    KubeSchedulerConfiguration configured =
+        configuration(configFile, policyFile, defaultProfile, registry);
+    Frameworks first = build(configured, registry, services, defaultProfile, true);
+    AtomicBoolean firstTaken = new AtomicBoolean();
+    return () ->
+        firstTaken.compareAndSet(false, true)
+            ? first
+            : build(configured, registry, services, defaultProfile, false);
   }
 
   /**
@@ -92,12 +117,13 @@ public final class FrameworkBuilder {
       KubeSchedulerConfiguration configured,
       Registry registry,
       FrameworkServices services,
-      String defaultProfile) {
+      String defaultProfile,
+      boolean report) {
     Map<String, Framework> byName = new LinkedHashMap<>();
     for (Profile p : configured.profiles()) {
       FieldPaths paths = configured.fieldPaths(p.name());
       Profile profile =
-          probe(configured.source(), p, paths, configured.translated(), registry, services);
+          probe(configured.source(), p, paths, configured.translated(), report, registry, services);
       try {
         byName.put(p.name(), Framework.create(profile, registry, services));
       } catch (FrameworkException e) {
@@ -117,24 +143,27 @@ public final class FrameworkBuilder {
               + configured.source()
               + ")");
     }
-    log.info(
-        "profiles {} from {}; /scheduler/* serves {}",
-        byName.keySet(),
-        configured.source(),
-        defaultName);
+    if (report) {
+      log.info(
+          "profiles {} from {}; /scheduler/* serves {}",
+          byName.keySet(),
+          configured.source(),
+          defaultName);
+    }
     return new Frameworks(byName, defaultName);
   }
 
   /**
    * Creates every plugin of {@code p} on its own, failing with the field path of a plugin that
    * rejects its args or is enabled at a point it does not implement; returns the profile, without
-   * such entries when it is translated.
+   * such entries when it is translated (logged when {@code report}).
    */
   private static Profile probe(
       String source,
       Profile p,
       FieldPaths paths,
       boolean translated,
+      boolean report,
       Registry registry,
       FrameworkServices services) {
     Set<String> needed = new LinkedHashSet<>();
@@ -163,8 +192,13 @@ public final class FrameworkBuilder {
         if (point.pluginType().isInstance(instances.get(r.name()))) {
           kept.add(r);
         } else if (translated) {
-          log.info(
-              "{}: {} does not run at {} in the extender; left out there", source, r.name(), point);
+          if (report) {
+            log.info(
+                "{}: {} does not run at {} in the extender; left out there",
+                source,
+                r.name(),
+                point);
+          }
         } else {
           String where =
               paths

@@ -45,7 +45,8 @@ record FrameworkView(
         configured,
         InTreeRegistry.create(),
         TestFrameworks.services(new ObjectStore()),
-        defaultProfile);
+        defaultProfile,
+        true);
   }
 
   /** The views of every framework built from {@code configured}, in profile order. */
