@@ -68,10 +68,11 @@ import org.springframework.web.util.UriUtils;
  * <p>When the service serves plain HTTP, the pairs are posted to it ({@link
  * #start(InetSocketAddress, String)}), on a connection kept alive as kube-scheduler's: an
  * in-process call never reaches the HTTP server, the servlet container's pipeline and the endpoint,
- * which were a sixth of the cold round's compile time. They go to a second instance of the endpoint
- * under a path prefix of this warm-up's own, unguessable ({@link #pathPrefix()}), which answers
- * them with this warm-up's private services and frameworks, on the snapshots this warm-up gives it
- * ({@link #snapshot()}). Should a call over HTTP fail, the rest are made in process.
+ * which were a sixth of the cold round's compile time. They go to the current instance's endpoint
+ * ({@link #endpoint()}), under a path prefix of this warm-up's own, unguessable ({@link
+ * #pathPrefix()}), which answers them with that instance's private services and frameworks, on the
+ * snapshots this warm-up gives it ({@link #snapshot()}). Should a call over HTTP fail, the rest are
+ * made in process.
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
  * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's watch events (created, bound,
