@@ -20,6 +20,19 @@ class HttpLoadDriverStatsTest {
   }
 
   @Test
+  void theFirstCallsAreSetAgainstTheRest() {
+    long[] nanos = new long[1000];
+    for (int i = 0; i < nanos.length; i++) {
+      nanos[i] = (i < 150 ? 3 : i < 160 ? 9 : 1) * MS;
+    }
+    assertThat(HttpLoadDriver.Stats.firstAndRest(nanos, 150))
+        .isEqualTo("first 150: mean 3.00 ms; the other 850: mean 1.09 ms, p99 9.00 ms");
+    assertThat(HttpLoadDriver.Stats.firstAndRest(new long[] {2 * MS, 4 * MS}, 150))
+        .as("a row shorter than the first calls")
+        .isEqualTo("first 2: mean 3.00 ms");
+  }
+
+  @Test
   void theP99OfAThousandCallsIsTheTenthSlowest() {
     long[] nanos = new long[1000];
     for (int i = 0; i < nanos.length; i++) {
