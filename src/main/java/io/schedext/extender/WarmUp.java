@@ -436,23 +436,26 @@ public final class WarmUp {
       List<String> profiles = new ArrayList<>();
       instance.frameworks().all().forEach(f -> profiles.add(f.profileName()));
       Instance current = instance;
-      List<Pod> pods = WarmUpPods.pendingLike(first, codec, PODS, current.number());
-      List<PodInfo> podInfos = podInfos(pods);
-      // One name index and one set of bodies per node order, as the endpoint keeps one index: the
-      // cache may move on meanwhile, and a call's names are those of the snapshot it takes.
-      SnapshotNames nameIndexes = new SnapshotNames();
+      // Each instance's pods, and one name index and one set of bodies per node order, as the
+      // endpoint keeps one index: the cache may move on meanwhile, and a call's names are those of
+      // the snapshot it takes. Set at the first pair of each instance.
+      List<Pod> pods = List.of();
+      List<PodInfo> podInfos = List.of();
+      SnapshotNames nameIndexes = null;
       Snapshot bodiesFor = null;
       List<String> names = List.of();
-      byte[][] bodies = new byte[pods.size()][];
+      byte[][] bodies = null;
       List<NodeInfo> placed = new ArrayList<>(PLACED);
       ReplyBuffer buf = codec.borrowBuffer();
       InetSocketAddress to = server;
       LoopbackClient http = to == null ? null : new LoopbackClient(to, HTTP_TIMEOUT_MILLIS);
       try {
         for (int i = 0; i < large + smallPairs && !closed; i++) {
-          if (i > 0 && i % PAIRS_PER_INSTANCE == 0) {
-            // A new private instance with other pods: its first calls take the live one's.
-            current = renew(current.number() + 1);
+          if (i % PAIRS_PER_INSTANCE == 0) {
+            if (i > 0) {
+              // A new private instance with other pods: its first calls take the live one's.
+              current = renew(current.number() + 1);
+            }
             pods = WarmUpPods.pendingLike(cache.snapshot(), codec, PODS, current.number());
             podInfos = podInfos(pods);
             bodies = new byte[pods.size()][];
