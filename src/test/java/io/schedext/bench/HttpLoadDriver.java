@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -101,17 +102,37 @@ public final class HttpLoadDriver {
      * after ready, or spread through it).
      */
     static String slowest(long[] nanos, int n) {
-      Integer[] order = new Integer[nanos.length];
-      for (int i = 0; i < order.length; i++) {
-        order[i] = i;
-      }
-      Arrays.sort(order, (a, b) -> Long.compare(nanos[b], nanos[a]));
       StringBuilder sb = new StringBuilder();
-      for (int k = 0; k < Math.min(n, order.length); k++) {
-        sb.append(k == 0 ? "" : " ")
-            .append(String.format(Locale.ROOT, "%d:%.1f", order[k], ms(nanos[order[k]])));
+      for (int i : slowestFirst(nanos, n)) {
+        sb.append(sb.isEmpty() ? "" : " ")
+            .append(String.format(Locale.ROOT, "%d:%.1f", i, ms(nanos[i])));
       }
       return sb.toString();
+    }
+
+    /**
+     * When each of the {@code n} slowest of {@code nanos} started, slowest first, as its position
+     * and the milliseconds from the row's start in {@code startNanos} ({@code 0@0.0 298@595.2
+     * ...}): to be laid beside the service's collector and compiler logs, whose pauses and
+     * compilations take a run of calls slow together.
+     */
+    static String slowestStarts(long[] nanos, long[] startNanos, int n) {
+      StringBuilder sb = new StringBuilder();
+      for (int i : slowestFirst(nanos, n)) {
+        sb.append(sb.isEmpty() ? "" : " ")
+            .append(String.format(Locale.ROOT, "%d@%.1f", i, ms(startNanos[i])));
+      }
+      return sb.toString();
+    }
+
+    /** The positions of the {@code n} largest of {@code nanos}, largest first. */
+    private static List<Integer> slowestFirst(long[] nanos, int n) {
+      List<Integer> order = new ArrayList<>(nanos.length);
+      for (int i = 0; i < nanos.length; i++) {
+        order.add(i);
+      }
+      order.sort((a, b) -> Long.compare(nanos[b], nanos[a]));
+      return order.subList(0, Math.min(n, order.size()));
     }
 
     /**
@@ -181,8 +202,10 @@ public final class HttpLoadDriver {
   /**
    * A minimal blocking HTTP/1.1 client on one socket with TCP_NODELAY, as Go's net/http transport
    * behaves for kube-scheduler: one request at a time on a kept-alive connection, the whole body
-   * written at once, the answer read by its Content-Length (or chunked). No thread hand-offs, so
-   * the latency measured is the service's plus the loopback round trip, not a client's event loop.
+   * written at once with the headers kube-scheduler's requests carry (the same as the service's
+   * warm-up sends; other headers take Tomcat's parser down branches the warm-up never took), the
+   * answer read by its Content-Length (or chunked). No thread hand-offs, so the latency measured is
+   * the service's plus the loopback round trip, not a client's event loop.
    */
   static final class Connection {
     private final String host;
@@ -209,9 +232,9 @@ public final class HttpLoadDriver {
                   + host
                   + ":"
                   + port
-                  + "\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
+                  + "\r\nUser-Agent: Go-http-client/1.1\r\nContent-Length: "
                   + body.length
-                  + "\r\n\r\n")
+                  + "\r\nContent-Type: application/json\r\nAccept-Encoding: gzip\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII);
       byte[] request = new byte[head.length + body.length];
       System.arraycopy(head, 0, request, 0, head.length);
@@ -354,11 +377,22 @@ public final class HttpLoadDriver {
       post(path, bodies[i % bodies.length]);
     }
     long[] t = new long[n];
+    long[] starts = new long[n];
+    long rowStartMillis = System.currentTimeMillis();
+    long rowStart = System.nanoTime();
     for (int i = 0; i < n; i++) {
+      starts[i] = System.nanoTime() - rowStart;
       t[i] = post(path, bodies[(warmup + i) % bodies.length]);
     }
     if (slowest > 0) {
       System.out.println("# slowest " + path + ": " + Stats.slowest(t, slowest));
+      System.out.println(
+          "# "
+              + path
+              + " started at "
+              + Instant.ofEpochMilli(rowStartMillis)
+              + "; the slowest calls' starts, ms into the row: "
+              + Stats.slowestStarts(t, starts, slowest));
       System.out.println("# " + path + ", " + Stats.firstAndRest(t, Stats.FIRST_CALLS));
     }
     return Stats.of(t);

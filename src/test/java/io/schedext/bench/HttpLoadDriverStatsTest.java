@@ -20,6 +20,15 @@ class HttpLoadDriverStatsTest {
   }
 
   @Test
+  void theSlowestCallsStartsAreListedInTheSameOrder() {
+    long[] nanos = {241 * MS, 3 * MS, 54 * MS, 2 * MS, 31 * MS + MS / 2};
+    long[] starts = {0, 241 * MS + MS / 2, 245 * MS, 299 * MS, 302 * MS};
+    assertThat(HttpLoadDriver.Stats.slowestStarts(nanos, starts, 3))
+        .isEqualTo("0@0.0 2@245.0 4@302.0");
+    assertThat(HttpLoadDriver.Stats.slowestStarts(nanos, starts, 0)).isEmpty();
+  }
+
+  @Test
   void theFirstCallsAreSetAgainstTheRest() {
     long[] nanos = new long[1000];
     for (int i = 0; i < nanos.length; i++) {
