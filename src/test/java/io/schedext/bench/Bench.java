@@ -262,10 +262,10 @@ public final class Bench {
   record Launched(Process process, HttpLoadDriver driver) {}
 
   /**
-   * Starts the extender as its own JVM (options {@code heap}, {@code gc}, {@code jvm}, {@code jfr},
-   * {@code serviceArgs}, {@code priorities}, {@code compiler}, {@code cp}) with {@code sourceArgs}
-   * saying where its cluster comes from, on a free port. The JVM gets the container image's
-   * collector unless {@code gc} names another, its memory options ({@link
+   * Starts the extender as its own JVM (options {@code java}, {@code heap}, {@code gc}, {@code
+   * jvm}, {@code jfr}, {@code serviceArgs}, {@code priorities}, {@code compiler}, {@code cp}) with
+   * {@code sourceArgs} saying where its cluster comes from, on a free port. The JVM gets the
+   * container image's collector unless {@code gc} names another, its memory options ({@link
    * ImageJvmOptions#memory()}), its thread-priority options ({@link EventThreads#JVM_OPTIONS})
    * unless {@code priorities=false}, and its inlining options ({@link ImageJvmOptions#compiler()})
    * unless {@code compiler=default}.
@@ -275,7 +275,9 @@ public final class Bench {
     List<String> cmd =
         new ArrayList<>(
             List.of(
-                javaBin(),
+                // java=: another JDK's launcher for the service (the image's, say), while the
+                // driver stays on this one.
+                o.getOrDefault("java", javaBin()),
                 "-Xmx" + o.getOrDefault("heap", "1g"),
                 "-XX:+Use" + o.getOrDefault("gc", ImageJvmOptions.gc()) + "GC"));
     cmd.addAll(ImageJvmOptions.memory());
