@@ -9,7 +9,8 @@ package io.schedext.framework;
  * @param plugins the score plugins that ran, in order
  * @param weights their weights
  * @param raw raw scores per plugin per node, or null when not asked for
- * @param normalized normalised scores per plugin per node
+ * @param normalized normalised scores per plugin per node, or null when the raw scores were not
+ *     asked for either (the runtime then reuses their arrays in the next cycle)
  * @param totals Σ normalised × weight per node
  */
 public record ScoreResult(

@@ -3,14 +3,17 @@ package io.schedext.framework.runtime;
 import static io.schedext.framework.ExtensionPoint.PRE_SCORE;
 import static io.schedext.framework.ExtensionPoint.SCORE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.NodeScores;
 import io.schedext.framework.Plugin;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Profile;
+import io.schedext.framework.ScoreExtensions;
 import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
@@ -262,6 +265,85 @@ class FrameworkScoreTest {
       assertThat(r.raw()[0][i]).isEqualTo(i % 101);
       assertThat(r.totals()[i]).isEqualTo(i % 101);
     }
+  }
+
+  /**
+   * Scores a node by its index plus the pod name's length, and normalises them all to twice
+   * themselves, capped at 100: every score depends on the node, the pod and the normalisation.
+   */
+  private static ScorePlugin byIndexAndPod() {
+    return new ScorePlugin() {
+      @Override
+      public String name() {
+        return "by-index-and-pod";
+      }
+
+      @Override
+      public long score(CycleState state, PodInfo pod, NodeInfo node) {
+        return (Long.parseLong(node.name().substring(1)) + pod.name().length()) % 51;
+      }
+
+      @Override
+      public ScoreExtensions scoreExtensions() {
+        return (state, pod, scores) -> {
+          for (int i = 0; i < scores.size(); i++) {
+            scores.set(i, Math.min(100, 2 * scores.get(i)));
+          }
+          return Status.success();
+        };
+      }
+    };
+  }
+
+  @Test
+  void scoresWithoutRawOnesReuseTheirArraysAndMatchTheScoresWithThem() {
+    Framework fw = Fixtures.at(SCORE, byIndexAndPod());
+    Framework kept = Fixtures.at(SCORE, byIndexAndPod());
+    // Above Parallelizer.LIGHT_SERIAL_BELOW: the scores are stored by the parallel loop's blocks.
+    List<NodeInfo> many = new ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      many.add(MakeNode.node().name("n" + i).info());
+    }
+    PodInfo other = MakePod.pod().name("another-pod").uid("q").info();
+    // Over as many nodes, the arrays of the call before are reused; over fewer, new ones are made.
+    record Call(PodInfo pod, List<NodeInfo> nodes) {}
+    List<Call> calls =
+        List.of(
+            new Call(POD, many),
+            new Call(other, many),
+            new Call(POD, many.subList(0, 1100)),
+            new Call(other, many));
+    ScoreResult first = null;
+    long[] firstTotals = null;
+    for (Call c : calls) {
+      ScoreResult r = fw.runScorePlugins(Fixtures.state(), c.pod(), c.nodes(), false);
+      ScoreResult want = kept.runScorePlugins(Fixtures.state(), c.pod(), c.nodes());
+
+      assertThat(r.status().isSuccess()).isTrue();
+      assertThat(r.totals()).containsExactly(want.totals());
+      assertThat(r.raw()).as("raw scores").isNull();
+      assertThat(r.normalized()).as("normalised scores, in arrays the next call reuses").isNull();
+      if (first == null) {
+        first = r;
+        firstTotals = r.totals().clone();
+      }
+    }
+    assertThat(first.totals()).as("a result's totals stay its own").containsExactly(firstTotals);
+    assertThat(firstTotals[0]).isEqualTo(2 * (0 + POD.name().length()));
+  }
+
+  @Test
+  void nodeScoresOverAnArrayNeedOneScorePerNode() {
+    NodeInfo[] two = NODES.toArray(NodeInfo[]::new);
+    long[] values = {4, 5};
+
+    NodeScores over = NodeScores.over(two, values);
+    over.set(0, 9);
+
+    assertThat(values).as("the array itself, not a copy").containsExactly(9, 5);
+    assertThatThrownBy(() -> NodeScores.over(two, new long[3]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("3 scores for 2 nodes: one each, no more");
   }
 
   @Test

@@ -5,7 +5,6 @@ import io.schedext.framework.FilterPlugin;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
-import io.schedext.framework.NodeScores;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.ScoreExtensions;
