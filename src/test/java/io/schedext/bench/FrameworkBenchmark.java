@@ -90,26 +90,21 @@ public class FrameworkBenchmark {
    */
   @Benchmark
   public long scoreTotals() {
-    CycleState state = framework.newCycleState(snapshot);
-    framework.runPreFilterPlugins(state, pod);
-    List<NodeInfo> list = snapshot.list();
-    framework.runPreScorePlugins(state, pod, list);
-    ScoreResult r = framework.runScorePlugins(state, pod, list, false);
-    long best = 0;
-    for (long t : r.totals()) {
-      best = Math.max(best, t);
-    }
-    return best;
+    return bestTotal(false);
   }
 
   /** PreFilter, PreScore, Score and NormalizeScore over every node; returns the best total. */
   @Benchmark
   public long score() {
+    return bestTotal(true);
+  }
+
+  private long bestTotal(boolean keepRaw) {
     CycleState state = framework.newCycleState(snapshot);
     framework.runPreFilterPlugins(state, pod);
     List<NodeInfo> list = snapshot.list();
     framework.runPreScorePlugins(state, pod, list);
-    ScoreResult r = framework.runScorePlugins(state, pod, list);
+    ScoreResult r = framework.runScorePlugins(state, pod, list, keepRaw);
     long best = 0;
     for (long t : r.totals()) {
       best = Math.max(best, t);
