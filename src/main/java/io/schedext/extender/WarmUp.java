@@ -457,7 +457,7 @@ public final class WarmUp {
               current = renew(current.number() + 1);
             }
             pods = WarmUpPods.pendingLike(cache.snapshot(), codec, PODS, current.number());
-            podInfos = podInfos(pods);
+            podInfos = pods.stream().map(PodInfo::of).toList();
             bodies = new byte[pods.size()][];
             bodiesFor = null;
             nameIndexes = new SnapshotNames();
@@ -647,12 +647,6 @@ public final class WarmUp {
     http.close();
     log.info("Warm-up calls go on in process after {} over HTTP: {}", overHttp, failed);
     return false;
-  }
-
-  private static List<PodInfo> podInfos(List<Pod> pods) {
-    List<PodInfo> infos = new ArrayList<>(pods.size());
-    pods.forEach(p -> infos.add(PodInfo.of(p)));
-    return infos;
   }
 
   /** A body decoded as the endpoint decodes a request's. */

@@ -869,7 +869,7 @@ public final class Framework implements PluginsRunner {
     int np = active.size();
     long[][] reused = keepRaw ? null : takeSpareScores(np, nodes.length);
     try {
-      return score(state, pod, nodes, active, weights, reused, keepRaw);
+      return score(state, pod, nodes, active, weights, reused);
     } finally {
       if (reused != null) {
         spareScores.set(reused);
@@ -891,8 +891,8 @@ public final class Framework implements PluginsRunner {
 
   /**
    * The Score phase of {@link #doRunScore}, the plugins' scores in {@code reused} (one array per
-   * plugin, its values overwritten) or, when null, in new arrays; a result over {@code reused}
-   * holds none of them (no raw or normalised scores, the totals only).
+   * plugin, its values overwritten) or, when null, in new arrays kept with the raw scores; a result
+   * over {@code reused} holds none of them (no raw or normalised scores, the totals only).
    */
   private ScoreResult score(
       CycleState state,
@@ -900,9 +900,9 @@ public final class Framework implements PluginsRunner {
       NodeInfo[] nodes,
       List<ScorePlugin> active,
       List<Integer> weights,
-      long[][] reused,
-      boolean keepRaw) {
+      long[][] reused) {
     int np = active.size();
+    boolean keepRaw = reused == null;
     NodeScores[] perPlugin = new NodeScores[np];
     for (int p = 0; p < np; p++) {
       perPlugin[p] = reused == null ? new NodeScores(nodes) : NodeScores.over(nodes, reused[p]);
@@ -1021,7 +1021,7 @@ public final class Framework implements PluginsRunner {
       }
     }
     return new ScoreResult(
-        Status.success(), nodes, names, w, raw, reused == null ? normalized : null, totals);
+        Status.success(), nodes, names, w, raw, keepRaw ? normalized : null, totals);
   }
 
   private static final class ScoreFailure extends RuntimeException {
