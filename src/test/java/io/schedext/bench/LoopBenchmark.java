@@ -44,11 +44,16 @@ import java.util.function.IntConsumer;
  * ready is the cold one; later rounds on the same process are warm. The round's pods are then
  * deleted.
  *
- * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m}, plus
- * the service options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr}, {@code
- * priorities}, {@code compiler}).
+ * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m
+ * version=v1.34.9} (the Kubernetes version of the control plane and kube-scheduler: the directory
+ * of that version named in {@code KUBEBUILDER_ASSETS}, else {@code ../shared/k8s/VERSION/bin}),
+ * plus the service options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr},
+ * {@code priorities}, {@code compiler}).
  */
 final class LoopBenchmark {
+
+  /** The version the loop runs on unless told otherwise: the kube-scheduler deployment/ ships. */
+  static final String DEFAULT_VERSION = "v1.34.9";
 
   private LoopBenchmark() {}
 
@@ -73,7 +78,19 @@ final class LoopBenchmark {
       String byGroup) {}
 
   static void run(Map<String, String> o) throws Exception {
-    Assets assets = Assets.find().orElseThrow(() -> new IllegalStateException(Assets.whyMissing()));
+    String version = o.getOrDefault("version", DEFAULT_VERSION);
+    Assets assets =
+        Assets.find(version)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "no programs of "
+                            + version
+                            + ": name their directory in "
+                            + Assets.VARIABLE
+                            + " or keep them in ../shared/k8s/"
+                            + version
+                            + "/bin"));
     int nodes = Integer.parseInt(o.getOrDefault("nodes", "1000"));
     int pods = Integer.parseInt(o.getOrDefault("pods", "2000"));
     int rounds = Integer.parseInt(o.getOrDefault("rounds", "2"));

@@ -12,8 +12,8 @@ import io.schedext.testing.realcluster.KubeScheduler.Extender;
 import io.schedext.testing.realcluster.KubeScheduler.OwnPlugins;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
+import io.schedext.testing.realcluster.RealClusterTest;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -46,7 +46,7 @@ class ApiServerRestartTest {
     registry.add("extender.cluster.sync-grace", () -> "2s");
   }
 
-  @Test
+  @RealClusterTest
   void readinessFollowsTheApiServerAndNothingIsLostAcrossItsRestart(CapturedOutput log) {
     ControlPlane cp = RealClusterExtension.get();
     KubernetesClient api = cp.client();

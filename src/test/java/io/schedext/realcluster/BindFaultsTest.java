@@ -10,10 +10,10 @@ import io.schedext.testing.StallingProxy;
 import io.schedext.testing.realcluster.ControlPlane;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
+import io.schedext.testing.realcluster.RealClusterTest;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -54,7 +54,7 @@ class BindFaultsTest {
     proxy.close();
   }
 
-  @Test
+  @RealClusterTest
   void aBindingHeldUpOnTheWayNeverOverCommitsTheNode() {
     ControlPlane cp = RealClusterExtension.get();
     Http http = new Http(port);

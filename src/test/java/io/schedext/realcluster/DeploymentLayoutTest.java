@@ -14,12 +14,12 @@ import io.schedext.testing.realcluster.ControlPlane.AuditedRequest;
 import io.schedext.testing.realcluster.KubeScheduler;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
+import io.schedext.testing.realcluster.RealClusterTest;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -51,7 +51,7 @@ class DeploymentLayoutTest {
     Workloads.watchAsDeployed(RealClusterExtension.get(), registry);
   }
 
-  @Test
+  @RealClusterTest
   void theShippedSchedulerConfigurationSchedulesThroughTheExtenderAndNothingIsRefused()
       throws Exception {
     ControlPlane cp = RealClusterExtension.get();

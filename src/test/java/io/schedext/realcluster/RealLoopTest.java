@@ -16,8 +16,10 @@ import io.schedext.testing.realcluster.ControlPlane.AuditedRequest;
 import io.schedext.testing.realcluster.KubeScheduler;
 import io.schedext.testing.realcluster.KubeScheduler.Extender;
 import io.schedext.testing.realcluster.KubeScheduler.OwnPlugins;
+import io.schedext.testing.realcluster.OnEachVersion;
 import io.schedext.testing.realcluster.RealCluster;
 import io.schedext.testing.realcluster.RealClusterExtension;
+import io.schedext.testing.realcluster.RealClusterTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +27,8 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -35,9 +36,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The loop users run: a real kube-scheduler v1.26 calls the running service as its extender,
- * against a real kube-apiserver, and the service watches that API server with the token of the
- * ServiceAccount that {@code deployment/base} creates and binds.
+ * The loop users run: a real kube-scheduler (each supported version) calls the running service as
+ * its extender, against a real kube-apiserver, and the service watches that API server with the
+ * token of the ServiceAccount that {@code deployment/base} creates and binds.
  *
  * <p>kube-scheduler's own resource filter and scorers are turned off where a test is about the
  * extender's decision, so the placement can only come from the extender: with them on,
@@ -91,8 +92,8 @@ class RealLoopTest {
     return "http://127.0.0.1:" + port + "/scheduler";
   }
 
-  @ParameterizedTest(name = "nodeCacheCapable={0}")
-  @ValueSource(booleans = {true, false})
+  @ParameterizedTest(name = "{0}")
+  @ArgumentsSource(OnEachVersion.NodeCacheCapable.class)
   void aNodeTheExtenderRejectsNeverGetsThePod(boolean nodeCacheCapable) {
     Workloads w = Workloads.scope(api, "reject");
     List<String> small =
@@ -118,8 +119,8 @@ class RealLoopTest {
         .allSatisfy(n -> assertThat(w.pods()).noneMatch(p -> n.equals(p.getSpec().getNodeName())));
   }
 
-  @ParameterizedTest(name = "nodeCacheCapable={0}")
-  @ValueSource(booleans = {true, false})
+  @ParameterizedTest(name = "{0}")
+  @ArgumentsSource(OnEachVersion.NodeCacheCapable.class)
   void thePrioritizedNodeWinsATie(boolean nodeCacheCapable) {
     Workloads w = Workloads.scope(api, "tie");
     String free = w.node("free", "4");
@@ -144,7 +145,7 @@ class RealLoopTest {
     }
   }
 
-  @Test
+  @RealClusterTest
   void aBurstThroughTheExtendersBindFillsTheNodeExactly() {
     Workloads w = Workloads.scope(api, "burst");
     String node = w.node("one-cpu", "1");
@@ -189,7 +190,7 @@ class RealLoopTest {
         .allSatisfy(r -> assertThat(r.code()).isEqualTo(201));
   }
 
-  @Test
+  @RealClusterTest
   void preemptionEvictsTheVictimsDefaultPreemptionPicksAndRespectsTheBudget() {
     Workloads w = Workloads.scope(api, "preempt");
     String node = w.node("two-cpu", "2");
@@ -265,7 +266,7 @@ class RealLoopTest {
     assertThat(w.get("guarded")).as("the pod its budget protects").isNotNull();
   }
 
-  @Test
+  @RealClusterTest
   void theExtenderWatchesWithItsServiceAccountAndIsRefusedNothing() {
     Workloads w = Workloads.scope(api, "rbac");
     String node = w.node("n", "2");
