@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.EmbeddedCluster;
 import io.schedext.cluster.EventThreads;
@@ -50,6 +51,12 @@ public class ExtenderConfiguration {
   @Bean
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  /** The victims the preempt verb agreed to, per preemptor and node. */
+  @Bean
+  VictimsInFlight victimsInFlight(Clock clock, ExtenderProperties props) {
+    return new VictimsInFlight(clock, props.cache().evictedPodTtl());
   }
 
   @Bean
@@ -220,13 +227,14 @@ public class ExtenderConfiguration {
       ScheduledTimers timers,
       WaitingPodsMap waitingPods,
       ExtenderMetrics metrics,
+      VictimsInFlight victims,
       ExtenderProperties props) {
     FrameworkServices services =
         new FrameworkServices(
             store,
             source.binder(),
             parallelizer,
-            source.nominator(),
+            victims.over(source.nominator()),
             clock,
             timers,
             waitingPods,

@@ -62,13 +62,17 @@ public record ExtenderProperties(
    * @param assumedPodTtl how long an assumed pod whose binding finished may wait for its watch
    *     event before it is dropped (0 = never)
    * @param cleanupPeriod how often expired assumed pods are looked for
+   * @param evictedPodTtl how long the victims the preempt verb agreed to for a preemptor count as
+   *     gone when that pod is filtered on the node it is then nominated to, before the watch shows
+   *     them deleted (zero: never)
    * @param eventMaxDelay how long a node or pod watch event may wait for the filter, prioritize or
    *     preempt calls being answered before it is applied anyway (0 = events never wait)
    */
   public record Cache(
       @DefaultValue("30s") Duration assumedPodTtl,
       @DefaultValue("1s") Duration cleanupPeriod,
-      @DefaultValue("5ms") Duration eventMaxDelay) {}
+      @DefaultValue("5ms") Duration eventMaxDelay,
+      @DefaultValue("30s") Duration evictedPodTtl) {}
 
   /**
    * Request handling limits.

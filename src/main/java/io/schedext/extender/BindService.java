@@ -1,8 +1,10 @@
 package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderBindingArgs;
 import io.schedext.extender.wire.ExtenderBindingResult;
@@ -41,6 +43,7 @@ final class BindService {
   private final ClusterSource source;
   private final SeenPods seenPods;
   private final ExtenderMetrics metrics;
+  private final VictimsInFlight victims;
   private final ConcurrentHashMap<String, Object> bindLocks = new ConcurrentHashMap<>();
 
   /**
@@ -55,11 +58,16 @@ final class BindService {
   private final Object[] nodeStripes = newStripes(64);
 
   BindService(
-      SchedulerCache cache, ClusterSource source, SeenPods seenPods, ExtenderMetrics metrics) {
+      SchedulerCache cache,
+      ClusterSource source,
+      SeenPods seenPods,
+      ExtenderMetrics metrics,
+      VictimsInFlight victims) {
     this.cache = cache;
     this.source = source;
     this.seenPods = seenPods;
     this.metrics = metrics;
+    this.victims = victims;
   }
 
   private static Object[] newStripes(int n) {
@@ -315,11 +323,26 @@ final class BindService {
    * the node's stripe lock, so two binds onto one node cannot both pass the check before either is
    * assumed (no over-commit).
    */
+  /** {@code info}'s pod as nominated to {@code node}, on a copy. */
+  private static PodInfo nominatedTo(PodInfo info, String node) {
+    return PodInfo.of(
+        new PodBuilder(info.pod())
+            .editOrNewStatus()
+            .withNominatedNodeName(node)
+            .endStatus()
+            .build());
+  }
+
   private Assumption checkFitAndAssume(Framework fw, PodInfo info, String key, String nodeName) {
     Snapshot snapshot = cache.snapshot();
     NodeInfo node = snapshot.get(nodeName);
     if (node == null) {
       return Assumption.failed(String.format(Candidates.UNKNOWN_NODE, nodeName));
+    }
+    if (!victims.on(info.uid(), nodeName).isEmpty() && !nodeName.equals(info.nominatedNodeName())) {
+      // kube-scheduler binds a preemptor to the node it preempted on, maybe before the watch has
+      // shown it nominated there: the check leaves out the victims of that node as filter did.
+      info = nominatedTo(info, nodeName);
     }
     CycleState state = fw.newCycleState(snapshot);
     PreFilterResult pre = fw.runPreFilterPlugins(state, info);

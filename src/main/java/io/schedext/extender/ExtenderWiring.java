@@ -2,6 +2,7 @@ package io.schedext.extender;
 
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Frameworks;
@@ -205,14 +206,15 @@ class ExtenderWiring {
       SeenPods seenPods,
       ExtenderMetrics metrics,
       WireCodec codec,
-      ExplainService explain) {
+      ExplainService explain,
+      VictimsInFlight victims) {
     PreFilterHandoff handoff = new PreFilterHandoff();
     return Verbs.of(
         codec,
         new FilterService(pods, handoff, codec.recentNames(), metrics),
         new PrioritizeService(pods, handoff, metrics),
-        new PreemptionService(pods, metrics),
-        new BindService(cache, source, seenPods, metrics),
+        new PreemptionService(pods, metrics, victims),
+        new BindService(cache, source, seenPods, metrics, victims),
         explain);
   }
 }

@@ -2,6 +2,7 @@ package io.schedext.extender;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.Snapshot;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.MetaPod;
@@ -28,10 +29,13 @@ final class PreemptionService {
 
   private final IncomingPods pods;
   private final ExtenderMetrics metrics;
+  private final VictimsInFlight victims;
 
-  PreemptionService(IncomingPods pods, ExtenderMetrics metrics) {
+  /** The verb, remembering in {@code victims} what it agreed to evict for each preemptor. */
+  PreemptionService(IncomingPods pods, ExtenderMetrics metrics, VictimsInFlight victims) {
     this.pods = pods;
     this.metrics = metrics;
+    this.victims = victims;
   }
 
   /** Answers a preempt call: the proposed nodes and victims this service agrees with, by UID. */
@@ -39,6 +43,7 @@ final class PreemptionService {
     Framework fw = call.framework();
     PodInfo pod = pods.read(args.pod());
     ExtenderPreemptionResult result = review(fw, call.snapshot(), pod, args);
+    remember(pod, result);
     metrics.preemption(
         result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
     if (DecisionLog.LOG.isDebugEnabled()) {
@@ -70,6 +75,18 @@ final class PreemptionService {
           DecisionLog.topReasons(dropped));
     }
     return result;
+  }
+
+  /**
+   * Remembers the answer's victims for the preemptor: kube-scheduler deletes those of the node it
+   * picks and retries the pod there before the watch may have shown them gone (VictimsInFlight).
+   */
+  private void remember(PodInfo pod, ExtenderPreemptionResult result) {
+    Map<String, List<String>> byNode = new LinkedHashMap<>();
+    result
+        .nodeNameToMetaVictims()
+        .forEach((node, v) -> byNode.put(node, v.pods().stream().map(MetaPod::uid).toList()));
+    victims.agreed(pod.uid(), byNode);
   }
 
   private static ExtenderPreemptionResult review(

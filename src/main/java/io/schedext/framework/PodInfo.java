@@ -310,6 +310,12 @@ public final class PodInfo {
     return terminating;
   }
 
+  /** The node the pod is nominated to ({@code status.nominatedNodeName}), or "" when none. */
+  public String nominatedNodeName() {
+    String n = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+    return n == null ? "" : n;
+  }
+
   /** The effective requests (containers, init containers, overhead). Do not mutate. */
   public Resource request() {
     return request;

@@ -1,6 +1,7 @@
 package io.schedext.framework;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -39,5 +40,17 @@ public interface PodNominator {
    */
   default boolean isEmpty() {
     return false;
+  }
+
+  /**
+   * The UIDs of the pods being evicted from {@code nodeName} to make room for {@code pod}, when
+   * {@code pod} is nominated there ({@code status.nominatedNodeName}); empty otherwise (the
+   * default). kube-scheduler retries a preemptor on its nominated node as soon as its victims'
+   * deletions are under way, by when its own cache no longer holds them; a watch that lags behind
+   * it still does. Filtering {@code pod} on that node treats these pods, where they are still there
+   * and not yet terminating, as gone, as kube-scheduler's cache does.
+   */
+  default Set<String> victimsLeaving(PodInfo pod, String nodeName) {
+    return Set.of();
   }
 }

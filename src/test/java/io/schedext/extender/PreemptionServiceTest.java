@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetSpec;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.MetaPod;
@@ -352,7 +353,8 @@ class PreemptionServiceTest {
     var reply =
         new PreemptionService(
                 new IncomingPods(new SeenPods(10, Duration.ofMinutes(1), System::nanoTime)),
-                new ExtenderMetrics(new SimpleMeterRegistry()))
+                new ExtenderMetrics(new SimpleMeterRegistry()),
+                new VictimsInFlight(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ZERO))
             .preempt(Call.on(fw, cache.snapshot()), args);
 
     assertThat(reply.nodeNameToMetaVictims()).isEqualTo(c.want());

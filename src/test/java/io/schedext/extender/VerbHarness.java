@@ -5,6 +5,7 @@ import static org.mockito.Mockito.when;
 
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
+import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderBindingArgs;
@@ -60,8 +61,9 @@ final class VerbHarness {
     PreFilterHandoff handoff = new PreFilterHandoff();
     this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics);
     this.prioritize = new PrioritizeService(pods, handoff, metrics);
-    this.preemption = new PreemptionService(pods, metrics);
-    this.bind = new BindService(cache, source, seen, metrics);
+    VictimsInFlight none = new VictimsInFlight(Clock.systemUTC(), Duration.ZERO);
+    this.preemption = new PreemptionService(pods, metrics, none);
+    this.bind = new BindService(cache, source, seen, metrics, none);
     this.explain = new ExplainService(cache, source, pods, parallelizer);
   }
 

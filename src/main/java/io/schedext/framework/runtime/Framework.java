@@ -578,7 +578,8 @@ public final class Framework implements PluginsRunner {
   @Override
   public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
     FilterRun run = new FilterRun(state, 1);
-    return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0));
+    Leaving leaving = Leaving.of(services.nominator(), pod);
+    return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0), leaving);
   }
 
   /**
@@ -601,6 +602,7 @@ public final class Framework implements PluginsRunner {
     // node-by-node
     // answer would not see consistently either.
     boolean noneNominated = services.nominator().isEmpty();
+    Leaving leaving = Leaving.of(services.nominator(), pod);
     services
         .parallelizer()
         .untilLight(
@@ -611,10 +613,10 @@ public final class Framework implements PluginsRunner {
                 int at = layout.start(worker) - from;
                 for (int i = from; i < to; i++) {
                   scratch[at + i] =
-                      noneNominated
+                      noneNominated && leaving == null
                           ? filterNode(run, state, pod, nodes.get(i), run.timed(i))
                           : filterNodeWithNominatedPods(
-                              run, state, pod, nodes.get(i), run.timed(i));
+                              run, state, pod, nodes.get(i), run.timed(i), leaving);
                 }
               }
 
@@ -670,12 +672,66 @@ public final class Framework implements PluginsRunner {
   }
 
   /**
+   * The pods being evicted from {@code node} for the pod being filtered, which is nominated there
+   * ({@link PodNominator#victimsLeaving}): asked once per call.
+   */
+  private record Leaving(String node, Set<String> uids) {
+
+    /** What is leaving the node {@code pod} is nominated to, or null when nothing is. */
+    static Leaving of(PodNominator nominator, PodInfo pod) {
+      String nominated = pod.nominatedNodeName();
+      if (nominated.isEmpty()) {
+        return null;
+      }
+      Set<String> uids = nominator.victimsLeaving(pod, nominated);
+      return uids.isEmpty() ? null : new Leaving(nominated, uids);
+    }
+
+    /**
+     * Removes the leaving pods still on {@code node} and not yet terminating (a terminating pod
+     * holds its resources in kube-scheduler's view as well), with the RemovePod extensions on
+     * {@code state}; both are the caller's copies.
+     */
+    Status removeFrom(Framework fw, CycleState state, PodInfo pod, NodeInfo node) {
+      for (String uid : uids) {
+        PodInfo victim = null;
+        for (PodInfo p : node.pods()) {
+          if (p.uid().equals(uid)) {
+            victim = p;
+            break;
+          }
+        }
+        if (victim == null || victim.terminating()) {
+          continue;
+        }
+        node.removePod(victim);
+        Status s = fw.runPreFilterExtensionRemovePod(state, pod, victim, node);
+        if (!s.isSuccess()) {
+          return s;
+        }
+      }
+      return Status.success();
+    }
+  }
+
+  /**
    * Filters one node with the pods nominated to it, as upstream: when pods of equal or higher
    * priority are nominated there, the filters must pass both with them added (on copies of state
-   * and node) and without.
+   * and node) and without. On the node the pod is nominated to, the pods being evicted for it are
+   * gone first ({@link Leaving}).
    */
   private Status filterNodeWithNominatedPods(
-      FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed) {
+      FilterRun run, CycleState state, PodInfo pod, NodeInfo node, boolean timed, Leaving leaving) {
+    if (leaving != null && leaving.node().equals(node.name())) {
+      CycleState without = state.copy();
+      NodeInfo nodeWithout = node.snapshotCopy();
+      Status s = leaving.removeFrom(this, without, pod, nodeWithout);
+      if (!s.isSuccess()) {
+        return s;
+      }
+      state = without;
+      node = nodeWithout;
+    }
     PodNominator nominator = services.nominator();
     if (nominator.isEmpty()) {
       return filterNode(run, state, pod, node, timed);

@@ -193,6 +193,15 @@ public final class KubeScheduler implements AutoCloseable {
     return daemon.tail(lines);
   }
 
+  /** Its whole log so far. */
+  public String log() {
+    try {
+      return Files.readString(daemon.log());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The process id. */
   public long pid() {
     return daemon.pid();

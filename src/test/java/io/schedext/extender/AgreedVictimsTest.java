@@ -1,0 +1,78 @@
+package io.schedext.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.schedext.testing.Http;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * Over HTTP: the victims the preempt verb agreed to are left out when kube-scheduler retries the
+ * preemptor on the node it nominated, before any watch event shows them gone (the embedded cluster
+ * never deletes them), by filter and by bind, and nowhere else.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "extender.cluster.file=classpath:cluster/full-nodes.yaml")
+@DirtiesContext
+class AgreedVictimsTest {
+
+  @Value("${local.server.port}")
+  int port;
+
+  private static String pod(String nominated) {
+    String status = nominated == null ? "{}" : "{\"nominatedNodeName\":\"" + nominated + "\"}";
+    return """
+        {"metadata":{"name":"vip","namespace":"default","uid":"vip"},
+         "spec":{"priority":1000,"containers":[{"name":"c","image":"pause",
+           "resources":{"requests":{"cpu":"2"}}}]},
+         "status":%s}"""
+        .formatted(status);
+  }
+
+  private JsonNode filter(String nominated) {
+    Http.Reply r =
+        new Http(port)
+            .post(
+                "/scheduler/filter",
+                "{\"Pod\":" + pod(nominated) + ",\"Nodes\":null,\"NodeNames\":[\"n0\",\"n1\"]}");
+    assertThat(r.status()).isEqualTo(200);
+    return r.json();
+  }
+
+  @Test
+  void theNominatedNodeFitsOnceThePreemptVerbAgreedToItsVictims() {
+    Http http = new Http(port);
+    assertThat(filter("n0").get("FailedNodes").get("n0").asText())
+        .as("before any preemption")
+        .isEqualTo("Insufficient cpu");
+
+    Http.Reply preempt =
+        http.post(
+            "/scheduler/preempt",
+            """
+            {"Pod":%s,"NodeNameToVictims":null,"NodeNameToMetaVictims":{
+              "n0":{"Pods":[{"UID":"n0-0"},{"UID":"n0-1"}],"NumPDBViolations":0},
+              "n1":{"Pods":[{"UID":"n1-0"},{"UID":"n1-1"}],"NumPDBViolations":0}}}"""
+                .formatted(pod(null)));
+    assertThat(preempt.status()).isEqualTo(200);
+    assertThat(preempt.json().get("NodeNameToMetaVictims").size()).isEqualTo(2);
+
+    JsonNode nominated = filter("n0");
+    assertThat(nominated.get("NodeNames")).extracting(JsonNode::asText).containsExactly("n0");
+    assertThat(nominated.get("FailedNodes").get("n1").asText())
+        .as("the other node answered: kube-scheduler deletes nothing there")
+        .isEqualTo("Insufficient cpu");
+    assertThat(filter(null).get("NodeNames")).as("not nominated yet").isEmpty();
+
+    Http.Reply bind =
+        http.post(
+            "/scheduler/bind",
+            "{\"PodName\":\"vip\",\"PodNamespace\":\"default\",\"PodUID\":\"vip\",\"Node\":\"n0\"}");
+    assertThat(bind.json().get("Error").asText()).isEmpty();
+    assertThat(http.get("/debug/cache/nodes/n0").body()).contains("vip");
+  }
+}
