@@ -1,7 +1,7 @@
 package io.schedext.cache;
 
-import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;
+import io.schedext.cache.NodeEntries.Item;
 import io.schedext.framework.ImageStateSummary;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -38,38 +38,14 @@ public final class SchedulerCache {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulerCache.class);
 
-  private static final class PodState {
+  /** One pod's state (read by {@link CacheDebugger} under the lock). */
+  static final class PodState {
     PodInfo pod;
     Instant deadline;
     boolean bindingFinished;
 
     PodState(PodInfo pod) {
       this.pod = pod;
-    }
-  }
-
-  private static final class Item {
-    final NodeInfo info;
-    Item prev;
-    Item next;
-    // The image summaries last given to a snapshot copy of this node, with the node object and the
-    // image-state
-    // version they were computed for: a pod change leaves both alone, so the next copy reuses them.
-    Map<String, ImageStateSummary> summaries;
-    Node summariesOf;
-    long summariesVersion;
-
-    Item(NodeInfo info) {
-      this.info = info;
-    }
-  }
-
-  private static final class ImageState {
-    final long size;
-    final Set<String> nodes = new HashSet<>();
-
-    ImageState(long size) {
-      this.size = size;
     }
   }
 
@@ -82,14 +58,11 @@ public final class SchedulerCache {
   /** Node changes since the last published snapshot (written under the lock). */
   private volatile int unpublishedChanges;
 
-  private final Map<String, PodState> podStates = new HashMap<>();
-  private final Set<String> assumedPods = new HashSet<>();
-  private final Map<String, Item> nodes = new HashMap<>();
-  private Item head;
-  private final NodeTree nodeTree = new NodeTree();
-  private final Map<String, ImageState> imageStates = new HashMap<>();
-  // Advanced whenever imageStates changes (a node's images were added or removed).
-  private long imageStatesVersion;
+  final Map<String, PodState> podStates = new HashMap<>();
+  final Set<String> assumedPods = new HashSet<>();
+  final NodeEntries nodes = new NodeEntries();
+  final NodeTree nodeTree = new NodeTree();
+  private final ImageStates imageStates = new ImageStates();
   private volatile Snapshot published = Snapshot.empty();
   private long treeVersion;
   private long publishedTreeVersion;
@@ -366,8 +339,7 @@ public final class SchedulerCache {
   private void addPodLocked(PodInfo pod, boolean assume) {
     Item n = nodes.get(pod.nodeName());
     if (n == null) {
-      n = new Item(new NodeInfo());
-      nodes.put(pod.nodeName(), n);
+      n = nodes.add(pod.nodeName());
     }
     n.info.addPod(pod);
     moveToHead(pod.nodeName());
@@ -431,17 +403,17 @@ public final class SchedulerCache {
       Item n = nodes.get(name);
       Node previous = null;
       if (n == null) {
-        n = new Item(new NodeInfo());
-        nodes.put(name, n);
+        n = nodes.add(name);
       } else {
         previous = n.info.node();
       }
       // Most node updates are status heartbeats with the same images: the cluster's image state
-      // then stays as it is
-      // (and so do the other nodes' image summaries).
-      boolean sameImages = previous != null && Objects.equals(images(previous), images(newNode));
+      // then stays as it is (and so do the other nodes' image summaries).
+      boolean sameImages =
+          previous != null
+              && Objects.equals(ImageStates.images(previous), ImageStates.images(newNode));
       if (previous != null && !sameImages) {
-        removeImageStates(previous);
+        imageStates.remove(previous);
       }
       if (previous == null) {
         nodeTree.addNode(newNode);
@@ -450,7 +422,7 @@ public final class SchedulerCache {
         treeVersion++;
       }
       if (!sameImages) {
-        addImageStates(newNode);
+        imageStates.add(newNode);
       }
       n.info.setNode(newNode);
       // After setNode: moving to the head publishes the entry's new generation to the lock-free
@@ -493,7 +465,7 @@ public final class SchedulerCache {
       }
       treeVersion++;
       nodeTree.removeNode(cached);
-      removeImageStates(cached);
+      imageStates.remove(cached);
     } finally {
       lock.unlock();
     }
@@ -501,49 +473,6 @@ public final class SchedulerCache {
 
   private static String goQuoted(String s) {
     return s.replace("\u0000", "\\x00");
-  }
-
-  private static List<ContainerImage> images(Node node) {
-    return node.getStatus() == null ? null : node.getStatus().getImages();
-  }
-
-  private void addImageStates(Node node) {
-    String name = node.getMetadata().getName();
-    if (node.getStatus() == null || node.getStatus().getImages() == null) {
-      return;
-    }
-    for (ContainerImage image : node.getStatus().getImages()) {
-      if (image.getNames() == null) {
-        continue;
-      }
-      long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
-      imageStatesVersion++;
-      for (String imageName : image.getNames()) {
-        imageStates.computeIfAbsent(imageName, k -> new ImageState(size)).nodes.add(name);
-      }
-    }
-  }
-
-  private void removeImageStates(Node node) {
-    String name = node.getMetadata().getName();
-    if (node.getStatus() == null || node.getStatus().getImages() == null) {
-      return;
-    }
-    for (ContainerImage image : node.getStatus().getImages()) {
-      if (image.getNames() == null) {
-        continue;
-      }
-      imageStatesVersion++;
-      for (String imageName : image.getNames()) {
-        ImageState s = imageStates.get(imageName);
-        if (s != null) {
-          s.nodes.remove(name);
-          if (s.nodes.isEmpty()) {
-            imageStates.remove(imageName);
-          }
-        }
-      }
-    }
   }
 
   /**
@@ -555,80 +484,28 @@ public final class SchedulerCache {
     Node node = item.info.node();
     if (item.summaries == null
         || item.summariesOf != node
-        || item.summariesVersion != imageStatesVersion) {
-      item.summaries = imageSummaries(node);
+        || item.summariesVersion != imageStates.version()) {
+      item.summaries = imageStates.summaries(node);
       item.summariesOf = node;
-      item.summariesVersion = imageStatesVersion;
+      item.summariesVersion = imageStates.version();
     }
     return item.summaries;
   }
 
-  private Map<String, ImageStateSummary> imageSummaries(Node node) {
-    if (node.getStatus() == null
-        || node.getStatus().getImages() == null
-        || node.getStatus().getImages().isEmpty()) {
-      return Map.of();
-    }
-    Map<String, ImageStateSummary> out = new HashMap<>();
-    for (ContainerImage image : node.getStatus().getImages()) {
-      if (image.getNames() == null) {
-        continue;
-      }
-      for (String imageName : image.getNames()) {
-        ImageState s = imageName == null ? null : imageStates.get(imageName);
-        if (s != null) {
-          out.putIfAbsent(imageName.intern(), new ImageStateSummary(s.size, s.nodes.size()));
-        }
-      }
-    }
-    // Shared by every snapshot copy of the node until it changes, so it must not change either.
-    // Read once per node
-    // of every prioritize: a compact immutable map with interned keys (ImageLocality interns the
-    // pod's names too), so
-    // a lookup is a probe into one array ending on a reference comparison.
-    return Map.copyOf(out);
-  }
-
   private void moveToHead(String name) {
-    Item n = nodes.get(name);
-    if (n == null) {
-      return;
+    Item n = nodes.moveToHead(name);
+    if (n != null) {
+      headGeneration = n.info.generation();
+      unpublishedChanges++;
     }
-    if (n != head) {
-      if (n.prev != null) {
-        n.prev.next = n.next;
-      }
-      if (n.next != null) {
-        n.next.prev = n.prev;
-      }
-      if (head != null) {
-        head.prev = n;
-      }
-      n.next = head;
-      n.prev = null;
-      head = n;
-    }
-    headGeneration = head.info.generation();
-    unpublishedChanges++;
   }
 
   private void removeItem(String name) {
-    Item n = nodes.remove(name);
-    if (n == null) {
-      return;
+    if (nodes.remove(name) != null) {
+      // A removal changes the node set even though no remaining node's generation moved.
+      headGeneration = NodeInfo.nextGeneration();
+      unpublishedChanges++;
     }
-    if (n.prev != null) {
-      n.prev.next = n.next;
-    }
-    if (n.next != null) {
-      n.next.prev = n.prev;
-    }
-    if (n == head) {
-      head = n.next;
-    }
-    // A removal changes the node set even though no remaining node's generation moved.
-    headGeneration = NodeInfo.nextGeneration();
-    unpublishedChanges++;
   }
 
   /**
@@ -669,7 +546,7 @@ public final class SchedulerCache {
       }
       Map<String, NodeInfo> changed = new LinkedHashMap<>();
       boolean structural = false;
-      for (Item n = head; n != null; n = n.next) {
+      for (Item n = nodes.head(); n != null; n = n.next) {
         if (n.info.generation() <= current.generation()) {
           break;
         }
@@ -738,108 +615,7 @@ public final class SchedulerCache {
     }
   }
 
-  // ------------------------------------------------------------------------------------------------- diagnostics
-
-  /**
-   * Checks the cache against itself: every node's aggregate equals the sum over its pods, every pod
-   * state points at a node entry holding that pod and vice versa, assumed pods have states, and the
-   * node tree counts the nodes that have a Node object. Returns the inconsistencies found (empty
-   * when none). Takes the lock for O(pods) time.
-   */
-  public List<String> checkConsistency() {
-    List<String> problems = new ArrayList<>();
-    lock.lock();
-    try {
-      int podsOnNodes = 0;
-      int withNode = 0;
-      for (Map.Entry<String, Item> e : nodes.entrySet()) {
-        NodeInfo info = e.getValue().info;
-        if (info.node() != null) {
-          withNode++;
-        }
-        NodeInfo recomputed = new NodeInfo();
-        for (PodInfo p : info.pods()) {
-          podsOnNodes++;
-          recomputed.addPod(p);
-          PodState ps = podStates.get(p.uid());
-          if (ps == null) {
-            problems.add("pod " + p.key() + " is on node " + e.getKey() + " but has no pod state");
-          } else if (!ps.pod.nodeName().equals(e.getKey())) {
-            problems.add(
-                "pod "
-                    + p.key()
-                    + " is on node "
-                    + e.getKey()
-                    + " but its state says "
-                    + ps.pod.nodeName());
-          }
-        }
-        if (!recomputed.requested().equals(info.requested())) {
-          problems.add(
-              "node "
-                  + e.getKey()
-                  + " requested "
-                  + info.requested()
-                  + " but its pods sum to "
-                  + recomputed.requested());
-        }
-        if (!recomputed.nonZeroRequested().equals(info.nonZeroRequested())) {
-          problems.add(
-              "node "
-                  + e.getKey()
-                  + " non-zero requested "
-                  + info.nonZeroRequested()
-                  + " but its pods sum to "
-                  + recomputed.nonZeroRequested());
-        }
-        if (!recomputed.pvcRefCounts().equals(info.pvcRefCounts())) {
-          problems.add(
-              "node "
-                  + e.getKey()
-                  + " PVC reference counts "
-                  + info.pvcRefCounts()
-                  + " but its pods give "
-                  + recomputed.pvcRefCounts());
-        }
-        if (recomputed.usedPorts().size() != info.usedPorts().size()) {
-          problems.add(
-              "node "
-                  + e.getKey()
-                  + " has "
-                  + info.usedPorts().size()
-                  + " used host ports but its pods use "
-                  + recomputed.usedPorts().size());
-        }
-        if (recomputed.podsWithAffinity().size() != info.podsWithAffinity().size()
-            || recomputed.podsWithRequiredAntiAffinity().size()
-                != info.podsWithRequiredAntiAffinity().size()) {
-          problems.add("node " + e.getKey() + " affinity pod lists do not match its pods");
-        }
-        if (info.node() == null && info.pods().isEmpty()) {
-          problems.add("node entry " + e.getKey() + " has neither a Node nor pods");
-        }
-      }
-      if (podsOnNodes != podStates.size()) {
-        problems.add(podStates.size() + " pod states but " + podsOnNodes + " pods on nodes");
-      }
-      for (String uid : assumedPods) {
-        if (!podStates.containsKey(uid)) {
-          problems.add("assumed pod " + uid + " has no pod state");
-        }
-      }
-      if (withNode != nodeTree.numNodes()) {
-        problems.add(
-            "the node tree counts "
-                + nodeTree.numNodes()
-                + " nodes but "
-                + withNode
-                + " have a Node object");
-      }
-    } finally {
-      lock.unlock();
-    }
-    return problems;
-  }
+  // ------------------------------------------------------------------------------------------------------ counts
 
   /** The number of nodes with a Node object. */
   public int nodeCount() {
@@ -866,116 +642,20 @@ public final class SchedulerCache {
     return expired.get();
   }
 
-  /**
-   * The assumed pods with when their binding finished deadline will pass (null = no deadline yet).
-   */
-  public Map<PodInfo, Instant> assumedPods() {
-    lock.lock();
-    try {
-      Map<PodInfo, Instant> out = new LinkedHashMap<>();
-      for (String key : assumedPods) {
-        PodState ps = podStates.get(key);
-        if (ps != null) {
-          out.put(ps.pod, ps.deadline);
-        }
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Every cached pod (assumed and added). */
+  /** Every cached pod (assumed and added), O(pods) under the lock. */
   public List<PodInfo> pods() {
-    lock.lock();
-    try {
-      List<PodInfo> out = new ArrayList<>(podStates.size());
-      for (PodState ps : podStates.values()) {
-        out.add(ps.pod);
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
+    return withLock(
+        () -> {
+          List<PodInfo> out = new ArrayList<>(podStates.size());
+          for (PodState ps : podStates.values()) {
+            out.add(ps.pod);
+          }
+          return out;
+        });
   }
 
-  /** Names of node entries that have no Node object but still hold pods. */
-  public List<String> ghostNodes() {
-    lock.lock();
-    try {
-      List<String> out = new ArrayList<>();
-      nodes.forEach(
-          (name, item) -> {
-            if (item.info.node() == null) {
-              out.add(name);
-            }
-          });
-      return out;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * The live (mutable) node info of {@code name}, for tests that need to corrupt it; null when
-   * absent.
-   */
-  NodeInfo nodeInfoForTest(String name) {
-    Item it = nodes.get(name);
-    return it == null ? null : it.info;
-  }
-
-  /**
-   * A copy of the cached entry for {@code name} (ghost entries included), or null; for tests and
-   * diagnostics.
-   */
-  NodeInfo nodeInfo(String name) {
-    lock.lock();
-    try {
-      Item n = nodes.get(name);
-      return n == null ? null : n.info.snapshotCopy();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Names of every node entry, most recently changed first (ghosts included); for tests and
-   * diagnostics.
-   */
-  List<String> recencyOrder() {
-    lock.lock();
-    try {
-      List<String> out = new ArrayList<>();
-      for (Item n = head; n != null; n = n.next) {
-        out.add(n.info.node() == null ? ghostName(n) : n.info.name());
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private String ghostName(Item item) {
-    for (Map.Entry<String, Item> e : nodes.entrySet()) {
-      if (e.getValue() == item) {
-        return e.getKey();
-      }
-    }
-    return "?";
-  }
-
-  /** The node names in NodeTree order; for tests and diagnostics. */
-  List<String> nodeTreeOrder() {
-    lock.lock();
-    try {
-      return nodeTree.list();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private <T> T withLock(Supplier<T> read) {
+  /** Reads the cache's state under its lock (for {@link CacheDebugger}). */
+  <T> T withLock(Supplier<T> read) {
     lock.lock();
     try {
       return read.get();

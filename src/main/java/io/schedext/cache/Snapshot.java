@@ -27,9 +27,8 @@ public final class Snapshot implements NodeInfoLister {
   private final long generation;
   private final NodeInfoList list;
   // Built on first use: the watch side publishes a snapshot every few dozen node changes, and
-  // walking every node info
-  // for these lists made each publish O(nodes) in cache misses; the plugins sum over list()
-  // instead.
+  // walking every node info for these lists made each publish O(nodes) in cache misses; the plugins
+  // sum over list() instead.
   private volatile List<NodeInfo> withAffinity;
   private volatile List<NodeInfo> withRequiredAntiAffinity;
   private volatile Set<String> usedPvcs;

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.schedext.cache.CacheDebugger;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.VictimsInFlight;
@@ -100,9 +101,10 @@ public class ExtenderConfiguration {
     return gate;
   }
 
-  /** Runs the expiry of assumed pods on one daemon thread. */
+  /** Runs the expiry of assumed pods, and the cache's check of itself, on one daemon thread. */
   @Bean(destroyMethod = "shutdownNow")
   ScheduledExecutorService cacheCleanup(SchedulerCache cache, ExtenderProperties props) {
+    CacheDebugger debugger = new CacheDebugger(cache);
     ScheduledExecutorService ses =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -115,7 +117,7 @@ public class ExtenderConfiguration {
         cache::cleanupExpiredAssumedPods, period, period, TimeUnit.MILLISECONDS);
     ses.scheduleWithFixedDelay(
         () -> {
-          List<String> problems = cache.checkConsistency();
+          List<String> problems = debugger.checkConsistency();
           inconsistencies.set(problems.size());
           if (!problems.isEmpty()) {
             LoggerFactory.getLogger(SchedulerCache.class)

@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import io.schedext.cache.CacheDebugger;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
@@ -32,6 +33,7 @@ import org.springframework.web.bind.annotation.RestController;
 class DebugController {
 
   private final SchedulerCache cache;
+  private final CacheDebugger debugger;
   private final ClusterSource source;
   private final WaitingPods waitingPods;
   private final WireCodec codec;
@@ -46,6 +48,7 @@ class DebugController {
       Clock clock,
       Frameworks frameworks) {
     this.cache = cache;
+    this.debugger = new CacheDebugger(cache);
     this.source = source;
     this.waitingPods = waitingPods;
     this.codec = codec;
@@ -62,12 +65,12 @@ class DebugController {
     out.put("generation", s.generation());
     out.put("nodes", cache.nodeCount());
     out.put("pods", cache.podCount());
-    out.put("ghostNodes", cache.ghostNodes());
+    out.put("ghostNodes", debugger.ghostNodes());
     out.put("assumedPodTtl", cache.ttl().toString());
-    out.put("selfCheck", cache.checkConsistency());
+    out.put("selfCheck", debugger.checkConsistency());
     Instant now = clock.instant();
     List<Map<String, Object>> assumed = new ArrayList<>();
-    cache
+    debugger
         .assumedPods()
         .forEach(
             (pod, deadline) -> {

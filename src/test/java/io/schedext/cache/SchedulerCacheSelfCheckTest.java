@@ -30,7 +30,7 @@ class SchedulerCacheSelfCheckTest {
     cache.addPod(b);
     cache.assumePod(c);
     cache.removeNode(MakeNode.node().name("n1").obj());
-    assertThat(cache.checkConsistency()).isEmpty();
+    assertThat(new CacheDebugger(cache).checkConsistency()).isEmpty();
   }
 
   @Test
@@ -40,8 +40,8 @@ class SchedulerCacheSelfCheckTest {
     cache.addPod(MakePod.pod().name("a").node("n1").req(Map.of("cpu", "1")).info());
     // Corrupt the live node info behind the cache's back, as a bug would.
     PodInfo stray = MakePod.pod().name("stray").node("n1").req(Map.of("cpu", "2")).info();
-    cache.nodeInfoForTest("n1").requested().add(stray.request());
-    assertThat(cache.checkConsistency())
+    new CacheDebugger(cache).liveNodeInfo("n1").requested().add(stray.request());
+    assertThat(new CacheDebugger(cache).checkConsistency())
         .containsExactly(
             "node n1 requested {milliCPU=3000, memory=0, ephemeralStorage=0, pods=0} but its pods sum "
                 + "to {milliCPU=1000, memory=0, ephemeralStorage=0, pods=0}");

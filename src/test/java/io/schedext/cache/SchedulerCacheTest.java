@@ -38,7 +38,7 @@ class SchedulerCacheTest {
   }
 
   private static Agg agg(SchedulerCache cache, String node) {
-    return Agg.of(cache.nodeInfo(node));
+    return Agg.of(new CacheDebugger(cache).nodeInfo(node));
   }
 
   // ------------------------------------------------------------------------------------------------------- assume
@@ -122,7 +122,9 @@ class SchedulerCacheTest {
       assertThat(cache.isAssumedPod(p.uid())).isFalse();
       assertThat(cache.getPod(p.uid())).isNull();
     }
-    assertThat(cache.nodeInfo("node")).as("a node-less entry without pods is dropped").isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("node"))
+        .as("a node-less entry without pods is dropped")
+        .isNull();
     assertThat(cache.podCount()).isZero();
   }
 
@@ -235,14 +237,15 @@ class SchedulerCacheTest {
     PodInfo added = basePod("node", "added", "100m", "500", 0);
     cache.assumePod(assumed);
     cache.addPod(added);
-    assertThat(cache.assumedPods()).containsEntry(assumed, null);
+    assertThat(new CacheDebugger(cache).assumedPods()).containsEntry(assumed, null);
 
     clock.advance(Duration.ofSeconds(3));
     cache.finishBinding(assumed);
     cache.finishBinding(added);
     cache.finishBinding(basePod("node", "unknown", "100m", "500", 0));
 
-    assertThat(cache.assumedPods()).isEqualTo(Map.of(assumed, T0.plusSeconds(3).plus(TTL)));
+    assertThat(new CacheDebugger(cache).assumedPods())
+        .isEqualTo(Map.of(assumed, T0.plusSeconds(3).plus(TTL)));
     clock.advance(Duration.ofDays(1));
     assertThat(cache.cleanupExpiredAssumedPods()).containsExactly(assumed);
     assertThat(cache.getPod(added.uid())).isSameAs(added);
@@ -333,7 +336,7 @@ class SchedulerCacheTest {
     cache.addPod(watched);
 
     assertThat(cache.getPod("test-1")).isSameAs(watched);
-    assertThat(cache.nodeInfo("node1").pods()).containsExactly(watched);
+    assertThat(new CacheDebugger(cache).nodeInfo("node1").pods()).containsExactly(watched);
     assertThat(agg(cache, "node1"))
         .isEqualTo(
             new Agg(List.of("test-1"), res(100, 500), res(100, 500), ports("0.0.0.0", "TCP", 80)));
@@ -351,7 +354,7 @@ class SchedulerCacheTest {
     cache.addPod(added);
     cache.updatePod(added, updated);
 
-    assertThat(cache.nodeInfo("assumed-node-1")).isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("assumed-node-1")).isNull();
     assertThat(cache.isAssumedPod("test-1")).isFalse();
     assertThat(agg(cache, "actual-node"))
         .isEqualTo(
@@ -415,7 +418,7 @@ class SchedulerCacheTest {
     cache.updatePod(onA, onB);
 
     assertThat(cache.corruptions()).isEqualTo(1);
-    assertThat(cache.nodeInfo("a")).isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("a")).isNull();
     assertThat(agg(cache, "b").pods()).containsExactly("test");
   }
 
@@ -432,14 +435,14 @@ class SchedulerCacheTest {
             .info();
     cache.addPod(p);
 
-    NodeInfo n = cache.nodeInfo("node");
+    NodeInfo n = new CacheDebugger(cache).nodeInfo("node");
     assertThat(n.requested()).isEqualTo(new io.schedext.framework.Resource(0, 0, 500, 0));
     assertThat(n.nonZeroRequested())
         .isEqualTo(res(PodRequests.DEFAULT_MILLI_CPU_REQUEST, PodRequests.DEFAULT_MEMORY_REQUEST));
 
     cache.removePod(p);
     assertThat(cache.getPod(p.uid())).isNull();
-    assertThat(cache.nodeInfo("node")).isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("node")).isNull();
   }
 
   // ------------------------------------------------------------------------------------------------------- remove
@@ -470,7 +473,7 @@ class SchedulerCacheTest {
         .isInstanceOf(CacheException.class)
         .hasMessage(
             "pod test(node_info_cache_test/test) is not found in scheduler cache, so cannot be removed from it");
-    assertThat(cache.recencyOrder()).containsExactly("node-1", "node-2");
+    assertThat(new CacheDebugger(cache).recencyOrder()).containsExactly("node-1", "node-2");
     assertThat(agg(cache, "node-1")).isEqualTo(new Agg(List.of(), res(0, 0), res(0, 0), Map.of()));
   }
 
@@ -514,7 +517,7 @@ class SchedulerCacheTest {
     cache.removePod(basePod("", "test", "100m", "500", 0));
 
     assertThat(cache.corruptions()).isZero();
-    assertThat(cache.nodeInfo("node")).isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("node")).isNull();
   }
 
   @Test
@@ -526,7 +529,7 @@ class SchedulerCacheTest {
 
     assertThat(cache.corruptions()).isEqualTo(1);
     assertThat(cache.getPod("test")).isNull();
-    assertThat(cache.nodeInfo("a")).isNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("a")).isNull();
   }
 
   // ------------------------------------------------------------------------------------------------------- forget
@@ -629,13 +632,13 @@ class SchedulerCacheTest {
 
     // added: allocatable from the node, requests from the pods ("50m" memory rounds up to 1 byte
     // each)
-    NodeInfo got = cache.nodeInfo("test-node-1");
+    NodeInfo got = new CacheDebugger(cache).nodeInfo("test-node-1");
     assertThat(got.node()).isSameAs(n1);
     assertThat(got.allocatable()).isEqualTo(res(1000, 1, "example.com/foo", 1));
     assertThat(got.requested()).isEqualTo(res(1000, 2));
     assertThat(got.taints()).hasSize(1);
     assertThat(cache.nodeCount()).isEqualTo(3);
-    assertThat(cache.nodeTreeOrder()).hasSize(3);
+    assertThat(new CacheDebugger(cache).nodeTreeOrder()).hasSize(3);
     NodeInfo snap = cache.snapshot().get("test-node-1");
     assertThat(Agg.of(snap)).isEqualTo(Agg.of(got));
     assertThat(snap.allocatable()).isEqualTo(got.allocatable());
@@ -645,19 +648,20 @@ class SchedulerCacheTest {
     Node n1b =
         MakeNode.node().name("test-node-1").capacity(Map.of("cpu", "1000m", "memory", "2Gi")).obj();
     cache.updateNode(n1, n1b);
-    got = cache.nodeInfo("test-node-1");
+    got = new CacheDebugger(cache).nodeInfo("test-node-1");
     assertThat(got.generation()).isGreaterThan(generation);
     assertThat(got.allocatable()).isEqualTo(res(1000, 2L << 30));
     assertThat(cache.snapshot().get("test-node-1").allocatable()).isEqualTo(res(1000, 2L << 30));
-    assertThat(cache.nodeTreeOrder()).hasSize(3);
+    assertThat(new CacheDebugger(cache).nodeTreeOrder()).hasSize(3);
 
     // removed while pods remain: a ghost entry outside the tree and the snapshot
     cache.removeNode(n1b);
-    assertThat(cache.nodeInfo("test-node-1")).isNotNull();
-    assertThat(cache.nodeInfo("test-node-1").node()).isNull();
-    assertThat(cache.ghostNodes()).containsExactly("test-node-1");
+    assertThat(new CacheDebugger(cache).nodeInfo("test-node-1")).isNotNull();
+    assertThat(new CacheDebugger(cache).nodeInfo("test-node-1").node()).isNull();
+    assertThat(new CacheDebugger(cache).ghostNodes()).containsExactly("test-node-1");
     assertThat(cache.nodeCount()).isEqualTo(2);
-    assertThat(cache.nodeTreeOrder()).containsExactly("test-node-2", "test-node-3");
+    assertThat(new CacheDebugger(cache).nodeTreeOrder())
+        .containsExactly("test-node-2", "test-node-3");
     assertThat(cache.snapshot().get("test-node-1")).isNull();
     assertThat(cache.snapshot().size()).isEqualTo(2);
     assertThatThrownBy(() -> cache.removeNode(n1b))
@@ -670,8 +674,8 @@ class SchedulerCacheTest {
     cache.removePod(pod1);
     cache.removePod(pod2);
     assertThat(cache.getPod("pod1")).isNull();
-    assertThat(cache.nodeInfo("test-node-1")).isNull();
-    assertThat(cache.ghostNodes()).isEmpty();
+    assertThat(new CacheDebugger(cache).nodeInfo("test-node-1")).isNull();
+    assertThat(new CacheDebugger(cache).ghostNodes()).isEmpty();
   }
 
   @Test
@@ -690,8 +694,8 @@ class SchedulerCacheTest {
 
     cache.removeNode(n);
 
-    assertThat(cache.nodeInfo("n")).isNull();
-    assertThat(cache.ghostNodes()).isEmpty();
+    assertThat(new CacheDebugger(cache).nodeInfo("n")).isNull();
+    assertThat(new CacheDebugger(cache).ghostNodes()).isEmpty();
     assertThat(cache.nodeCount()).isZero();
     assertThat(cache.snapshot().size()).isZero();
   }
@@ -702,7 +706,7 @@ class SchedulerCacheTest {
     cache.addNode(MakeNode.node().name("other").obj());
     PodInfo early = basePod("late-node", "early", "300m", "1Ki", 0);
     cache.addPod(early);
-    assertThat(cache.ghostNodes()).containsExactly("late-node");
+    assertThat(new CacheDebugger(cache).ghostNodes()).containsExactly("late-node");
     assertThat(cache.snapshot().get("late-node"))
         .as("a node-less entry is not in the snapshot")
         .isNull();
@@ -713,7 +717,7 @@ class SchedulerCacheTest {
     assertThat(n).isNotNull();
     assertThat(n.requested()).isEqualTo(res(300, 1024));
     assertThat(n.pods()).containsExactly(early);
-    assertThat(cache.ghostNodes()).isEmpty();
+    assertThat(new CacheDebugger(cache).ghostNodes()).isEmpty();
   }
 
   @Test
@@ -746,7 +750,7 @@ class SchedulerCacheTest {
     cache.addNode(MakeNode.node().name("n").label(NodeTree.ZONE, "b").obj());
 
     assertThat(cache.nodeCount()).isEqualTo(1);
-    assertThat(cache.nodeTreeOrder()).containsExactly("n");
+    assertThat(new CacheDebugger(cache).nodeTreeOrder()).containsExactly("n");
     assertThat(cache.snapshot().get("n").labels()).containsEntry(NodeTree.ZONE, "b");
   }
 
@@ -841,13 +845,13 @@ class SchedulerCacheTest {
         .as("landed elsewhere than assumed")
         .isEqualTo("b");
     assertThat(cache.getPod(unknown.uid())).isSameAs(unknown);
-    assertThat(cache.nodeInfo("a").requested().milliCpu()).isEqualTo(100 + 500);
-    assertThat(cache.nodeInfo("b").requested().milliCpu()).isEqualTo(200);
+    assertThat(new CacheDebugger(cache).nodeInfo("a").requested().milliCpu()).isEqualTo(100 + 500);
+    assertThat(new CacheDebugger(cache).nodeInfo("b").requested().milliCpu()).isEqualTo(200);
     // An added pod reported on another node is the inconsistency updatePod repairs, the same way.
     cache.addOrUpdatePod(basePod("b", "added", "500m", "1", 0));
-    assertThat(cache.nodeInfo("b").requested().milliCpu()).isEqualTo(200 + 500);
-    assertThat(cache.nodeInfo("a").requested().milliCpu()).isEqualTo(100);
-    assertThat(cache.checkConsistency()).isEmpty();
+    assertThat(new CacheDebugger(cache).nodeInfo("b").requested().milliCpu()).isEqualTo(200 + 500);
+    assertThat(new CacheDebugger(cache).nodeInfo("a").requested().milliCpu()).isEqualTo(100);
+    assertThat(new CacheDebugger(cache).checkConsistency()).isEmpty();
   }
 
   @Test
@@ -879,7 +883,7 @@ class SchedulerCacheTest {
     Snapshot s = cache.snapshot();
     assertThat(s.get("n1").imageStates().get("img").numNodes()).isEqualTo(2);
     assertThat(s.get("n2").imageStates()).containsOnlyKeys("other");
-    assertThat(cache.checkConsistency()).isEmpty();
+    assertThat(new CacheDebugger(cache).checkConsistency()).isEmpty();
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -897,7 +901,7 @@ class SchedulerCacheTest {
     assertThat(cache.podCount()).isEqualTo(2);
     assertThat(cache.assumedPodCount()).isEqualTo(1);
     assertThat(cache.pods()).containsExactlyInAnyOrder(a, b);
-    assertThat(cache.assumedPods().keySet()).containsExactly(a);
+    assertThat(new CacheDebugger(cache).assumedPods().keySet()).containsExactly(a);
     assertThat(cache.ttl()).isEqualTo(TTL);
   }
 }

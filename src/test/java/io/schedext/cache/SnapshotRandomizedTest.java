@@ -220,9 +220,8 @@ class SnapshotRandomizedTest {
     }
     if (rnd.nextInt(3) == 0) {
       // Unique per pod: used ports are a set (as upstream's HostPortInfo), so two pods sharing one
-      // port on a node
-      // would release it for both when either leaves; the scheduler's NodePorts filter never lets
-      // that happen.
+      // port on a node would release it for both when either leaves; the scheduler's NodePorts
+      // filter never lets that happen.
       w.hostPort(
           pick(rnd, List.of("TCP", "UDP", "")),
           pick(rnd, List.of("", "127.0.0.1")),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.schedext.cache.CacheDebugger;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.wire.ExtenderBindingArgs;
@@ -115,7 +116,7 @@ class BindExceptionSafetyTest {
     assertThat(calls).endsWith(point, "Unreserve");
     assertThat(cache.getPod("web-uid")).isNull();
     assertThat(cache.assumedPodCount()).isZero();
-    assertThat(cache.checkConsistency()).isEmpty();
+    assertThat(new CacheDebugger(cache).checkConsistency()).isEmpty();
 
     thrower.throwAt = "";
     calls.clear();
@@ -135,7 +136,7 @@ class BindExceptionSafetyTest {
 
     assertThat(calls).containsExactly("Reserve", "Permit", "PreBind", "Bind", "PostBind");
     assertThat(cache.isAssumedPod("web-uid")).isTrue();
-    assertThat(cache.assumedPods().values())
+    assertThat(new CacheDebugger(cache).assumedPods().values())
         .containsExactly(clock.instant().plus(Duration.ofSeconds(30)));
   }
 
