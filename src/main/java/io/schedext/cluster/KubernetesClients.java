@@ -45,9 +45,8 @@ public final class KubernetesClients {
       }
     }
     // Watch events decoded in one pass, with half the garbage, on threads that yield the CPUs to
-    // the scheduling
-    // calls: fabric8 decodes before any handler runs, so this work is not held back by the event
-    // gate.
+    // the scheduling calls: fabric8 decodes before any handler runs, so this work is not held back
+    // by the event gate.
     return threads
         .apply(
             new KubernetesClientBuilder()

@@ -30,8 +30,8 @@ public final class ObjectStore implements ClusterObjects {
   private final Map<Class<?>, ConcurrentHashMap<String, HasMetadata>> byKind =
       new ConcurrentHashMap<>();
   // The same objects per kind and namespace: plugins list a namespace's Services, ReplicaSets, ...
-  // for every pod
-  // (the system default spreading selector), which must not scan every namespace's objects.
+  // for every pod (the system default spreading selector), which must not scan every namespace's
+  // objects.
   private final Map<Class<?>, ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>>>
       byNamespace = new ConcurrentHashMap<>();
 

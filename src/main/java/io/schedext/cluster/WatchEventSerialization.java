@@ -104,8 +104,8 @@ public final class WatchEventSerialization extends KubernetesSerialization {
     // field names are canonicalised by their bytes rather than compared character by character.
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     WatchEvent event = decodeWatchEvent(bytes, true);
-    // Text the field-by-field pod decoder did not take (a pod it cannot decode as the mapper
-    // would, malformed text): the mapper's deserializers decide, as for every other kind.
+    // Text the field-by-field pod decoder did not take (a pod it cannot decode as the mapper would,
+    // malformed text): the mapper's deserializers decide, as for every other kind.
     return event == RETRY ? decodeWatchEvent(bytes, false) : event;
   }
 

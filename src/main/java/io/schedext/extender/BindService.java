@@ -155,8 +155,7 @@ final class BindService {
                   + "there is unknown until the watch shows where it went or the assumed pod expires");
         }
         // Bind again: if the first Binding landed the API server answers 409 and the binder finds
-        // the pod on this
-        // node (success); if not, this one binds it.
+        // the pod on this node (success); if not, this one binds it.
         inDoubtOnNode = cached;
       } else if (cached.nodeName().equals(a.node())) {
         return BindOutcome.BOUND;

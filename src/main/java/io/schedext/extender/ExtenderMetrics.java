@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 
 /**
  * Micrometer timers with upstream's metric names and buckets ({@code
- * scheduler_framework_extension_point_duration_ seconds}, {@code
+ * scheduler_framework_extension_point_duration_seconds}, {@code
  * scheduler_plugin_execution_duration_seconds}) plus one per extender verb ({@code
  * extender_request_duration_seconds{verb,outcome}}). Timers are created once per tag set and found
  * again without building a key per call: every scheduling call records several. Thread-safe.

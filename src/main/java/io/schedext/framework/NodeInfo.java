@@ -29,17 +29,14 @@ public final class NodeInfo {
   private String name;
   private Map<String, String> labels = Map.of();
   // The values of the two labels spreading reads for every node of every request, kept beside the
-  // map so the hot
-  // loops skip a hash lookup into it; zone values are shared instances.
+  // map so the hot loops skip a hash lookup into it; zone values are shared instances.
   private String zoneLabel;
   private String hostnameLabel;
   private List<Taint> taints = List.of();
   // The taints split by effect once per node object, in the node's order: Filter looks only at
-  // NoSchedule and
-  // NoExecute taints and Score only at PreferNoSchedule ones, on every node of every request, where
-  // comparing each
-  // taint's effect string (decoded, so never the same instance as the constant) is a cache miss or
-  // two per taint.
+  // NoSchedule and NoExecute taints and Score only at PreferNoSchedule ones, on every node of every
+  // request, where comparing each taint's effect string (decoded, so never the same instance as the
+  // constant) is a cache miss or two per taint.
   private List<Taint> noScheduleTaints = List.of();
   private List<Taint> preferNoScheduleTaints = List.of();
   // TaintToleration's Score reads it for every node; most nodes have no PreferNoSchedule taint, and

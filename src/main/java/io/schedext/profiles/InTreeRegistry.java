@@ -84,10 +84,8 @@ public final class InTreeRegistry {
         .register(Names.DEFAULT_PREEMPTION, DefaultPreemptionArgs.class, DefaultPreemption::create)
         .register(Names.DEFAULT_BINDER, DefaultBinder::create)
         // Removed upstream (v1.23 and later); off by default, enabled per profile. Their args kinds
-        // are v1.22's,
-        // which v1 no longer checks, so no type is registered: the args are kept as given and only
-        // the plugin
-        // decodes them.
+        // are v1.22's, which v1 no longer checks, so no type is registered: the args are kept as
+        // given and only the plugin decodes them.
         .register(Names.SERVICE_AFFINITY, ServiceAffinity::create)
         .register(Names.NODE_LABEL, NodeLabel::create)
         .register(Names.SELECTOR_SPREAD, SelectorSpread::create);

@@ -194,8 +194,7 @@ final class PolicyPlugins {
   static final Map<String, Producer> PRIORITIES =
       Map.ofEntries(
           // With DefaultPodTopologySpread (on by default from 1.20), SelectorSpreadPriority is
-          // PodTopologySpread with
-          // the system default constraints.
+          // PodTopologySpread with the system default constraints.
           Map.entry(
               "SelectorSpreadPriority",
               (a, w, out) -> {

@@ -297,8 +297,7 @@ public final class Bench {
         List.of(
             "-cp",
             // cp=: the service from other class files than the benchmark's own, such as the jar an
-            // image ships
-            // (an AOT cache takes jars only).
+            // image ships (an AOT cache takes jars only).
             o.getOrDefault("cp", System.getProperty("java.class.path")),
             SchedulerExtenderApplication.class.getName(),
             "--server.port=" + port,
@@ -482,8 +481,7 @@ public final class Bench {
     int quietCalls = intOpt(o, "quietCalls", 100);
     int settleCalls = intOpt(o, "settleCalls", 50);
     // Calls during bursts slower than this many ms are listed with their wall-clock time, to match
-    // against the
-    // service's logs (e.g. jvm=-Xlog:gc:file=gc.log:timemillis).
+    // against the service's logs (e.g. jvm=-Xlog:gc:file=gc.log:timemillis).
     long slowNanos =
         TimeUnit.MILLISECONDS.toNanos(intOpt(o, "slow", Integer.MAX_VALUE / 1_000_000));
     if (rounds < 1 || warmRounds < 0 || events < 2 || quietCalls < 1) {
@@ -661,9 +659,8 @@ public final class Bench {
     // Events per second the burst applies; 0 = as fast as the cache takes them.
     int rate = intOpt(o, "rate", 0);
     // Bursts run first and not measured, so the code they exercise (in the burst thread and in the
-    // requests that
-    // absorb its changes) is compiled before anything is measured, as the request path is by its
-    // warm-up calls.
+    // requests that absorb its changes) is compiled before anything is measured, as the request
+    // path is by its warm-up calls.
     int warmRounds = intOpt(o, "warmRounds", 5);
     if (rounds < 1 || warmRounds < 0) {
       throw new IllegalArgumentException("rounds must be positive and warmRounds not negative");
@@ -691,8 +688,8 @@ public final class Bench {
       HttpLoadDriver d = new HttpLoadDriver("http://127.0.0.1:" + port);
       List<String> all = cluster.nodes().stream().map(n -> n.getMetadata().getName()).toList();
       // Only the pods' UIDs stay: the service holds the cluster itself, and a second copy in this
-      // JVM would double
-      // the heap the collector works on (the updates start from the service's own objects).
+      // JVM would double the heap the collector works on (the updates start from the service's own
+      // objects).
       List<String> uids = cluster.pods().stream().map(p -> p.getMetadata().getUid()).toList();
       cluster = null;
       byte[] body =
@@ -740,8 +737,7 @@ public final class Bench {
                       }
                     }
                     // As the pod watch handler does for an assigned pod's update: give way to a
-                    // call being answered, then
-                    // apply the event.
+                    // call being answered, then apply the event.
                     gate.awaitQuiet();
                     cache.addOrUpdatePod(PodInfo.of(updates.get(i)[1]));
                   }

@@ -223,9 +223,8 @@ class RandomizedConsistencyTest {
             continue;
           }
           // Upstream's rule: a plugin whose PreFilter said Skip gets no AddPod either, so a
-          // nominated pod cannot make
-          // it reject (e.g. InterPodAffinity skipped because no existing pod's anti-affinity
-          // mattered yet).
+          // nominated pod cannot make it reject (e.g. InterPodAffinity skipped because no existing
+          // pod's anti-affinity mattered yet).
           assertThat(state.skipFilterPlugins())
               .as(
                   "adding "

@@ -36,8 +36,8 @@ class WarmUpOverHttpTest {
     await().atMost(Duration.ofSeconds(60)).until(warmUp::finished);
     assertThat(warmUp.done()).isEqualTo(50);
     assertThat(warmUp.pairsOverHttp()).isEqualTo(50);
-    // The warm-up's endpoint counted its calls in the warm-up's own metrics (the other test may
-    // add a filter call)...
+    // The warm-up's endpoint counted its calls in the warm-up's own metrics (the other test may add
+    // a filter call)...
     assertThat(
             warmUp
                 .metrics()

@@ -83,9 +83,8 @@ class BindFaultsTest {
     }
 
     // The held Binding either lands late, or is lost with its connection (a connection opened
-    // during the stall has
-    // its TLS handshake held too, and the client gives up on it): then the pod expires from the
-    // cache after its TTL.
+    // during the stall has its TLS handshake held too, and the client gives up on it): then the pod
+    // expires from the cache after its TTL.
     await()
         .atMost(PATIENCE)
         .until(

@@ -134,8 +134,7 @@ class RealLoopTest {
             Extender.filterAndPrioritize(extenderUrl()).nodeCacheCapable(nodeCacheCapable),
             OwnPlugins.EXTENDER_DECIDES)) {
       // Every node fits and kube-scheduler scores none: only the extender's scores (least
-      // allocated, balanced)
-      // separate the empty node from the three half-full ones.
+      // allocated, balanced) separate the empty node from the three half-full ones.
       for (int i = 1; i <= 3; i++) {
         String name = "p" + i;
         w.create(w.pod(name, "100m"));

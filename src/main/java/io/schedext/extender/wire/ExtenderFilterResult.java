@@ -87,9 +87,9 @@ public record ExtenderFilterResult(
     }
     rb.ascii('{');
     boolean first = true;
-    // Reasons are written as the serializer writes them, from their encoding as a serialized
-    // string (characters outside the BMP as UTF-8, where a plain string gets escapes), each run of
-    // equal reasons encoded once.
+    // Reasons are written as the serializer writes them, from their encoding as a serialized string
+    // (characters outside the BMP as UTF-8, where a plain string gets escapes), each run of equal
+    // reasons encoded once.
     String last = null;
     byte[] lastQuoted = null;
     for (Map.Entry<String, String> e : reasons.entrySet()) {

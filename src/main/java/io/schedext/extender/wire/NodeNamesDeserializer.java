@@ -69,9 +69,9 @@ public final class NodeNamesDeserializer extends StdDeserializer<List<String>> {
     NodeNameList out = new NodeNameList(names, names.size());
     // kube-scheduler lists the names in its own node order. That order and the index's both
     // interleave the zones, but each zone's nodes need not line up between them, so the names come
-    // as a few runs woven together, each run in the index's order: the name at i is most likely
-    // the one `stride` places after the name `stride` back, `stride` being the number of runs. It
-    // is learned from the names the guess misses.
+    // as a few runs woven together, each run in the index's order: the name at i is most likely the
+    // one `stride` places after the name `stride` back, `stride` being the number of runs. It is
+    // learned from the names the guess misses.
     int[] recent = new int[MAX_STRIDE];
     int stride = 1;
     int i = 0;

@@ -244,8 +244,8 @@ public final class Parallelizer implements AutoCloseable {
     AtomicInteger next = new AtomicInteger();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     // A helper that has not started by the time the caller ran out of chunks is not waited for: it
-    // finds the slot
-    // taken and returns. So a busy CPU that delays a helper's start never delays the answer.
+    // finds the slot taken and returns. So a busy CPU that delays a helper's start never delays the
+    // answer.
     AtomicInteger unstarted = new AtomicInteger(helpers);
     CountDownLatch done = new CountDownLatch(helpers);
     Runnable loop = () -> runChunks(pieces, chunk, next, failure, work);

@@ -599,8 +599,7 @@ public final class Framework implements PluginsRunner {
     Parallelizer.Scratch layout = new Parallelizer.Scratch(1);
     Status[] scratch = new Status[layout.length(services.parallelizer().parallelism())];
     // Asked once per call rather than per node: nominations change only with watch events, which a
-    // node-by-node
-    // answer would not see consistently either.
+    // node-by-node answer would not see consistently either.
     boolean noneNominated = services.nominator().isEmpty();
     Leaving leaving = Leaving.of(services.nominator(), pod);
     services
@@ -965,14 +964,14 @@ public final class Framework implements PluginsRunner {
     }
     int stride = timingStride(state, nodes.length);
     // Scores go to the running worker's part of the scratch array first, node by node and plugin by
-    // plugin, and
-    // into the per-plugin arrays when the block is stored (see Parallelizer.untilLight).
+    // plugin, and into the per-plugin arrays when the block is stored (see
+    // Parallelizer.untilLight).
     Parallelizer.Scratch layout = new Parallelizer.Scratch(np);
     long[] scratch = new long[layout.length(services.parallelizer().parallelism())];
     // A sampled cycle's durations go beside the scores in a scratch array of the same layout, are
     // kept per sampled node when the block is stored, and are recorded on this thread after the
-    // loop: recorded from the workers, the plugin timers' counters met a second thread at once,
-    // and that first contention threw the compiled score loop away (docs/performance.md).
+    // loop: recorded from the workers, the plugin timers' counters met a second thread at once, and
+    // that first contention threw the compiled score loop away (docs/performance.md).
     long[] durationScratch = stride == 0 ? null : new long[scratch.length];
     long[] durations = stride == 0 ? null : new long[sampledNodes(nodes.length, stride) * np];
     try {

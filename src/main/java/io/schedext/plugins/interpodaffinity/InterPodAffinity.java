@@ -79,8 +79,7 @@ public final class InterPodAffinity
   private final InterPodAffinityArgs args;
   private final Handle handle;
   // PreFilter's pair counts summed over the cluster (existing pods' anti-affinity per incoming
-  // workload, and the
-  // pod's own terms per set of terms), carried from pod to pod.
+  // workload, and the pod's own terms per set of terms), carried from pod to pod.
   private final RunningTotals<
           PreFilterState.ExistingAntiAffinityKey, TopologyPairCounts[], TopologyPairCounts[]>
       existingTotals = new RunningTotals<>(KEYS);
@@ -205,10 +204,9 @@ public final class InterPodAffinity
     }
     ClusterObjects objects = handle.clusterObjects();
     // A node's scores depend on its pods and labels and on the key's inputs only: they are
-    // remembered on the
-    // snapshot node info, so the next pod of the same workload reads them back, and the
-    // cluster-wide sum is carried
-    // from pod to pod under the same key, adjusted for the nodes that changed.
+    // remembered on the snapshot node info, so the next pod of the same workload reads them back,
+    // and the cluster-wide sum is carried from pod to pod under the same key, adjusted for the
+    // nodes that changed.
     TopologyScores.Key key =
         TopologyScores.Key.of(
             pod,

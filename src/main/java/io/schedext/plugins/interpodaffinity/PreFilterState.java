@@ -116,9 +116,9 @@ final class PreFilterState implements StateData {
           new ExistingAntiAffinityKey(pod.namespace(), pod.labels(), namespaceLabels));
     }
 
-    // Written out rather than left to the record: the generated methods go through a method
-    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
-    // key is looked up on every call.
+    // Written out rather than left to the record: the generated methods go through a method handle
+    // chain that the compiler, with the image's inlining limits, does not fold, and this key is
+    // looked up on every call.
     @Override
     public boolean equals(Object o) {
       return o == this
@@ -168,8 +168,7 @@ final class PreFilterState implements StateData {
       return new TopologyPairCounts[] {new TopologyPairCounts(), new TopologyPairCounts()};
     }
     // The terms are both the key and the argument of the per-node counts: remembered on the
-    // snapshot node info and
-    // summed over the cluster under them, carried from pod to pod.
+    // snapshot node info and summed over the cluster under them, carried from pod to pod.
     IncomingTerms terms = IncomingTerms.of(affinityTerms, antiAffinityTerms);
     return totals.total(
         terms,
@@ -196,9 +195,9 @@ final class PreFilterState implements StateData {
       return INTERNED.intern(new IncomingTerms(affinity, antiAffinity));
     }
 
-    // Written out rather than left to the record: the generated methods go through a method
-    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
-    // key is looked up on every call.
+    // Written out rather than left to the record: the generated methods go through a method handle
+    // chain that the compiler, with the image's inlining limits, does not fold, and this key is
+    // looked up on every call.
     @Override
     public boolean equals(Object o) {
       return o == this

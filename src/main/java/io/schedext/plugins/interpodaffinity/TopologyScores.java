@@ -69,9 +69,9 @@ final class TopologyScores {
               allPods));
     }
 
-    // Written out rather than left to the record: the generated methods go through a method
-    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
-    // key is looked up on every call.
+    // Written out rather than left to the record: the generated methods go through a method handle
+    // chain that the compiler, with the image's inlining limits, does not fold, and this key is
+    // looked up on every call.
     @Override
     public boolean equals(Object o) {
       return o == this

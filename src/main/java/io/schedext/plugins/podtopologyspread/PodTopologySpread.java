@@ -173,8 +173,7 @@ public final class PodTopologySpread
       return Status.skip();
     }
     // Nodes without every topology key are only excused for system default spreading, so that
-    // hostname spreading
-    // still works on nodes without a zone.
+    // hostname spreading still works on nodes without a zone.
     boolean requireAllTopologies = hasConstraints(pod) || !systemDefaulted;
     List<SpreadConstraint> constraints;
     try {

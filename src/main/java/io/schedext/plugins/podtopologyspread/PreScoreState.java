@@ -75,9 +75,8 @@ final class PreScoreState implements StateData {
     }
     Set<String> ignored = new HashSet<>();
     // Per constraint, the first few domains registered, compared by identity before the map is
-    // consulted: zone
-    // values are shared instances, so almost every node is settled by a reference comparison or
-    // two.
+    // consulted: zone values are shared instances, so almost every node is settled by a reference
+    // comparison or two.
     String[][] seen = new String[n][SEEN];
     int[] seenCount = new int[n];
     for (int k = 0; k < filtered.size(); k++) {

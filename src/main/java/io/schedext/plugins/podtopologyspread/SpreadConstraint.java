@@ -46,8 +46,7 @@ record SpreadConstraint(
 
   SpreadConstraint {
     // The zone and hostname keys as NodeInfo's own constants: its per-node label lookups for them
-    // then end at an
-    // identity comparison.
+    // then end at an identity comparison.
     if (LABEL_HOSTNAME.equals(topologyKey)) {
       topologyKey = LABEL_HOSTNAME;
     } else if (LABEL_TOPOLOGY_ZONE.equals(topologyKey)) {
@@ -169,9 +168,9 @@ record SpreadConstraint(
       return count;
     }
 
-    // Written out rather than left to the record: the generated methods go through a method
-    // handle chain that the compiler, with the image's inlining limits, does not fold, and this
-    // key is looked up on every call.
+    // Written out rather than left to the record: the generated methods go through a method handle
+    // chain that the compiler, with the image's inlining limits, does not fold, and this key is
+    // looked up on every call.
     @Override
     public boolean equals(Object o) {
       return o == this

@@ -106,9 +106,8 @@ class PluginMetricsSamplingTest {
           .isEqualTo(seven ? Status.unschedulable("sevens").withPlugin("a") : Status.success());
     }
     // Over LIGHT_SERIAL_BELOW nodes the caller finishes a helper's chunk from its end, and where
-    // they meet one block
-    // of nodes can run on both (one result kept): each helper adds at most a block's calls and
-    // timings.
+    // they meet one block of nodes can run on both (one result kept): each helper adds at most a
+    // block's calls and timings.
     int helpers =
         n >= Parallelizer.LIGHT_SERIAL_BELOW ? Fixtures.PARALLELIZER.parallelism() - 1 : 0;
     int extra = helpers * Parallelizer.BLOCK;

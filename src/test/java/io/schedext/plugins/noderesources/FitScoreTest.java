@@ -125,8 +125,8 @@ class FitScoreTest {
     rr.setRequests(Map.of("cpu", new Quantity("2"), "memory", new Quantity("5000")));
     podLevel.getSpec().setResources(rr);
     // Upstream's Fit scorer has its pod-level flag shadowed (kubernetes#141387): the containers'
-    // non-zero defaults
-    // count, 100m of 4 cpu and 200Mi over 10000 bytes of memory, as if spec.resources were absent.
+    // non-zero defaults count, 100m of 4 cpu and 200Mi over 10000 bytes of memory, as if
+    // spec.resources were absent.
     for (boolean preScore : new boolean[] {true, false}) {
       b.add(
           new ScoreCase(

@@ -172,8 +172,7 @@ public final class KubeScheduler implements AutoCloseable {
             cp.dir().resolve("kube-scheduler-" + n + ".log"));
     // Running once it says so (its configuration accepted); callers wait for the effect they are
     // after (a pod bound). The whole log is searched: with pods already pending, it can log
-    // hundreds
-    // of bindings within one look's 100 ms and push that line out of any tail.
+    // hundreds of bindings within one look's 100 ms and push that line out of any tail.
     d.awaitReady(() -> d.logContains("Starting Kubernetes Scheduler"), Duration.ofSeconds(30));
     return new KubeScheduler(d, config);
   }
