@@ -36,14 +36,24 @@ class WatchEventSerializationTest {
   private final WatchEventSerialization onePass = new WatchEventSerialization();
   private final KubernetesSerialization fabric8 = new KubernetesSerialization();
 
-  @Test
-  void aRecordedPodDecodesInOnePassToWhatFabric8Builds() throws Exception {
+  static Stream<String> recordedPods() {
+    return Stream.of(
+        "kube-scheduler-v1.26/filter.ncc-true.json",
+        // kube-scheduler v1.34: a generation, sidecars, pod-level resources, a spread with
+        // matchLabelKeys, a condition's observedGeneration and a nominated node.
+        "kube-scheduler-v1.34/filter.ncc-true.json",
+        "kube-scheduler-v1.34/filter.sidecar.ncc-true.json",
+        "kube-scheduler-v1.34/filter.pod-level.ncc-true.json",
+        "kube-scheduler-v1.34/filter.spread.ncc-true.json",
+        "kube-scheduler-v1.34/filter.nominated.ncc-true.json");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("recordedPods")
+  void aRecordedPodDecodesInOnePassToWhatFabric8Builds(String file) throws Exception {
     ObjectNode pod =
         (ObjectNode)
-            JSON.readTree(
-                    Files.readString(
-                        Path.of(
-                            "src/test/resources/fixtures/kube-scheduler-v1.26/filter.ncc-true.json")))
+            JSON.readTree(Files.readString(Path.of("src/test/resources/fixtures", file)))
                 .get("Pod");
     // As an API server writes objects: kind and apiVersion first.
     ObjectNode object = JSON.createObjectNode().put("kind", "Pod").put("apiVersion", "v1");

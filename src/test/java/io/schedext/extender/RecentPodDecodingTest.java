@@ -63,6 +63,21 @@ class RecentPodDecodingTest {
         .isEqualTo(streamed(Files.readString(FIXTURES.resolve("filter.ncc-true.json"))).pod());
   }
 
+  @Test
+  void kubeScheduler134sFilterAndPrioritizeOfOneCycleShareThePodInBothModes() throws IOException {
+    Path dir = Path.of("src/test/resources/fixtures/kube-scheduler-v1.34");
+    for (String scenario : List.of("", ".sidecar", ".pod-level", ".spread")) {
+      for (String mode : List.of(".ncc-true.json", ".ncc-false.json")) {
+        String filterBody = Files.readString(dir.resolve("filter" + scenario + mode));
+        Pod filter = whole(filterBody).pod();
+        Pod prioritize = whole(Files.readString(dir.resolve("prioritize" + scenario + mode))).pod();
+
+        assertThat(prioritize).as(scenario + mode).isSameAs(filter);
+        assertThat(filter).as(scenario + mode).isEqualTo(streamed(filterBody).pod());
+      }
+    }
+  }
+
   /** A second body after {@link #POD}, and whether its pod is the first one's instance. */
   record Case(String name, String second, boolean shared) {}
 
@@ -124,6 +139,10 @@ class RecentPodDecodingTest {
     }
   }
 
+  private static String v134(String file) throws IOException {
+    return Files.readString(Path.of("src/test/resources/fixtures/kube-scheduler-v1.34", file));
+  }
+
   /** A body, and whether it is in the plain form decoded without the mapper's bean machinery. */
   record Plain(String name, String body, boolean plain) {}
 
@@ -134,6 +153,21 @@ class RecentPodDecodingTest {
     List<Plain> bodies =
         List.of(
             new Plain("kube-scheduler's", recorded, true),
+            new Plain("kube-scheduler 1.34's", v134("filter.ncc-true.json"), true),
+            new Plain(
+                "kube-scheduler 1.34's, with a sidecar",
+                v134("filter.sidecar.ncc-true.json"),
+                true),
+            new Plain(
+                "kube-scheduler 1.34's, with pod-level resources",
+                v134("filter.pod-level.ncc-true.json"),
+                true),
+            new Plain(
+                "kube-scheduler 1.34's, with matchLabelKeys",
+                v134("filter.spread.ncc-true.json"),
+                true),
+            new Plain(
+                "kube-scheduler 1.34's, nominated", v134("filter.nominated.ncc-true.json"), true),
             new Plain("pod and names", names(POD, "c", "a", "x"), true),
             new Plain("names first", "{\"NodeNames\":[\"b\"],\"Pod\":" + POD + "}", true),
             new Plain("no pod", "{\"NodeNames\":[\"b\"]}", true),

@@ -35,6 +35,9 @@ class PodDecoderTest {
 
   private static final Path FIXTURES = Path.of("../shared/fixtures/kube-scheduler-v1.26");
 
+  private static final Path FIXTURES_V134 =
+      Path.of("src/test/resources/fixtures/kube-scheduler-v1.34");
+
   private static final ObjectMapper FABRIC8 = fabric8Mapper();
 
   private static final ObjectMapper REQUESTS =
@@ -78,6 +81,33 @@ class PodDecoderTest {
       JsonNode pod = REQUESTS.readTree(Files.readString(FIXTURES.resolve(f))).get("Pod");
       cases.add(new Case("recorded " + f, pod.toString(), Expect.DECODES));
     }
+    // kube-scheduler v1.34: sidecars, pod-level resources, a spread with matchLabelKeys, a
+    // nominated pod with a condition's observedGeneration, and the victims of a preempt call.
+    for (String f :
+        List.of(
+            "filter.ncc-true.json",
+            "filter.sidecar.ncc-true.json",
+            "filter.pod-level.ncc-true.json",
+            "filter.spread.ncc-true.json",
+            "filter.nominated.ncc-true.json")) {
+      String pod =
+          REQUESTS.readTree(Files.readString(FIXTURES_V134.resolve(f))).get("Pod").toString();
+      cases.add(new Case("recorded v1.34 " + f, pod, Expect.DECODES));
+    }
+    REQUESTS
+        .readTree(Files.readString(FIXTURES_V134.resolve("preempt.ncc-false.json")))
+        .get("NodeNameToVictims")
+        .forEach(
+            v ->
+                v.get("Pods")
+                    .forEach(
+                        pod ->
+                            cases.add(
+                                new Case(
+                                    "recorded v1.34 victim "
+                                        + pod.path("metadata").path("name").asText(),
+                                    pod.toString(),
+                                    Expect.DECODES))));
     Pod scheduling = RichPod.schedulingFields();
     cases.add(
         new Case(
