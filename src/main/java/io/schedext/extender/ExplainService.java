@@ -322,7 +322,7 @@ final class ExplainService {
                 new Explanation.PluginStatus(
                     "",
                     Code.UNSCHEDULABLE_AND_UNRESOLVABLE.upstreamName(),
-                    List.of(FilterService.FILTERED_BY_PREFILTER)));
+                    List.of(pre.excludedReason())));
           } else {
             Status[] all = fw.runAllFilterPlugins(state, pod, n);
             for (int p = 0; p < all.length; p++) {

@@ -85,7 +85,9 @@ class VolumePluginsInFrameworkTest {
     PodInfo pod = MakePod.pod().name("p").pvc("data").info();
 
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
-    assertThat(pre).isEqualTo(new PreFilterResult(Status.success(), Set.of("node-a")));
+    assertThat(pre)
+        .isEqualTo(
+            new PreFilterResult(Status.success(), Set.of("node-a"), List.of("VolumeBinding")));
     assertThat(state.skipFilterPlugins()).containsExactly(Names.VOLUME_RESTRICTIONS);
     assertThat(fw.runFilterPlugins(state, pod, a))
         .isEqualTo(
