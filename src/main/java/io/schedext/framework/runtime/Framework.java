@@ -70,6 +70,7 @@ public final class Framework implements PluginsRunner {
   private volatile double pluginMetricsSamplePercent = 10;
 
   private final String profileName;
+  private final List<String> notEvaluated;
   private final FrameworkServices services;
   private final Map<String, Plugin> plugins;
   private final Map<String, JsonNode> pluginArgs;
@@ -96,6 +97,7 @@ public final class Framework implements PluginsRunner {
 
   private Framework(Profile profile, Registry registry, FrameworkServices services) {
     this.profileName = profile.name();
+    this.notEvaluated = profile.notEvaluated();
     this.services = services;
     this.handle = new FrameworkHandle();
     Map<ExtensionPoint, List<Profile.PluginRef>> expanded = new LinkedHashMap<>();
@@ -254,6 +256,14 @@ public final class Framework implements PluginsRunner {
   @Override
   public String profileName() {
     return profileName;
+  }
+
+  /**
+   * The plugins the profile enables that upstream decides with but this framework does not run
+   * ({@link Profile#notEvaluated()}), in name order.
+   */
+  public List<String> notEvaluated() {
+    return notEvaluated;
   }
 
   /** The handle plugins of this framework were given. */
