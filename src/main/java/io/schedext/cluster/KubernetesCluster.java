@@ -183,6 +183,7 @@ public final class KubernetesCluster implements ClusterSource {
         "CSIStorageCapacity",
         client.storage().v1().csiStorageCapacities().inAnyNamespace(),
         new StoreEvents<>());
+    add("VolumeAttachment", client.storage().v1().volumeAttachments(), new StoreEvents<>());
     add(
         "PodDisruptionBudget",
         client.policy().v1().podDisruptionBudget().inAnyNamespace(),
