@@ -60,6 +60,7 @@ public final class ApiAccess {
           new Grant("storage.k8s.io", "csinodes", LIST_WATCH),
           new Grant("storage.k8s.io", "csidrivers", LIST_WATCH),
           new Grant("storage.k8s.io", "csistoragecapacities", LIST_WATCH),
+          new Grant("storage.k8s.io", "volumeattachments", LIST_WATCH),
           new Grant("policy", "poddisruptionbudgets", LIST_WATCH),
           new Grant("apps", "replicasets", LIST_WATCH),
           new Grant("apps", "statefulsets", LIST_WATCH));

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.Resource;
 import java.io.IOException;
@@ -64,6 +65,7 @@ public final class ClusterFile {
     m.put("CSINode", CSINode.class);
     m.put("CSIDriver", CSIDriver.class);
     m.put("CSIStorageCapacity", CSIStorageCapacity.class);
+    m.put("VolumeAttachment", VolumeAttachment.class);
     m.put("PodDisruptionBudget", PodDisruptionBudget.class);
     m.put("ReplicaSet", ReplicaSet.class);
     m.put("StatefulSet", StatefulSet.class);

@@ -3,6 +3,7 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
@@ -76,6 +77,8 @@ final class Compaction {
         }
       }
       status.setContainerStatuses(list(status.getContainerStatuses()));
+      containerStatuses(status.getContainerStatuses());
+      containerStatuses(status.getInitContainerStatuses());
       status.setEphemeralContainerStatuses(list(status.getEphemeralContainerStatuses()));
       status.setHostIPs(list(status.getHostIPs()));
       status.setInitContainerStatuses(list(status.getInitContainerStatuses()));
@@ -160,6 +163,25 @@ final class Compaction {
       c.setVolumeDevices(list(c.getVolumeDevices()));
       c.setVolumeMounts(list(c.getVolumeMounts()));
       ResourceRequirements r = c.getResources();
+      if (r != null) {
+        r.setAdditionalProperties(map(r.getAdditionalProperties()));
+        r.setClaims(list(r.getClaims()));
+        r.setLimits(quantities(r.getLimits()));
+        r.setRequests(quantities(r.getRequests()));
+      }
+    }
+  }
+
+  private static void containerStatuses(List<ContainerStatus> statuses) {
+    if (statuses == null) {
+      return;
+    }
+    for (ContainerStatus s : statuses) {
+      s.setAdditionalProperties(map(s.getAdditionalProperties()));
+      s.setAllocatedResources(quantities(s.getAllocatedResources()));
+      s.setAllocatedResourcesStatus(list(s.getAllocatedResourcesStatus()));
+      s.setVolumeMounts(list(s.getVolumeMounts()));
+      ResourceRequirements r = s.getResources();
       if (r != null) {
         r.setAdditionalProperties(map(r.getAdditionalProperties()));
         r.setClaims(list(r.getClaims()));

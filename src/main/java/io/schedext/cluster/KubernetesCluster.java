@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -182,6 +183,7 @@ public final class KubernetesCluster implements ClusterSource {
         "CSIStorageCapacity",
         client.storage().v1().csiStorageCapacities().inAnyNamespace(),
         new StoreEvents<>());
+    add("VolumeAttachment", client.storage().v1().volumeAttachments(), new StoreEvents<>());
     add(
         "PodDisruptionBudget",
         client.policy().v1().podDisruptionBudget().inAnyNamespace(),
@@ -407,10 +409,11 @@ public final class KubernetesCluster implements ClusterSource {
   /**
    * Drops what no plugin reads, in place, before the object is cached: managed fields and the
    * last-applied annotation (not of PVs and claims: volume binding writes those back whole); for
-   * pods the container statuses and the containers' env, command, args, probes, lifecycle and
-   * mounts; for nodes the conditions, daemon endpoints and system info. Resources, ports, images,
-   * volumes, tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget)
-   * stay. Pods and nodes are then compacted ({@link Compaction}).
+   * pods the container statuses but those of a resize the scheduler counts ({@link
+   * ResizedContainers}) and the containers' env, command, args, probes, lifecycle and mounts; for
+   * nodes the conditions, daemon endpoints and system info. Resources, ports, images, volumes,
+   * tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget) stay. Pods
+   * and nodes are then compacted ({@link Compaction}).
    */
   static void trim(HasMetadata o) {
     if (o == null || o.getMetadata() == null) {
@@ -428,8 +431,19 @@ public final class KubernetesCluster implements ClusterSource {
     }
     if (o instanceof Pod p) {
       if (p.getStatus() != null) {
-        p.getStatus().setContainerStatuses(null);
-        p.getStatus().setInitContainerStatuses(null);
+        PodSpec spec = p.getSpec();
+        p.getStatus()
+            .setContainerStatuses(
+                ResizedContainers.kept(
+                    p.getStatus().getContainerStatuses(),
+                    spec == null ? null : spec.getContainers(),
+                    false));
+        p.getStatus()
+            .setInitContainerStatuses(
+                ResizedContainers.kept(
+                    p.getStatus().getInitContainerStatuses(),
+                    spec == null ? null : spec.getInitContainers(),
+                    true));
         p.getStatus().setEphemeralContainerStatuses(null);
       }
       if (p.getSpec() != null) {

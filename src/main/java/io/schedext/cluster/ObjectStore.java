@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import io.schedext.framework.ClusterObjects;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class ObjectStore implements ClusterObjects {
   // objects.
   private final Map<Class<?>, ConcurrentHashMap<String, ConcurrentHashMap<String, HasMetadata>>>
       byNamespace = new ConcurrentHashMap<>();
+  // VolumeAttachments per node (spec.nodeName): NodeVolumeLimits reads a node's on every Filter.
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, VolumeAttachment>>
+      attachmentsByNode = new ConcurrentHashMap<>();
 
   /** Kinds this store holds. */
   public static final List<Class<? extends HasMetadata>> KINDS =
@@ -46,6 +50,7 @@ public final class ObjectStore implements ClusterObjects {
           CSINode.class,
           CSIDriver.class,
           CSIStorageCapacity.class,
+          VolumeAttachment.class,
           PodDisruptionBudget.class,
           ReplicaSet.class,
           StatefulSet.class,
@@ -61,8 +66,14 @@ public final class ObjectStore implements ClusterObjects {
     String key = key(obj);
     String ns = namespaceOf(obj);
     synchronized (this) {
-      map(obj.getClass()).put(key, obj);
+      HasMetadata previous = map(obj.getClass()).put(key, obj);
       namespaceMap(obj.getClass(), ns).put(key, obj);
+      if (obj instanceof VolumeAttachment va) {
+        if (previous instanceof VolumeAttachment old) {
+          unindex(old, key);
+        }
+        attachmentsByNode.computeIfAbsent(nodeOf(va), n -> new ConcurrentHashMap<>()).put(key, va);
+      }
     }
   }
 
@@ -77,7 +88,11 @@ public final class ObjectStore implements ClusterObjects {
       if (inNamespace != null && inNamespace.remove(key) != null && inNamespace.isEmpty()) {
         namespaces.remove(ns);
       }
-      return map(obj.getClass()).remove(key) != null;
+      HasMetadata removed = map(obj.getClass()).remove(key);
+      if (removed instanceof VolumeAttachment va) {
+        unindex(va, key);
+      }
+      return removed != null;
     }
   }
 
@@ -86,6 +101,9 @@ public final class ObjectStore implements ClusterObjects {
     synchronized (this) {
       map(type).clear();
       namespaces(type).clear();
+      if (type == VolumeAttachment.class) {
+        attachmentsByNode.clear();
+      }
     }
   }
 
@@ -135,6 +153,19 @@ public final class ObjectStore implements ClusterObjects {
 
   private ConcurrentHashMap<String, HasMetadata> namespaceMap(Class<?> type, String namespace) {
     return namespaces(type).computeIfAbsent(namespace, k -> new ConcurrentHashMap<>());
+  }
+
+  private void unindex(VolumeAttachment va, String key) {
+    String node = nodeOf(va);
+    ConcurrentHashMap<String, VolumeAttachment> onNode = attachmentsByNode.get(node);
+    if (onNode != null && onNode.remove(key) != null && onNode.isEmpty()) {
+      attachmentsByNode.remove(node);
+    }
+  }
+
+  private static String nodeOf(VolumeAttachment va) {
+    String node = va.getSpec() == null ? null : va.getSpec().getNodeName();
+    return node == null ? "" : node;
   }
 
   private static String namespaceOf(HasMetadata o) {
@@ -198,6 +229,12 @@ public final class ObjectStore implements ClusterObjects {
   @Override
   public List<CSIStorageCapacity> csiStorageCapacities() {
     return list(CSIStorageCapacity.class);
+  }
+
+  @Override
+  public List<VolumeAttachment> volumeAttachments(String nodeName) {
+    ConcurrentHashMap<String, VolumeAttachment> onNode = attachmentsByNode.get(nodeName);
+    return onNode == null ? List.of() : List.copyOf(onNode.values());
   }
 
   @Override

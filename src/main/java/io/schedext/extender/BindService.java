@@ -351,12 +351,7 @@ final class BindService {
     }
     if (!pre.allNodes() && !pre.nodeNames().contains(nodeName)) {
       return Assumption.failed(
-          "pod "
-              + key
-              + " does not fit node "
-              + nodeName
-              + " any more: "
-              + FilterService.FILTERED_BY_PREFILTER);
+          "pod " + key + " does not fit node " + nodeName + " any more: " + pre.excludedReason());
     }
     Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
     if (!fit.isSuccess()) {

@@ -26,9 +26,6 @@ import java.util.Map;
  */
 final class FilterService {
 
-  /** The reason given to nodes a PreFilter result left out (upstream's text). */
-  static final String FILTERED_BY_PREFILTER = "node is filtered out by the prefilter result";
-
   private final IncomingPods pods;
   private final PreFilterHandoff handoff;
   private final RecentNames replied;
@@ -94,13 +91,14 @@ final class FilterService {
       if (!pre.allNodes()) {
         toFilter = new ArrayList<>(c.nodes().size());
         candidateAt = new int[c.nodes().size()];
+        String excluded = pre.excludedReason();
         for (int i = 0; i < c.nodes().size(); i++) {
           NodeInfo n = c.nodes().get(i);
           if (pre.nodeNames().contains(n.name())) {
             candidateAt[toFilter.size()] = i;
             toFilter.add(n);
           } else {
-            unresolvable.put(n.name(), FILTERED_BY_PREFILTER);
+            unresolvable.put(n.name(), excluded);
           }
         }
       }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import java.util.List;
 
 /**
@@ -50,6 +51,9 @@ public interface ClusterObjects {
 
   /** Every CSIStorageCapacity object. */
   List<CSIStorageCapacity> csiStorageCapacities();
+
+  /** The VolumeAttachments whose {@code spec.nodeName} is {@code nodeName}. */
+  List<VolumeAttachment> volumeAttachments(String nodeName);
 
   /** Pod disruption budgets in {@code namespace}. */
   List<PodDisruptionBudget> podDisruptionBudgets(String namespace);

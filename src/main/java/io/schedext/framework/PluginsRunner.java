@@ -20,7 +20,8 @@ public interface PluginsRunner {
   /**
    * Runs the PreFilter plugins in order and merges their node narrowings, as upstream: a rejection
    * keeps its code, any other failure is an Error, and plugins answering Skip have their Filter
-   * skipped in this cycle.
+   * skipped in this cycle. The result names the plugins that narrowed the nodes ({@link
+   * PreFilterResult#narrowedBy()}).
    */
   PreFilterResult runPreFilterPlugins(CycleState state, PodInfo pod);
 

@@ -41,6 +41,7 @@ public final class PodInfo {
   private final int priority;
   private final boolean terminating;
   private final Resource request;
+  private final boolean requestFromStatus;
   private final long nonZeroMilliCpu;
   private final long nonZeroMemory;
   private final List<HostPort> hostPorts;
@@ -67,8 +68,10 @@ public final class PodInfo {
     PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
     this.nodeName = nullToEmpty(spec.getNodeName());
     this.priority = spec.getPriority() == null ? 0 : spec.getPriority();
-    this.request = Resource.fromDecimals(PodRequests.of(pod));
-    Map<String, BigDecimal> nonZero = PodRequests.nonZero(pod);
+    Map<String, BigDecimal> requests = PodRequests.of(pod);
+    this.request = Resource.fromDecimals(requests);
+    this.requestFromStatus = PodRequests.hasStatusResources(pod);
+    Map<String, BigDecimal> nonZero = PodRequests.nonZero(pod, requests);
     Resource nz =
         Resource.fromDecimals(
             Map.of(
@@ -130,6 +133,7 @@ public final class PodInfo {
     this.priority = base.priority;
     this.terminating = base.terminating;
     this.request = base.request;
+    this.requestFromStatus = base.requestFromStatus;
     this.nonZeroMilliCpu = base.nonZeroMilliCpu;
     this.nonZeroMemory = base.nonZeroMemory;
     this.hostPorts = base.hostPorts;
@@ -316,17 +320,35 @@ public final class PodInfo {
     return n == null ? "" : n;
   }
 
-  /** The effective requests (containers, init containers, overhead). Do not mutate. */
+  /**
+   * The effective requests (containers, init containers, pod-level requests, overhead), with the
+   * resources an in-place resize reports in the container statuses, as the scheduler's cache counts
+   * a pod. Do not mutate.
+   */
   public Resource request() {
     return request;
   }
 
-  /** CPU request with 100m counted for containers that state none. */
+  /**
+   * True when some container status reports the container's resources, so that {@link #request()}
+   * may differ from what the spec alone asks ({@link PodRequests#ofSpec}).
+   */
+  public boolean requestFromStatus() {
+    return requestFromStatus;
+  }
+
+  /**
+   * CPU request with 100m counted for containers that state none (for a pod with pod-level
+   * requests, only when the pod's requests name no cpu at all); container statuses considered.
+   */
   public long nonZeroMilliCpu() {
     return nonZeroMilliCpu;
   }
 
-  /** Memory request with 200 MiB counted for containers that state none. */
+  /**
+   * Memory request with 200 MiB counted for containers that state none (for a pod with pod-level
+   * requests, only when the pod's requests name no memory at all); container statuses considered.
+   */
   public long nonZeroMemory() {
     return nonZeroMemory;
   }

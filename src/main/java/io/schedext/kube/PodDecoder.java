@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -40,16 +41,16 @@ import java.util.function.Function;
  * field and a property lookup per name, none of which the optimising compiler can inline.
  *
  * <p>The fields pods carry most (metadata, containers with their resources and ports, tolerations,
- * the status' phase and conditions, and every plain value of the spec) are read here; security
- * contexts are made empty and their fields set one by one through the mapper's properties, as its
- * bean deserializer does. A field it does not read itself, and any value of an unexpected form (a
- * number as a string, a {@code null} the mapper would not simply set), is handed to the mapper's
- * own property deserializer for that field, which sets it exactly as a whole decode would (the
- * mapper's coercions and fabric8's handling of mismatched values included); the fields {@link
- * UnreadFields} skips are skipped. Where even that cannot reproduce the mapper (a field the model
- * does not know, whose value the mapper would keep as an additional property; a map or list with an
- * element of another form) it throws {@link Unsupported}, and the caller decodes the pod with the
- * mapper instead. Any other exception is the parser's or the mapper's own. Thread-safe.
+ * the status' phase, conditions and container resources, and every plain value of the spec) are
+ * read here; security contexts are made empty and their fields set one by one through the mapper's
+ * properties, as its bean deserializer does. A field it does not read itself, and any value of an
+ * unexpected form (a number as a string, a {@code null} the mapper would not simply set), is handed
+ * to the mapper's own property deserializer for that field, which sets it exactly as a whole decode
+ * would (the mapper's coercions and fabric8's handling of mismatched values included); the fields
+ * {@link UnreadFields} skips are skipped. Where even that cannot reproduce the mapper (a field the
+ * model does not know, whose value the mapper would keep as an additional property; a map or list
+ * with an element of another form) it throws {@link Unsupported}, and the caller decodes the pod
+ * with the mapper instead. Any other exception is the parser's or the mapper's own. Thread-safe.
  */
 public final class PodDecoder {
 
@@ -520,6 +521,8 @@ public final class PodDecoder {
             case "reason" -> s.setReason(str());
             case "message" -> s.setMessage(str());
             case "conditions" -> s.setConditions(list(Run::condition));
+            case "containerStatuses" -> s.setContainerStatuses(list(Run::containerStatus));
+            case "initContainerStatuses" -> s.setInitContainerStatuses(list(Run::containerStatus));
             default -> {
               if (UnreadFields.POD_STATUS.contains(f)) {
                 p.skipChildren();
@@ -533,6 +536,30 @@ public final class PodDecoder {
         }
       }
       return s;
+    }
+
+    /** A container's status: its name and resources; what else it says is skipped. */
+    private ContainerStatus containerStatus() throws IOException {
+      ContainerStatus c = new ContainerStatus();
+      for (String f = next(); f != null; f = next()) {
+        try {
+          switch (f) {
+            case "name" -> c.setName(str());
+            case "resources" -> c.setResources(resources());
+            case "allocatedResources" -> c.setAllocatedResources(quantities());
+            default -> {
+              if (UnreadFields.CONTAINER_STATUS.contains(f)) {
+                p.skipChildren();
+              } else {
+                other(c, f);
+              }
+            }
+          }
+        } catch (ToMapper e) {
+          other(c, f);
+        }
+      }
+      return c;
     }
 
     private PodCondition condition() throws IOException {

@@ -36,8 +36,9 @@ public final class ProfileDefaults {
   public static final String NAME = "default-scheduler";
 
   /**
-   * Upstream's DynamicResources plugin, enabled by default since 1.34; the extender has no such
-   * plugin.
+   * Upstream's DynamicResources plugin, enabled by default since 1.34 (before DefaultPreemption);
+   * the extender has no such plugin: profiles naming it load, and explain reports it as not
+   * evaluated.
    */
   static final String DYNAMIC_RESOURCES = "DynamicResources";
 
@@ -99,6 +100,13 @@ public final class ProfileDefaults {
   static final Set<String> NOT_RUN =
       Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT, DYNAMIC_RESOURCES);
 
+  /**
+   * Of {@link #NOT_RUN}, the plugins that take part in upstream's filtering and scoring (unlike the
+   * queue's): a profile lists them in {@link Profile#notEvaluated()} so explain can say that its
+   * verdicts leave them out.
+   */
+  static final Set<String> NOT_EVALUATED = Set.of(DYNAMIC_RESOURCES);
+
   /** Plugins v1 configurations may no longer name ({@code invalidPluginsByVersion}). */
   static final List<String> INVALID_IN_V1 =
       List.of("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits");
@@ -122,7 +130,17 @@ public final class ProfileDefaults {
         name,
         PLUGINS.stream().filter(p -> available.contains(p.name())).toList(),
         Map.of(),
-        Map.of());
+        Map.of(),
+        PLUGINS.stream()
+            .map(PluginRef::name)
+            .filter(n -> NOT_EVALUATED.contains(n) && !available.contains(n))
+            .sorted()
+            .toList());
+  }
+
+  /** The plugins of {@code dropped} that {@link Profile#notEvaluated()} lists, in name order. */
+  static List<String> notEvaluated(Set<String> dropped) {
+    return dropped.stream().filter(NOT_EVALUATED::contains).sorted().toList();
   }
 
   /** Upstream's default plugins: only a multiPoint set. */

@@ -405,7 +405,7 @@ final class SchedulerConfigLoader {
       }
     }
     PluginSet multi = kept.getOrDefault(ProfileDefaults.MULTI_POINT, new PluginSet(null, null));
-    return new Profile(name, multi.enabled(), points, args);
+    return new Profile(name, multi.enabled(), points, args, ProfileDefaults.notEvaluated(dropped));
   }
 
   private static JsonNode effectiveArgs(

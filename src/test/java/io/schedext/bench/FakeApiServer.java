@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -64,6 +65,7 @@ final class FakeApiServer implements AutoCloseable {
           CSINode.class,
           CSIDriver.class,
           CSIStorageCapacity.class,
+          VolumeAttachment.class,
           PodDisruptionBudget.class,
           ReplicaSet.class,
           StatefulSet.class,

@@ -53,7 +53,8 @@ class CompactionTest {
           "NodeSpec",
           "NodeStatus",
           "Taint",
-          "ContainerImage");
+          "ContainerImage",
+          "ContainerStatus");
 
   @Test
   void aRecordedPodKeepsItsValueAndLosesItsEmptyCollections() throws Exception {
@@ -171,7 +172,14 @@ class CompactionTest {
             "cluster.json", new ByteArrayInputStream(file.getBytes(StandardCharsets.UTF_8)));
     Pod watched =
         decode(
-            SERIALIZATION.asJson(MakePod.pod().name("q").namespace("ns").uid("v").obj()),
+            SERIALIZATION.asJson(
+                MakePod.pod()
+                    .name("q")
+                    .namespace("ns")
+                    .uid("v")
+                    .req(Map.of("cpu", "1"))
+                    .statusResources("c0", Map.of("cpu", "2"), Map.of("cpu", "2"))
+                    .obj()),
             Pod.class);
 
     KubernetesCluster.trim(watched);

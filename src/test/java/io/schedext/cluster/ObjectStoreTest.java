@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachmentBuilder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,38 @@ class ObjectStoreTest {
     assertThat(names(store.replicaSets("a"))).containsExactly("web-1");
     assertThat(store.replicaSets("b")).isEmpty();
     assertThat(store.list(Service.class)).hasSize(3);
+  }
+
+  private static VolumeAttachment attachment(String name, String node) {
+    return new VolumeAttachmentBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node)
+        .withAttacher("ebs.csi.aws.com")
+        .endSpec()
+        .build();
+  }
+
+  @Test
+  void volumeAttachmentsAreFoundByTheirNodeThroughPutsRemovesAndClears() {
+    ObjectStore store = new ObjectStore();
+    store.put(attachment("va-1", "n1"));
+    store.put(attachment("va-2", "n1"));
+    store.put(attachment("va-3", "n2"));
+    assertThat(names(store.volumeAttachments("n1"))).containsExactly("va-1", "va-2");
+
+    store.put(attachment("va-2", "n2"));
+    assertThat(names(store.volumeAttachments("n1"))).as("moved").containsExactly("va-1");
+    assertThat(names(store.volumeAttachments("n2"))).containsExactly("va-2", "va-3");
+
+    store.remove(attachment("va-1", "n1"));
+    assertThat(store.volumeAttachments("n1")).isEmpty();
+    assertThat(store.volumeAttachments("n3")).isEmpty();
+
+    store.clear(VolumeAttachment.class);
+    assertThat(store.volumeAttachments("n2")).isEmpty();
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -246,6 +247,17 @@ class WatchEventSerializationTest {
    */
   private static final String REST = recordedPodFields();
 
+  /** A running pod whose container was resized in place, as the kubelet reports it. */
+  private static final String RUNNING =
+      "\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"uid\":\"u\"},"
+          + "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\",\"image\":\"i\","
+          + "\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]},"
+          + "\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"c\","
+          + "\"ready\":true,\"restartCount\":0,\"image\":\"i\",\"imageID\":\"sha256:1\","
+          + "\"state\":{\"running\":{\"startedAt\":\"2026-11-01T00:00:00Z\"}},"
+          + "\"allocatedResources\":{\"cpu\":\"2\"},"
+          + "\"resources\":{\"requests\":{\"cpu\":\"2\"},\"limits\":{\"cpu\":\"2\"}}}]}";
+
   static Stream<Case> cases() {
     return Stream.of(
         new Case(
@@ -259,6 +271,10 @@ class WatchEventSerializationTest {
         new Case("kind and apiVersion last", added(object(REST, API, KIND)), Outcome.DECODED),
         new Case("kind first, apiVersion last", added(object(KIND, REST, API)), Outcome.DECODED),
         new Case("nothing but kind and apiVersion", added(object(KIND, API)), Outcome.DECODED),
+        new Case(
+            "a running pod's container statuses, of which the resources are read",
+            added(object(KIND, API, RUNNING)),
+            Outcome.DECODED),
         new Case(
             "type after object",
             "{\"object\":" + object(KIND, API, REST) + ",\"type\":\"MODIFIED\"}",
@@ -367,11 +383,27 @@ class WatchEventSerializationTest {
       o.getMetadata().setManagedFields(new ArrayList<>());
     }
     if (event.getObject() instanceof Pod pod && pod.getStatus() != null) {
-      pod.getStatus().setContainerStatuses(new ArrayList<>());
-      pod.getStatus().setInitContainerStatuses(new ArrayList<>());
+      pod.getStatus()
+          .setContainerStatuses(nameAndResources(pod.getStatus().getContainerStatuses()));
+      pod.getStatus()
+          .setInitContainerStatuses(nameAndResources(pod.getStatus().getInitContainerStatuses()));
       pod.getStatus().setEphemeralContainerStatuses(new ArrayList<>());
     }
     return event;
+  }
+
+  /** Of each container status, what the decoders read: the name and the resources. */
+  private static List<ContainerStatus> nameAndResources(List<ContainerStatus> statuses) {
+    List<ContainerStatus> out = new ArrayList<>();
+    for (ContainerStatus s : statuses) {
+      ContainerStatus kept = new ContainerStatus();
+      kept.setName(s.getName());
+      kept.setResources(s.getResources());
+      kept.setAllocatedResources(s.getAllocatedResources());
+      kept.setAdditionalProperties(s.getAdditionalProperties());
+      out.add(kept);
+    }
+    return out;
   }
 
   private static String object(String... fields) {

@@ -48,8 +48,8 @@ class ExplainByNameTest {
       """;
 
   static final String HUGE_POD_SUMMARY =
-      "0/12 nodes are available: 1 node(s) had untolerated taint "
-          + "{nvidia.com/gpu: present}, 1 node(s) were unschedulable, 10 Insufficient cpu. preemption: 0/12 nodes are "
+      "0/12 nodes are available: 1 node(s) had untolerated taint(s), "
+          + "1 node(s) were unschedulable, 10 Insufficient cpu. preemption: 0/12 nodes are "
           + "available: 12 Preemption is not helpful for scheduling.";
 
   @Value("${local.server.port}")

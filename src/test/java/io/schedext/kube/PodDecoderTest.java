@@ -126,7 +126,7 @@ class PodDecoderTest {
         new Case("fields in another order, kind and version last", REORDERED, Expect.DECODES));
     cases.add(
         new Case(
-            "managed fields and container statuses skipped",
+            "managed fields, ephemeral statuses and a container status' state skipped",
             BASE.replace(
                     "\"uid\":\"u\"",
                     "\"uid\":\"u\",\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:a\":{}}}]")
@@ -135,6 +135,30 @@ class PodDecoderTest {
                     "\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"c\",\"ready\":true}],"
                         + "\"initContainerStatuses\":[],\"ephemeralContainerStatuses\":null"),
             Expect.DECODES));
+    cases.add(
+        new Case(
+            "container statuses keep their names and resources, and nothing else",
+            BASE.replace(
+                "\"phase\":\"Pending\"",
+                "\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"c\",\"ready\":true,"
+                    + "\"restartCount\":2,\"started\":true,\"image\":\"i\",\"imageID\":\"sha\","
+                    + "\"containerID\":\"containerd://1\",\"state\":{\"running\":"
+                    + "{\"startedAt\":\"2026-11-01T00:00:00Z\"}},\"lastState\":{},"
+                    + "\"allocatedResources\":{\"cpu\":\"200m\"},"
+                    + "\"resources\":{\"requests\":{\"cpu\":\"150m\"},\"limits\":{\"cpu\":\"1\"}},"
+                    + "\"allocatedResourcesStatus\":[{\"name\":\"x\",\"resources\":[]}],"
+                    + "\"user\":{\"linux\":{\"uid\":0,\"gid\":0}},\"stopSignal\":\"SIGTERM\","
+                    + "\"volumeMounts\":[{\"name\":\"v\",\"mountPath\":\"/v\"}]}],"
+                    + "\"initContainerStatuses\":[{\"name\":\"s\",\"ready\":false,"
+                    + "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}]"),
+            Expect.DECODES));
+    cases.add(
+        new Case(
+            "an unknown field of a container status",
+            BASE.replace(
+                "\"phase\":\"Pending\"",
+                "\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"c\",\"future\":1}]"),
+            Expect.DECODES_OR_DEFERS));
     cases.add(
         new Case(
             "conditions with a null probe time",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -86,22 +87,46 @@ class UnreadFieldsTest {
         .withNewStatus()
         .withPhase("Running")
         .withContainerStatuses(
-            List.of(new ContainerStatusBuilder().withName("c").withRestartCount(3).build()))
+            List.of(
+                new ContainerStatusBuilder()
+                    .withName("app")
+                    .withRestartCount(3)
+                    .withReady(true)
+                    .withImage("registry.example/app:1")
+                    .withNewState()
+                    .withNewRunning()
+                    .withStartedAt("2026-11-01T00:00:00Z")
+                    .endRunning()
+                    .endState()
+                    .withNewResources()
+                    .addToRequests("cpu", new Quantity("500m"))
+                    .endResources()
+                    .addToAllocatedResources("cpu", new Quantity("400m"))
+                    .build()))
         .withInitContainerStatuses(List.of(new ContainerStatusBuilder().withName("i").build()))
+        .withEphemeralContainerStatuses(
+            List.of(new ContainerStatusBuilder().withName("debug").build()))
         .endStatus()
         .build();
   }
 
   @Test
-  void decodingSkipsManagedFieldsContainerStatusesAndWhatAContainerRunsWithAndKeepsTheRest()
-      throws Exception {
+  void decodingSkipsManagedFieldsWhatAContainerRunsWithAndIsAndKeepsTheRest() throws Exception {
     String json = plain.writeValueAsString(pod());
 
     Pod decoded = skipping.readValue(json, Pod.class);
 
     assertThat(decoded.getMetadata().getManagedFields()).isEmpty();
-    assertThat(decoded.getStatus().getContainerStatuses()).isEmpty();
-    assertThat(decoded.getStatus().getInitContainerStatuses()).isEmpty();
+    assertThat(decoded.getStatus().getEphemeralContainerStatuses()).isEmpty();
+    ContainerStatus status = decoded.getStatus().getContainerStatuses().get(0);
+    assertThat(status.getName()).isEqualTo("app");
+    assertThat(status.getResources().getRequests()).containsKey("cpu");
+    assertThat(status.getAllocatedResources()).containsKey("cpu");
+    assertThat(status.getState()).as("skipped").isNull();
+    assertThat(status.getRestartCount()).as("skipped").isNull();
+    assertThat(decoded.getStatus().getInitContainerStatuses())
+        .singleElement()
+        .satisfies(i -> assertThat(i.getName()).isEqualTo("i"));
     assertThat(decoded.getMetadata().getAdditionalProperties()).doesNotContainKey("managedFields");
     Container c = decoded.getSpec().getContainers().get(0);
     assertThat(c.getAdditionalProperties()).isEmpty();
@@ -111,8 +136,12 @@ class UnreadFieldsTest {
     assertThat(c.getResources().getRequests()).containsKey("cpu");
     Pod expected = pod();
     expected.getMetadata().setManagedFields(List.of());
-    expected.getStatus().setContainerStatuses(List.of());
-    expected.getStatus().setInitContainerStatuses(List.of());
+    expected.getStatus().setEphemeralContainerStatuses(List.of());
+    ContainerStatus es = expected.getStatus().getContainerStatuses().get(0);
+    es.setRestartCount(null);
+    es.setReady(null);
+    es.setImage(null);
+    es.setState(null);
     Container e = expected.getSpec().getContainers().get(0);
     e.setCommand(List.of());
     e.setArgs(List.of());

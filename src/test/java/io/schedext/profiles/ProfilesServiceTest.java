@@ -39,7 +39,7 @@ class ProfilesServiceTest {
     assertThat(j.get("FailedAndUnresolvableNodes").get("node-b4").asText())
         .isEqualTo("node(s) were unschedulable");
     assertThat(j.get("FailedAndUnresolvableNodes").get("node-c4").asText())
-        .isEqualTo("node(s) had untolerated taint {nvidia.com/gpu: present}");
+        .isEqualTo("node(s) had untolerated taint(s)");
     assertThat(names(j.get("NodeNames"))).doesNotContain("node-b4", "node-c4");
   }
 
@@ -78,6 +78,7 @@ class ProfilesServiceTest {
     assertThat(names(lenient.at("/plugins/score"))).startsWith("ImageLocality");
     assertThat(lenient.at("/scoreWeights/ImageLocality").asInt()).isEqualTo(5);
     assertThat(names(strict.at("/plugins/bind"))).containsExactly("DefaultBinder");
+    assertThat(names(strict.at("/notEvaluated"))).containsExactly("DynamicResources");
     assertThat(
             StreamSupport.stream(strict.get("pluginConfig").spliterator(), false)
                 .filter(c -> c.get("name").asText().equals("NodeResourcesFit"))

@@ -234,6 +234,55 @@ class SchedulerConfigLoaderTest {
         .isEqualTo(10);
   }
 
+  record NotEvaluatedCase(String name, String yaml, List<String> want) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<NotEvaluatedCase> notEvaluatedCases() {
+    return Stream.of(
+        new NotEvaluatedCase(
+            "the default profile names DynamicResources, which is loaded and not evaluated",
+            HEAD,
+            List.of("DynamicResources")),
+        new NotEvaluatedCase(
+            "DynamicResources with its args loads as kube-scheduler writes it",
+            HEAD
+                + "profiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n"
+                + "  - {name: DynamicResources, args: {filterTimeout: 10s}}\n",
+            List.of("DynamicResources")),
+        new NotEvaluatedCase(
+            "a profile that disables DynamicResources leaves nothing unevaluated",
+            HEAD
+                + "profiles:\n- plugins:\n    multiPoint: {disabled: [{name: DynamicResources}]}\n",
+            List.of()),
+        new NotEvaluatedCase(
+            "DynamicResources enabled at one point only is not evaluated either",
+            HEAD
+                + "profiles:\n- plugins:\n    multiPoint: {disabled: [{name: '*'}]}\n"
+                + "    filter: {enabled: [{name: DynamicResources}, {name: NodeName}]}\n",
+            List.of("DynamicResources")),
+        new NotEvaluatedCase(
+            "the queue's plugins are not run but decide nothing the extender answers",
+            HEAD
+                + "profiles:\n- plugins:\n    multiPoint: {disabled: [{name: '*'}]}\n"
+                + "    queueSort: {enabled: [{name: PrioritySort}]}\n"
+                + "    filter: {enabled: [{name: NodeName}]}\n",
+            List.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("notEvaluatedCases")
+  void pluginsTheExtenderDoesNotEvaluateAreListedOnTheProfile(NotEvaluatedCase c) {
+    Profile p = load(c.yaml()).profiles().get(0);
+    assertThat(p.notEvaluated()).isEqualTo(c.want());
+    Framework fw = build(c.yaml()).defaultFramework();
+    assertThat(fw.notEvaluated()).isEqualTo(c.want());
+    assertThat(fw.plugins()).doesNotContainKey("DynamicResources");
+  }
+
   @Test
   void disablingEveryFilterLeavesOnlyTheEnabledOneThereAndTheOtherPointsAlone() {
     FrameworkView v =

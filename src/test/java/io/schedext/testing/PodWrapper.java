@@ -3,6 +3,7 @@ package io.schedext.testing;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeAffinity;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinity;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.PodAntiAffinity;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
@@ -199,6 +201,60 @@ public final class PodWrapper {
       pod.getSpec().setInitContainers(new ArrayList<>());
     }
     return pod.getSpec().getInitContainers();
+  }
+
+  /** Sets pod-level requests ({@code spec.resources.requests}). */
+  public PodWrapper podReq(Map<String, String> requests) {
+    ResourceRequirements rr = new ResourceRequirements();
+    rr.setRequests(quantities(requests));
+    pod.getSpec().setResources(rr);
+    return this;
+  }
+
+  /**
+   * Adds the status of container {@code name} (an init container's when the pod has one of that
+   * name) reporting the resources an in-place resize gave it: {@code requests} in {@code
+   * resources.requests}, and {@code allocated} (null for none) in {@code allocatedResources}.
+   */
+  public PodWrapper statusResources(
+      String name, Map<String, String> requests, Map<String, String> allocated) {
+    ContainerStatus cs = new ContainerStatus();
+    cs.setName(name);
+    ResourceRequirements rr = new ResourceRequirements();
+    rr.setRequests(quantities(requests));
+    cs.setResources(rr);
+    if (allocated != null) {
+      cs.setAllocatedResources(quantities(allocated));
+    }
+    boolean init =
+        pod.getSpec().getInitContainers() != null
+            && pod.getSpec().getInitContainers().stream().anyMatch(c -> name.equals(c.getName()));
+    PodStatus status = pod.getStatus();
+    if (init) {
+      if (status.getInitContainerStatuses() == null) {
+        status.setInitContainerStatuses(new ArrayList<>());
+      }
+      status.getInitContainerStatuses().add(cs);
+    } else {
+      if (status.getContainerStatuses() == null) {
+        status.setContainerStatuses(new ArrayList<>());
+      }
+      status.getContainerStatuses().add(cs);
+    }
+    return this;
+  }
+
+  /** Adds a pod condition of {@code type} with status True and {@code reason} (null for none). */
+  public PodWrapper condition(String type, String reason) {
+    PodCondition c = new PodCondition();
+    c.setType(type);
+    c.setStatus("True");
+    c.setReason(reason);
+    if (pod.getStatus().getConditions() == null) {
+      pod.getStatus().setConditions(new ArrayList<>());
+    }
+    pod.getStatus().getConditions().add(c);
+    return this;
   }
 
   public PodWrapper overhead(Map<String, String> overhead) {

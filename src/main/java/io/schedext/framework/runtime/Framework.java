@@ -70,6 +70,7 @@ public final class Framework implements PluginsRunner {
   private volatile double pluginMetricsSamplePercent = 10;
 
   private final String profileName;
+  private final List<String> notEvaluated;
   private final FrameworkServices services;
   private final Map<String, Plugin> plugins;
   private final Map<String, JsonNode> pluginArgs;
@@ -96,6 +97,7 @@ public final class Framework implements PluginsRunner {
 
   private Framework(Profile profile, Registry registry, FrameworkServices services) {
     this.profileName = profile.name();
+    this.notEvaluated = profile.notEvaluated();
     this.services = services;
     this.handle = new FrameworkHandle();
     Map<ExtensionPoint, List<Profile.PluginRef>> expanded = new LinkedHashMap<>();
@@ -256,6 +258,14 @@ public final class Framework implements PluginsRunner {
     return profileName;
   }
 
+  /**
+   * The plugins the profile enables that upstream decides with but this framework does not run
+   * ({@link Profile#notEvaluated()}), in name order.
+   */
+  public List<String> notEvaluated() {
+    return notEvaluated;
+  }
+
   /** The handle plugins of this framework were given. */
   @Override
   public Handle handle() {
@@ -410,18 +420,27 @@ public final class Framework implements PluginsRunner {
         narrowing.add(pl.name());
         nodes = PreFilterResult.merge(nodes, r.nodeNames());
         if (nodes.isEmpty()) {
-          // Upstream prints the plugins as a sorted set, not in run order.
-          List<String> sorted = new ArrayList<>(narrowing);
-          Collections.sort(sorted);
+          List<String> sorted = sorted(narrowing);
           String msg =
               sorted.size() == 1
                   ? "node(s) didn't satisfy plugin " + sorted.get(0)
                   : "node(s) didn't satisfy plugin(s) " + goList(sorted) + " simultaneously";
-          return new PreFilterResult(Status.unresolvable(msg), nodes);
+          return new PreFilterResult(Status.unresolvable(msg), nodes, sorted);
         }
       }
     }
-    return new PreFilterResult(remembered == null ? Status.success() : remembered, nodes);
+    return new PreFilterResult(
+        remembered == null ? Status.success() : remembered, nodes, sorted(narrowing));
+  }
+
+  /** Upstream keeps the narrowing plugins in a set and prints them sorted, not in run order. */
+  private static List<String> sorted(List<String> names) {
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    List<String> sorted = new ArrayList<>(names);
+    Collections.sort(sorted);
+    return List.copyOf(sorted);
   }
 
   /** Calls every AddPod extension (of plugins not skipped); the first failure becomes an Error. */

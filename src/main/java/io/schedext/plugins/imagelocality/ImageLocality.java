@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Favours nodes that already hold the pod's images (init containers, regular containers and image
- * volumes): each present image counts its size times the share of nodes that have it, the sum is
- * clamped to [23 MiB, 1000 MiB × image sources] and scaled to 0–100. Upstream's {@code
+ * Favours nodes that already hold the pod's container images (init and regular containers; not
+ * image volumes, as in 1.34): each present image counts its size times the share of nodes that have
+ * it, the sum is clamped to [23 MiB, 1000 MiB × containers] and scaled to 0–100. Upstream's {@code
  * ImageLocality}; the PreScore here only normalises the image names once per cycle (upstream has
  * none). Thread-safe.
  */
@@ -57,8 +57,8 @@ public final class ImageLocality implements PreScorePlugin, ScorePlugin {
   }
 
   /** Maps the summed image score into 0–100 between the thresholds. */
-  static long calculatePriority(long sumScores, int numImages) {
-    long maxThreshold = MAX_CONTAINER_THRESHOLD * numImages;
+  static long calculatePriority(long sumScores, int numContainers) {
+    long maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
     long sum = sumScores;
     if (sum < MIN_THRESHOLD) {
       sum = MIN_THRESHOLD;

@@ -2,7 +2,6 @@ package io.schedext.plugins.imagelocality;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.Volume;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.StateData;
@@ -10,29 +9,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The normalised image of every init container, regular container and image volume of the pod, in
- * that order: one entry per image source, so the length is the count that sets the maximum
- * threshold. Written by ImageLocality's PreScore; never mutated afterwards.
+ * The normalised image of every init container and regular container of the pod, in that order: one
+ * entry per container, so the length is the count that sets the maximum threshold. Image volumes
+ * are not counted, as in 1.34 (later upstream releases count them too). Written by ImageLocality's
+ * PreScore; never mutated afterwards.
  *
  * @param names the normalised image names
  * @param bits their {@link NodeInfo#imageBit}s, or-ed
  */
 record PodImages(String[] names, long bits) implements StateData {
 
-  /** The images of {@code pod}'s init containers, regular containers and image volumes. */
+  /** The images of {@code pod}'s init containers and regular containers. */
   static PodImages of(PodInfo pod) {
     PodSpec spec = pod.pod().getSpec();
     List<String> out = new ArrayList<>();
     if (spec != null) {
       add(out, spec.getInitContainers());
       add(out, spec.getContainers());
-      if (spec.getVolumes() != null) {
-        for (Volume v : spec.getVolumes()) {
-          if (v.getImage() != null) {
-            out.add(ImageLocality.normalizedImageName(v.getImage().getReference()));
-          }
-        }
-      }
     }
     String[] names = out.toArray(new String[0]);
     // The nodes' image summaries are keyed by interned names: the lookups then end on a reference

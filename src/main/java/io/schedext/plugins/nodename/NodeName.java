@@ -6,13 +6,14 @@ import io.schedext.framework.Handle;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
-import io.schedext.framework.PreFilterPlugin;
-import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
 
-/** Checks that a pod with {@code spec.nodeName} set lands on that node only. */
-public final class NodeName implements PreFilterPlugin, FilterPlugin {
+/**
+ * Checks that a pod with {@code spec.nodeName} set lands on that node only. A Filter plugin only,
+ * as upstream's: a pod without a node name passes every node's Filter.
+ */
+public final class NodeName implements FilterPlugin {
 
   /** The reason when the pod names another node. */
   public static final String ERR_REASON = "node(s) didn't match the requested node name";
@@ -23,12 +24,6 @@ public final class NodeName implements PreFilterPlugin, FilterPlugin {
   @Override
   public String name() {
     return Names.NODE_NAME;
-  }
-
-  /** Skips the Filter when the pod names no node. */
-  @Override
-  public PreFilterResult preFilter(CycleState state, PodInfo pod) {
-    return pod.nodeName().isEmpty() ? PreFilterResult.of(Status.skip()) : PreFilterResult.success();
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.schedext.framework.PodInfo;
 import io.schedext.framework.Resource;
 import io.schedext.framework.StateData;
 import io.schedext.framework.Status;
+import io.schedext.kube.PodRequests;
 import io.schedext.kube.ResourceNames;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +48,14 @@ final class FitRequest implements StateData {
 
   /**
    * The request of {@code pod}, without the extended resources named in {@code ignored} or in
-   * {@code groups}.
+   * {@code groups}. Taken from the spec alone, as upstream's PreFilter does for a pod that is not
+   * running yet: resources an in-place resize reports in its container statuses are not counted.
    */
   static FitRequest of(PodInfo pod, Set<String> ignored, Set<String> groups) {
-    Resource r = pod.request();
+    Resource r =
+        pod.requestFromStatus()
+            ? Resource.fromDecimals(PodRequests.ofSpec(pod.pod()))
+            : pod.request();
     boolean nothing =
         r.milliCpu() == 0 && r.memory() == 0 && r.ephemeralStorage() == 0 && !r.hasScalars();
     Map<String, Long> checked = new TreeMap<>();

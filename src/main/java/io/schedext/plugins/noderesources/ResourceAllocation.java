@@ -69,8 +69,8 @@ final class ResourceAllocation {
    * everything else in its base unit, rounded up.
    */
   long[] podRequests(PodInfo pod) {
-    if (!useRequested && PodRequests.hasPodLevelRequests(pod.pod())) {
-      return containerLevelPodRequests(pod);
+    if (!useRequested && (pod.requestFromStatus() || PodRequests.hasPodLevelRequests(pod.pod()))) {
+      return containerSpecPodRequests(pod);
     }
     long[] out = new long[names.length];
     Map<String, BigDecimal> others = null;
@@ -96,13 +96,13 @@ final class ResourceAllocation {
   }
 
   /**
-   * The non-zero requests from the containers alone. Upstream's NodeResourcesFit scorer never
-   * applies pod-level requests to the incoming pod (its feature flag is shadowed,
-   * kubernetes#141387), so neither do we; Filter, the node accounting and BalancedAllocation do
-   * apply them.
+   * The non-zero requests from the containers' specs alone. Upstream's NodeResourcesFit scorer
+   * never applies pod-level requests nor resized container statuses to the incoming pod (its
+   * feature flags are shadowed, kubernetes#141387), so neither do we; Filter applies pod-level
+   * requests, and the node accounting and BalancedAllocation apply both.
    */
-  private long[] containerLevelPodRequests(PodInfo pod) {
-    Map<String, BigDecimal> requests = PodRequests.nonZeroIgnoringPodLevel(pod.pod());
+  private long[] containerSpecPodRequests(PodInfo pod) {
+    Map<String, BigDecimal> requests = PodRequests.nonZeroFromContainerSpecs(pod.pod());
     long[] out = new long[names.length];
     for (int i = 0; i < names.length; i++) {
       BigDecimal v = requests.get(names[i]);

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachmentSpec;
 import io.schedext.framework.ClusterObjects;
 import io.schedext.framework.Status;
 import io.schedext.plugins.Names;
@@ -17,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the CSI volumes a pod attaches, as {@code <driver>/<handle>} mapped to the driver's limit
- * key: PVC and generic ephemeral volumes through their PV (in-tree PVs translated), unbound claims
+ * Finds the CSI volumes a pod attaches, as {@code <driver>/<handle>} mapped to the driver's name:
+ * PVC and generic ephemeral volumes through their PV (in-tree PVs translated), unbound claims
  * through their StorageClass provisioner with a per-plugin-instance random handle, and migratable
  * inline volumes. Thread-safe.
  */
@@ -92,7 +94,7 @@ final class AttachableVolumes {
       if (dh.driver().isEmpty() || dh.handle().isEmpty()) {
         continue;
       }
-      result.put(dh.driver() + "/" + dh.handle(), AttachLimits.key(dh.driver()));
+      result.put(dh.driver() + "/" + dh.handle(), dh.driver());
     }
     return null;
   }
@@ -111,7 +113,7 @@ final class AttachableVolumes {
           .withPlugin(Names.NODE_VOLUME_LIMITS);
     }
     String driver = plugin.csiDriver();
-    result.put(driver + "/" + handle, AttachLimits.key(driver));
+    result.put(driver + "/" + handle, driver);
     return null;
   }
 
@@ -166,6 +168,33 @@ final class AttachableVolumes {
       return new DriverHandle(plugin.csiDriver(), handle);
     }
     return new DriverHandle(provisioner, handle);
+  }
+
+  /**
+   * Adds the CSI volumes attached to {@code nodeName} by VolumeAttachment objects to {@code
+   * result}, as {@code <attacher>/<handle>} mapped to the attacher: those naming an attacher and a
+   * PersistentVolume that exists and is a CSI volume (1.34.9's {@code
+   * getNodeVolumeAttachmentInfo}).
+   */
+  void attachedByVolumeAttachments(String nodeName, Map<String, String> result) {
+    for (VolumeAttachment va : objects.volumeAttachments(nodeName)) {
+      VolumeAttachmentSpec spec = va.getSpec();
+      String attacher = spec == null ? null : spec.getAttacher();
+      if (attacher == null || attacher.isEmpty()) {
+        continue;
+      }
+      String pvName = spec.getSource() == null ? null : spec.getSource().getPersistentVolumeName();
+      if (pvName == null) {
+        continue;
+      }
+      PersistentVolume pv = objects.persistentVolume(pvName);
+      CSIPersistentVolumeSource csi =
+          pv == null || pv.getSpec() == null ? null : pv.getSpec().getCsi();
+      if (csi == null) {
+        continue;
+      }
+      result.put(attacher + "/" + str(csi.getVolumeHandle()), attacher);
+    }
   }
 
   private static String str(String s) {

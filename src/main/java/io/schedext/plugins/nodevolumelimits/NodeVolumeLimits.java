@@ -21,7 +21,8 @@ import java.util.Map;
 /**
  * Upstream's CSILimits: rejects a node when the pod's new CSI volumes (counted once per {@code
  * driver/handle}, shared ones already on the node not counted again) would exceed a driver's attach
- * limit on that node.
+ * limit on that node, counting what the node's pods use and what its VolumeAttachments attach.
+ * Limits come from the node's CSINode only, as in 1.34.9.
  */
 public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
 
@@ -76,7 +77,7 @@ public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
     if (newVolumes.isEmpty()) {
       return Status.success();
     }
-    Map<String, Long> limits = AttachLimits.of(node, csiNode);
+    Map<String, Long> limits = AttachLimits.of(csiNode);
     if (limits.isEmpty()) {
       return Status.success();
     }
@@ -89,9 +90,20 @@ public final class NodeVolumeLimits implements PreFilterPlugin, FilterPlugin {
     }
     Map<String, Integer> attachedCount = new HashMap<>();
     attachedVolumes.forEach(
-        (unique, key) -> {
+        (unique, driver) -> {
           newVolumes.remove(unique);
-          attachedCount.merge(key, 1, Integer::sum);
+          attachedCount.merge(driver, 1, Integer::sum);
+        });
+    // Volumes attached without a pod on the node using them (being detached, or attached ahead)
+    // count too; one an existing pod uses is counted once. As upstream, a new volume already
+    // attached this way still counts as new.
+    Map<String, String> attachments = new HashMap<>();
+    attachable.attachedByVolumeAttachments(node.name(), attachments);
+    attachments.forEach(
+        (unique, driver) -> {
+          if (!attachedVolumes.containsKey(unique)) {
+            attachedCount.merge(driver, 1, Integer::sum);
+          }
         });
     Map<String, Integer> newCount = new HashMap<>();
     newVolumes.values().forEach(key -> newCount.merge(key, 1, Integer::sum));

@@ -148,9 +148,14 @@ record SpreadConstraint(
     // are, so that the per-node memo lookups compare references.
     private static final Interner<MatchingPods> INTERNED = new Interner<>(1024);
 
-    /** The number of matching pods on {@code node}. */
+    /**
+     * The number of matching pods on {@code node}. A selector matching nothing counts none, and so,
+     * as in 1.34.9's {@code countPodsMatchSelector}, does an empty one ({@code {}}, which matches
+     * every pod): later upstream releases count every pod of the namespace for it
+     * (kubernetes#141340).
+     */
     int count(NodeInfo node) {
-      if (selector.isNothing()) {
+      if (selector.isNothing() || selector.isEverything()) {
         return 0;
       }
       return node.memoize(this, this, MatchingPods::countNow);

@@ -42,31 +42,27 @@ public final class TaintToleration
     }
   }
 
+  /**
+   * The Filter reason, 1.34's, which names no taint (earlier releases named the first untolerated
+   * one: {@code node(s) had untolerated taint {<key>: <value>}}).
+   */
+  public static final String ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)";
+
+  private static final Status UNTOLERATED =
+      Status.unresolvable(ERR_REASON_UNTOLERATED).withPlugin(Names.TAINT_TOLERATION);
+
   @Override
   public String name() {
     return Names.TAINT_TOLERATION;
   }
 
-  /** Rejects the node at its first NoSchedule or NoExecute taint the pod does not tolerate. */
+  /**
+   * Rejects the node when one of its NoSchedule or NoExecute taints is not tolerated by the pod.
+   */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
     Taint taint = Taints.findUntolerated(node.noScheduleTaints(), tolerations(pod));
-    if (taint == null) {
-      return Status.success();
-    }
-    return Status.unresolvable(untoleratedReason(taint)).withPlugin(Names.TAINT_TOLERATION);
-  }
-
-  /**
-   * Upstream's reason text, e.g. {@code node(s) had untolerated taint {dedicated: user1}} (empty
-   * value allowed).
-   */
-  static String untoleratedReason(Taint taint) {
-    return "node(s) had untolerated taint {"
-        + nullToEmpty(taint.getKey())
-        + ": "
-        + nullToEmpty(taint.getValue())
-        + "}";
+    return taint == null ? Status.success() : UNTOLERATED;
   }
 
   /** Keeps the pod's tolerations that can tolerate a PreferNoSchedule taint. */
@@ -118,10 +114,6 @@ public final class TaintToleration
   private static List<Toleration> tolerations(PodInfo pod) {
     var spec = pod.pod().getSpec();
     return spec == null || spec.getTolerations() == null ? List.of() : spec.getTolerations();
-  }
-
-  private static String nullToEmpty(String s) {
-    return s == null ? "" : s;
   }
 
   /** The factory registered under {@link Names#TAINT_TOLERATION}. */

@@ -17,7 +17,6 @@ import io.schedext.framework.VolumeWriter;
 import io.schedext.plugins.Names;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
 
 /**
  * Binds a pod's PersistentVolumeClaims as part of scheduling it. PreFilter rejects pods whose
@@ -78,8 +77,8 @@ public final class VolumeBinding
 
   /**
    * Skips pods without claims; rejects (unresolvable) pods whose claims cannot be used as they are;
-   * otherwise stores the classified claims and narrows to the nodes bound local volumes allow, if
-   * any.
+   * otherwise stores the classified claims. It never narrows the nodes: 1.34 checks bound local
+   * volumes' node affinity in Filter only (older releases narrowed to their hostnames here).
    */
   @Override
   public PreFilterResult preFilter(CycleState state, PodInfo pod) {
@@ -102,8 +101,7 @@ public final class VolumeBinding
     }
     PreparedClaims prepared = classifier.prepare(claims);
     state.write(STATE_KEY, new VolumeBindingState(prepared));
-    Set<String> eligible = LocalVolumeNodes.eligible(prepared.bound());
-    return eligible == null ? PreFilterResult.success() : PreFilterResult.nodes(eligible);
+    return PreFilterResult.success();
   }
 
   /**

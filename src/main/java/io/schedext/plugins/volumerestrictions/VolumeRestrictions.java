@@ -29,9 +29,14 @@ public final class VolumeRestrictions
   /** The reason when a disk of the pod is already mounted on the node in a conflicting way. */
   public static final String ERR_REASON_DISK_CONFLICT = "node(s) had no available disk";
 
-  /** The reason when a ReadWriteOncePod claim of the pod is used by another pod. */
+  /**
+   * The reason when a ReadWriteOncePod claim of the pod is used by another pod (1.34's text;
+   * earlier releases read {@code node has pod using PersistentVolumeClaim with the same name and
+   * ReadWriteOncePod access mode}).
+   */
   public static final String ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT =
-      "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode";
+      "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already"
+          + " in-use by another pod";
 
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + Names.VOLUME_RESTRICTIONS;
   private static final String READ_WRITE_ONCE_POD = "ReadWriteOncePod";

@@ -143,7 +143,8 @@ class FrameworkFilterTest {
         new PreFilterCase(
             "Unschedulable lets the remaining plugins run and is returned at the end",
             List.of(pf("a", Status.unschedulable(INJECTED)), pf("b", narrow("n1"))),
-            new PreFilterResult(Status.unschedulable(INJECTED).withPlugin("a"), Set.of("n1")),
+            new PreFilterResult(
+                Status.unschedulable(INJECTED).withPlugin("a"), Set.of("n1"), List.of("b")),
             Set.of(),
             List.of("a:PreFilter", "b:PreFilter")),
         new PreFilterCase(
@@ -165,13 +166,20 @@ class FrameworkFilterTest {
                 pf("a", narrow("n1", "n2", "n3")),
                 pf("b", Status.success()),
                 pf("c", narrow("n2", "n3", "n4"))),
-            narrow("n2", "n3"),
+            new PreFilterResult(Status.success(), Set.of("n2", "n3"), List.of("a", "c")),
             Set.of(),
             List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")),
         new PreFilterCase(
+            "a plugin naming every node still counts as narrowing, sorted by name",
+            List.of(pf("zz", narrow("n1", "n2")), pf("aa", narrow("n1", "n2"))),
+            new PreFilterResult(Status.success(), Set.of("n1", "n2"), List.of("aa", "zz")),
+            Set.of(),
+            List.of("zz:PreFilter", "aa:PreFilter")),
+        new PreFilterCase(
             "one plugin narrowing to no node is named alone",
             List.of(pf("a", narrow()), pf("b", Status.success())),
-            new PreFilterResult(Status.unresolvable("node(s) didn't satisfy plugin a"), Set.of()),
+            new PreFilterResult(
+                Status.unresolvable("node(s) didn't satisfy plugin a"), Set.of(), List.of("a")),
             Set.of(),
             List.of("a:PreFilter")),
         new PreFilterCase(
@@ -183,7 +191,8 @@ class FrameworkFilterTest {
                 pf("c", narrow("n2"))),
             new PreFilterResult(
                 Status.unresolvable("node(s) didn't satisfy plugin(s) [aa zz] simultaneously"),
-                Set.of()),
+                Set.of(),
+                List.of("aa", "zz")),
             Set.of(),
             List.of("zz:PreFilter", "b:PreFilter", "aa:PreFilter")),
         new PreFilterCase(
@@ -194,9 +203,19 @@ class FrameworkFilterTest {
                 pf("c", narrow("n2"))),
             new PreFilterResult(
                 Status.unresolvable("node(s) didn't satisfy plugin(s) [b c] simultaneously"),
-                Set.of()),
+                Set.of(),
+                List.of("b", "c")),
             Set.of(),
             List.of("a:PreFilter", "b:PreFilter", "c:PreFilter")));
+  }
+
+  @Test
+  void theReasonForNodesLeftOutNamesTheNarrowingPluginsAsGoPrintsASlice() {
+    assertThat(new PreFilterResult(Status.success(), Set.of("n1"), List.of("A")).excludedReason())
+        .isEqualTo("node(s) didn't satisfy plugin(s) [A]");
+    assertThat(
+            new PreFilterResult(Status.success(), Set.of("n1"), List.of("A", "B")).excludedReason())
+        .isEqualTo("node(s) didn't satisfy plugin(s) [A B]");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -46,7 +46,10 @@ class NodeAffinityFrameworkTest {
     PodInfo pod = MakePod.pod().name("p").nodeFieldTerm("metadata.name", "In", "n2").info();
     CycleState state = TestFrameworks.cycleState(nodes);
     PreFilterResult r = fw.runPreFilterPlugins(state, pod);
-    assertThat(r).isEqualTo(PreFilterResult.nodes(Set.of("n2")));
+    assertThat(r)
+        .isEqualTo(
+            new PreFilterResult(Status.success(), Set.of("n2"), List.of(Names.NODE_AFFINITY)));
+    assertThat(r.excludedReason()).isEqualTo("node(s) didn't satisfy plugin(s) [NodeAffinity]");
     assertThat(fw.runFilterPlugins(state, pod, nodes.get(1))).isEqualTo(Status.success());
   }
 

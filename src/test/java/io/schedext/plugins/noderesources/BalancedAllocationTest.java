@@ -21,9 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upstream's balanced_allocation_test.go (without the DRA rows), with the expectations of the
- * balance-change score (kubernetes/kubernetes#135573): 50 + (50 + balance with the pod − balance
- * without it) / 2.
+ * Upstream's balanced_allocation_test.go (without the DRA rows): (1 − standard deviation of the
+ * used fractions) × 100, as v1.34.9 scores.
  */
 class BalancedAllocationTest {
 
@@ -167,8 +166,58 @@ class BalancedAllocationTest {
             50L));
   }
 
+  private static Pod quarter(String node, String statusCpu) {
+    return MakePod.pod()
+        .node(node)
+        .req(Map.of("cpu", "1000m", "memory", "2500"))
+        .statusResources("c0", Map.of("cpu", statusCpu, "memory", "2500"), null)
+        .obj();
+  }
+
+  /**
+   * In-place resize (on by default since 1.33): pods on the nodes and the incoming pod count at the
+   * larger of spec and status, or at the status alone when the resize is infeasible.
+   */
+  static Stream<ScoreCase> resized() {
+    Pod infeasible =
+        MakePod.pod()
+            .node("node2")
+            .req(Map.of("cpu", "3000m", "memory", "2500"))
+            .statusResources("c0", Map.of("cpu", "1000m", "memory", "2500"), null)
+            .condition("PodResizePending", "Infeasible")
+            .obj();
+    return Stream.of(
+        c(
+            "a pod on the node counts the larger cpu its status reports",
+            MakePod.pod().name("p").req(Map.of("cpu", "1000m", "memory", "2500")).obj(),
+            nodes(4000, 10000, 4000, 10000),
+            List.of(quarter("node1", "1000m"), quarter("node2", "3000m")),
+            "{}",
+            true,
+            100L,
+            75L),
+        c(
+            "a pod on the node whose resize is infeasible counts its status, not its spec",
+            MakePod.pod().name("p").req(Map.of("cpu", "1000m", "memory", "2500")).obj(),
+            nodes(4000, 10000, 4000, 10000),
+            List.of(quarter("node1", "1000m"), infeasible),
+            "{}",
+            true,
+            100L,
+            100L),
+        c(
+            "the incoming pod counts the larger cpu its status reports",
+            quarter("", "3000m"),
+            nodes(4000, 10000, 4000, 10000),
+            List.of(),
+            "{}",
+            true,
+            75L,
+            75L));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource("cases")
+  @MethodSource({"cases", "resized"})
   void score(ScoreCase c) {
     BalancedAllocation plugin =
         BalancedAllocation.create(Fixtures.args(BalancedAllocation.NAME, c.argsJson()), null);

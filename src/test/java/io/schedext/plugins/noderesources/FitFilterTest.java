@@ -434,13 +434,76 @@ class FitFilterTest {
             unresolvable(insufficient("cpu"))));
   }
 
+  private static final String RESIZE_PENDING = "PodResizePending";
+
+  /** Allocatable cpu 10m and 20 bytes of memory, running {@code existing}. */
+  private static NodeInfo running(PodWrapper existing) {
+    return MakeNode.node()
+        .name("n")
+        .capacity(Map.of("cpu", "10m", "memory", "20", "pods", "32"))
+        .info(existing.name("existing").node("n").info());
+  }
+
+  /**
+   * In-place resize (on by default since 1.33): a pod on the node counts at what its container
+   * statuses report where that is more than its spec (or, when the resize is infeasible, at the
+   * status alone), while the incoming pod is checked by its spec.
+   */
+  static Stream<Case> resizedPods() {
+    return Stream.of(
+        new Case(
+            "a pod on the node whose status reports more than its spec counts the status",
+            resourcePod(Res.of(3, 1)).info(),
+            running(
+                resourcePod(Res.of(2, 1))
+                    .statusResources("c0", Map.of("cpu", "8m", "memory", "1"), null)),
+            "{}",
+            unschedulable(insufficient("cpu"))),
+        new Case(
+            "a pod on the node counts what the kubelet allocated to it",
+            resourcePod(Res.of(3, 1)).info(),
+            running(
+                resourcePod(Res.of(2, 1))
+                    .statusResources(
+                        "c0", Map.of("cpu", "2m", "memory", "1"), Map.of("cpu", "8m"))),
+            "{}",
+            unschedulable(insufficient("cpu"))),
+        new Case(
+            "a pod on the node whose resize is infeasible counts its status, not its spec",
+            resourcePod(Res.of(7, 1)).info(),
+            running(
+                resourcePod(Res.of(8, 1))
+                    .statusResources("c0", Map.of("cpu", "2m", "memory", "1"), null)
+                    .condition(RESIZE_PENDING, "Infeasible")),
+            "{}",
+            Status.success()),
+        new Case(
+            "a pod on the node whose resize is deferred still counts its larger spec",
+            resourcePod(Res.of(7, 1)).info(),
+            running(
+                resourcePod(Res.of(8, 1))
+                    .statusResources("c0", Map.of("cpu", "2m", "memory", "1"), null)
+                    .condition(RESIZE_PENDING, "Deferred")),
+            "{}",
+            unschedulable(insufficient("cpu"))),
+        new Case(
+            "the incoming pod is checked by its spec, whatever its status reports",
+            resourcePod(Res.of(1, 1))
+                .statusResources("c0", Map.of("cpu", "20m", "memory", "1"), null)
+                .info(),
+            running(resourcePod(Res.of(5, 1))),
+            "{}",
+            Status.success()));
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource({
     "enoughRequests",
     "podLevelResources",
     "notEnoughPods",
     "storageRequests",
-    "restartableInitContainers"
+    "restartableInitContainers",
+    "resizedPods"
   })
   void filter(Case c) {
     Fit plugin = Fit.create(Fixtures.args(Fit.NAME, c.argsJson()), null);

@@ -111,6 +111,41 @@ class FitScoreTest {
             fitArgs("LeastAllocated", DEFAULT_RESOURCES, null),
             true,
             List.of(32L, 55L)));
+    List<Pod> resized =
+        List.of(
+            MakePod.pod()
+                .node("node1")
+                .req(Map.of("cpu", "1000", "memory", "2000"))
+                .statusResources("c0", Map.of("cpu", "3000", "memory", "2000"), null)
+                .obj(),
+            MakePod.pod().node("node2").req(Map.of("cpu", "1000", "memory", "2000")).obj());
+    b.add(
+        new ScoreCase(
+            "LeastAllocated counts a running pod at the larger requests its status reports",
+            pod("1000", "2000"),
+            same,
+            resized,
+            fitArgs("LeastAllocated", DEFAULT_RESOURCES, null),
+            true,
+            List.of(30L, 55L)));
+    // Upstream's Fit scorer has its resize flag shadowed too (kubernetes#141387): the incoming
+    // pod's spec counts, whatever its status reports.
+    for (boolean preScore : new boolean[] {true, false}) {
+      b.add(
+          new ScoreCase(
+              "Score ignores what the incoming pod's status reports"
+                  + (preScore ? "" : ", without PreScore"),
+              MakePod.pod()
+                  .name("p")
+                  .req(Map.of("cpu", "1000", "memory", "2000"))
+                  .statusResources("c0", Map.of("cpu", "3000", "memory", "2000"), null)
+                  .obj(),
+              same,
+              withSidecar,
+              fitArgs("LeastAllocated", DEFAULT_RESOURCES, null),
+              preScore,
+              List.of(32L, 55L)));
+    }
     b.add(
         new ScoreCase(
             "without arguments LeastAllocated over cpu and memory applies",

@@ -3,21 +3,38 @@ package io.schedext.plugins.nodevolumelimits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The limit-key and in-tree translation helpers of NodeVolumeLimits. */
+/** The limits and in-tree translation helpers of NodeVolumeLimits. */
 class AttachLimitsTest {
 
   @Test
-  void limitKeysOfLongDriverNamesAreShortenedWithASha1Suffix() {
-    assertThat(AttachLimits.key("ebs.csi.aws.com"))
-        .isEqualTo("attachable-volumes-csi-ebs.csi.aws.com");
-    assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io"))
-        .isEqualTo("attachable-volumes-csi-exactly-forty-chars-long-driver-name.io");
-    assertThat(AttachLimits.key("exactly-forty-chars-long-driver-name.io1"))
-        .isEqualTo("attachable-volumes-csi-exactly-forty-chars-lon8bf0972823979492");
-    assertThat(AttachLimits.key("very-long-driver-name.storage.example.company.com"))
-        .isEqualTo("attachable-volumes-csi-very-long-driver-name.s3bf25ba5a54dbb4a");
+  void limitsAreTheCsiNodeCountsByDriverName() {
+    CSINode csiNode =
+        new CSINodeBuilder()
+            .withNewMetadata()
+            .withName("n")
+            .endMetadata()
+            .withNewSpec()
+            .addNewDriver()
+            .withName("very-long-driver-name.storage.example.company.com")
+            .withNodeID("n")
+            .withNewAllocatable()
+            .withCount(7)
+            .endAllocatable()
+            .endDriver()
+            .addNewDriver()
+            .withName("no-limit.example.com")
+            .withNodeID("n")
+            .endDriver()
+            .endSpec()
+            .build();
+    assertThat(AttachLimits.of(csiNode))
+        .isEqualTo(Map.of("very-long-driver-name.storage.example.company.com", 7L));
+    assertThat(AttachLimits.of(null)).isEmpty();
   }
 
   @Test

@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSINodeDriverBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
+import io.fabric8.kubernetes.api.model.storage.VolumeAttachmentBuilder;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.NodeInfo;
@@ -464,21 +466,14 @@ class NodeVolumeLimitsTest {
             migrated,
             Limits.CSINODE),
         fits(
-            "node allocatable limits apply without a CSINode",
-            csiEbsOneVolPod,
-            List.of(runningPod, csiEbsTwoVolPod),
-            4,
-            ebs,
-            Limits.NODE),
-        exceeds(
-            "node allocatable limits reject without a CSINode",
+            "node allocatable attach limits limit nothing: 1.34 reads the CSINode only",
             csiEbsOneVolPod,
             List.of(runningPod, csiEbsTwoVolPod),
             2,
             ebs,
             Limits.NODE),
         exceeds(
-            "the CSINode count overrides a higher node allocatable limit",
+            "the CSINode count limits whatever the node allocatable says",
             csiEbsOneVolPod,
             List.of(runningPod, csiEbsTwoVolPod),
             3,
@@ -599,7 +594,7 @@ class NodeVolumeLimitsTest {
       Map<String, String> alloc = new LinkedHashMap<>();
       long nodeLimit = c.limits() == Limits.NODE ? c.maxVols() : c.maxVols() + 10L;
       for (String d : c.drivers()) {
-        alloc.put(AttachLimits.key(d), Long.toString(nodeLimit));
+        alloc.put("attachable-volumes-csi-" + d, Long.toString(nodeLimit));
       }
       w.allocatable(alloc);
     }
@@ -617,6 +612,86 @@ class NodeVolumeLimitsTest {
     if (!pre.isSkip()) {
       assertThat(plugin.filter(state, c.newPod(), node)).isEqualTo(c.wantFilter());
     }
+  }
+
+  /** A VolumeAttachment of PersistentVolume {@code pv} by {@code attacher} on {@code node}. */
+  static VolumeAttachment attachment(String name, String node, String attacher, String pv) {
+    return new VolumeAttachmentBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node)
+        .withAttacher(attacher)
+        .withNewSource()
+        .withPersistentVolumeName(pv)
+        .endSource()
+        .endSpec()
+        .build();
+  }
+
+  record AttachmentCase(
+      String name, List<PodInfo> existing, List<VolumeAttachment> attachments, Status want) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /**
+   * The VolumeAttachment rows of 1.34.9's TestCSILimits (limit 2, the pod brings one new EBS
+   * volume), and what makes an attachment count or not.
+   */
+  static Stream<AttachmentCase> attachmentCases() {
+    VolumeAttachment va0 = attachment("va-0", NODE, EBS, "csi-ebs.csi.aws.com-0");
+    VolumeAttachment va1 = attachment("va-1", NODE, EBS, "csi-ebs.csi.aws.com-1");
+    return Stream.of(
+        new AttachmentCase(
+            "attachments count towards the limit when no pod uses them",
+            List.of(),
+            List.of(va0, va1),
+            EXCEEDED),
+        new AttachmentCase(
+            "one attachment under the limit lets the pod fit", List.of(), List.of(va0), null),
+        new AttachmentCase(
+            "an attachment of a volume a pod on the node uses is counted once",
+            List.of(pvcPod("user", "csi-ebs.csi.aws.com-1")),
+            List.of(va1),
+            null),
+        new AttachmentCase(
+            "an attachment on another node does not count",
+            List.of(),
+            List.of(va0, attachment("va-other", "other-node", EBS, "csi-ebs.csi.aws.com-1")),
+            null),
+        new AttachmentCase(
+            "an attachment without an attacher does not count",
+            List.of(),
+            List.of(va0, attachment("va-x", NODE, "", "csi-ebs.csi.aws.com-1")),
+            null),
+        new AttachmentCase(
+            "an attachment without a persistent volume name does not count",
+            List.of(),
+            List.of(va0, attachment("va-x", NODE, EBS, null)),
+            null),
+        new AttachmentCase(
+            "an attachment of a missing persistent volume does not count",
+            List.of(),
+            List.of(va0, attachment("va-x", NODE, EBS, "gone")),
+            null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("attachmentCases")
+  void volumeAttachmentsOnTheNodeCount(AttachmentCase c) {
+    Case base =
+        new Case("", null, List.of(), List.of(), 2, List.of(EBS), Limits.CSINODE, null, null);
+    ObjectStore s = store(base);
+    c.attachments().forEach(s::put);
+    NodeVolumeLimits plugin = new NodeVolumeLimits(s, "prefix");
+    PodInfo pod = pvcPod("new", "csi-ebs.csi.aws.com-2");
+    NodeInfo node = node(base, c.existing().toArray(new PodInfo[0]));
+    assertThat(plugin.filter(TestFrameworks.cycleState(List.of(node)), pod, node))
+        .isEqualTo(c.want() == null ? Status.success() : c.want());
   }
 
   @Test

@@ -152,14 +152,14 @@ class ScoreTest {
             .pods(a2b1d3)
             .want("node-a", 100, "node-b", 100, "node-c", 100, "node-d", 100),
         when(
-                "an empty selector counts every pod of the namespace (current upstream)",
+                "an empty selector counts no pod, as 1.34.9, so every node scores 100",
                 pod("p", "foo", "").spreadConstraint(spread(1, HOSTNAME, SA, EMPTY)).obj(),
                 host("node-a"),
                 host("node-b"),
                 host("node-c"),
                 host("node-d"))
             .pods(concat(a2b1d3, new Pod[] {on("node-c", "p-c1", "other", "")}))
-            .want("node-a", 60, "node-b", 100, "node-c", 100, "node-d", 40),
+            .want("node-a", 100, "node-b", 100, "node-c", 100, "node-d", 100),
         when(
                 "maxSkew 2 waters the differences down",
                 pod("p", "foo", "").spreadConstraint(spread(2, HOSTNAME, SA, FOO)).obj(),

@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -233,17 +232,17 @@ class VolumeBindingTest {
             claims(List.of(pvcABound), List.of(), Map.of()),
             List.of(Status.success())),
         new Case(
-            "bound local volumes narrow the nodes to their host",
+            "bound local volumes narrow no nodes: Filter checks their host",
             pod("pvc-a", "pvc-b"),
-            List.of(node("node-a")),
+            List.of(node("node-a"), node("node-b")),
             List.of(pvcABound, bound("pvc-b", WAIT_SC, "pv-b")),
             List.of(
                 pv("pv-a", WAIT_SC, null, "Bound", HOSTNAME, "node-a"),
                 pv("pv-b", WAIT_SC, null, "Bound", HOSTNAME, "node-a")),
             null,
-            PreFilterResult.nodes(Set.of("node-a")),
+            PreFilterResult.success(),
             claims(List.of(pvcABound, bound("pvc-b", WAIT_SC, "pv-b")), List.of(), Map.of()),
-            List.of(Status.success())),
+            List.of(Status.success(), unresolvable(VolumeFinder.ERR_REASON_NODE_CONFLICT))),
         rejectedAtPreFilter(
             "a missing claim is unresolvable",
             pod("pvc-a"),
@@ -361,19 +360,21 @@ class VolumeBindingTest {
             claims(List.of(), List.of(pvcA50), Map.of(WAIT_SC, zonalPvs)),
             zonalFilter),
         new Case(
-            "local volumes pinned to different nodes leave no node",
+            "local volumes pinned to different nodes fail Filter on each of them",
             pod("pvc-a", "pvc-b"),
-            List.of(node("node-a")),
+            List.of(node("node-a"), node("node-b")),
             List.of(pvcABound, bound("pvc-b", WAIT_SC, "pv-b")),
             List.of(
                 pv("pv-a", WAIT_SC, null, "Bound", HOSTNAME, "node-a"),
                 pv("pv-b", WAIT_SC, null, "Bound", HOSTNAME, "node-b")),
             null,
-            PreFilterResult.nodes(Set.of()),
+            PreFilterResult.success(),
             null,
-            null),
+            List.of(
+                unresolvable(VolumeFinder.ERR_REASON_NODE_CONFLICT),
+                unresolvable(VolumeFinder.ERR_REASON_NODE_CONFLICT))),
         new Case(
-            "a missing bound volume does not narrow the nodes",
+            "a missing bound volume fails Filter",
             pod("pvc-a", "pvc-b"),
             List.of(node("node-a")),
             List.of(pvcABound, bound("pvc-b", WAIT_SC, "pv-b")),

@@ -23,7 +23,6 @@ import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,7 +57,7 @@ class VolumePluginsInFrameworkTest {
   }
 
   @Test
-  void aBoundLocalVolumeNarrowsTheNodesAndItsZoneIsChecked() {
+  void aBoundLocalVolumeNarrowsNoNodesAndItsAffinityAndZoneAreCheckedByFilter() {
     ObjectStore store = new ObjectStore();
     store.put(
         Fixtures.storageClass("local", "WaitForFirstConsumer", "kubernetes.io/no-provisioner"));
@@ -85,11 +84,15 @@ class VolumePluginsInFrameworkTest {
     PodInfo pod = MakePod.pod().name("p").pvc("data").info();
 
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
-    assertThat(pre).isEqualTo(new PreFilterResult(Status.success(), Set.of("node-a")));
+    assertThat(pre).as("1.34's VolumeBinding narrows nothing").isEqualTo(PreFilterResult.success());
     assertThat(state.skipFilterPlugins()).containsExactly(Names.VOLUME_RESTRICTIONS);
     assertThat(fw.runFilterPlugins(state, pod, a))
         .isEqualTo(
             Status.unresolvable(VolumeZone.ERR_REASON_CONFLICT).withPlugin(Names.VOLUME_ZONE));
+    assertThat(fw.runFilterPlugins(state, pod, b))
+        .isEqualTo(
+            Status.unresolvable("node(s) didn't match PersistentVolume's node affinity")
+                .withPlugin(Names.VOLUME_BINDING));
   }
 
   @Test
