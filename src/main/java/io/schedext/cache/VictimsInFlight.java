@@ -21,8 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the deletions are under way. Its own cache has lost the victims by then; a watch that lags behind
  * it has not. Were the extender's filter to count them, it would reject the nominated node and
  * kube-scheduler, finding no node, would preempt again on another one, evicting pods nobody needed
- * to lose. {@link #over} gives a nominator through which a filter of the preemptor on its nominated
- * node treats the victims agreed for that node as gone ({@link PodNominator#victimsLeaving}); on
+ * to lose. {@link #over} gives a nominator that knows the agreed victims ({@link
+ * PodNominator#victimsAgreed}): the Filter of the preemptor on its nominated node treats them as
+ * gone, and a later preempt call for it treats those kube-scheduler no longer proposes as gone; on
  * any other node, and for any other pod, nothing changes.
  *
  * <p>An agreement lasts {@code ttl} from the last preempt call for the preemptor: well beyond a
@@ -103,10 +104,7 @@ public final class VictimsInFlight {
     return byPreemptor.size();
   }
 
-  /**
-   * {@code nominator}, whose {@link PodNominator#victimsLeaving} answers with the victims agreed
-   * for a pod on the node it is nominated to.
-   */
+  /** {@code nominator}, whose {@link PodNominator#victimsAgreed} answers from this record. */
   public PodNominator over(PodNominator nominator) {
     VictimsInFlight victims = this;
     return new PodNominator() {
@@ -121,10 +119,8 @@ public final class VictimsInFlight {
       }
 
       @Override
-      public Set<String> victimsLeaving(PodInfo pod, String nodeName) {
-        return nodeName.equals(pod.nominatedNodeName())
-            ? victims.on(pod.uid(), nodeName)
-            : Set.of();
+      public Set<String> victimsAgreed(String preemptor, String nodeName) {
+        return victims.on(preemptor, nodeName);
       }
     };
   }

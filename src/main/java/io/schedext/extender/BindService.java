@@ -353,7 +353,9 @@ final class BindService {
       return Assumption.failed(
           "pod " + key + " does not fit node " + nodeName + " any more: " + pre.excludedReason());
     }
-    Status fit = fw.runFilterPluginsWithNominatedPods(state, info, node);
+    // The Filter of the scheduling cycle: on the node a preemptor is nominated to, its victims
+    // are gone.
+    Status fit = fw.runFilterPluginsOnNodes(state, info, List.of(node))[0];
     if (!fit.isSuccess()) {
       return Assumption.failed(
           "pod " + key + " does not fit node " + nodeName + " any more: " + fit.message());

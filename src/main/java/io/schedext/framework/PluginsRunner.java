@@ -1,5 +1,7 @@
 package io.schedext.framework;
 
+import java.util.Set;
+
 /**
  * The part of a profile's framework that plugins may run themselves, as upstream's {@code
  * PluginsRunner}: plugins that simulate (preemption) run PreFilter, its AddPod/RemovePod extensions
@@ -34,6 +36,34 @@ public interface PluginsRunner {
    */
   Status runPreFilterExtensionRemovePod(
       CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node);
+
+  /**
+   * Removes from {@code node} the pods of {@code uids} still on it and not yet terminating, with
+   * the RemovePod extensions of {@code pod}'s cycle on {@code state}; both are the caller's copies.
+   * For pods kube-scheduler has already deleted while this cache may still hold them (a terminating
+   * pod holds its resources in kube-scheduler's view as well, so it stays). The first extension
+   * that fails stops it, with its status.
+   */
+  default Status removeGonePods(CycleState state, PodInfo pod, NodeInfo node, Set<String> uids) {
+    for (String uid : uids) {
+      PodInfo gone = null;
+      for (PodInfo p : node.pods()) {
+        if (p.uid().equals(uid)) {
+          gone = p;
+          break;
+        }
+      }
+      if (gone == null || gone.terminating()) {
+        continue;
+      }
+      node.removePod(gone);
+      Status s = runPreFilterExtensionRemovePod(state, pod, gone, node);
+      if (!s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.success();
+  }
 
   /**
    * Filters one node taking nominated pods into account, as upstream: when pods of equal or higher

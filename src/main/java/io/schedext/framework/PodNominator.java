@@ -43,14 +43,14 @@ public interface PodNominator {
   }
 
   /**
-   * The UIDs of the pods being evicted from {@code nodeName} to make room for {@code pod}, when
-   * {@code pod} is nominated there ({@code status.nominatedNodeName}); empty otherwise (the
-   * default). kube-scheduler retries a preemptor on its nominated node as soon as its victims'
-   * deletions are under way, by when its own cache no longer holds them; a watch that lags behind
-   * it still does. Filtering {@code pod} on that node treats these pods, where they are still there
-   * and not yet terminating, as gone, as kube-scheduler's cache does.
+   * The UIDs of the pods this extender agreed to evict from {@code nodeName} to make room for the
+   * pod with UID {@code preemptor} (its preempt verb's answers); empty when none (the default).
+   * kube-scheduler deletes those of the node it then nominates the preemptor to, and retries the
+   * pod there as soon as the deletions are under way, by when its own cache no longer holds them; a
+   * watch that lags behind it still does. The Filter of that pod on that node treats them, where
+   * they are still there and not yet terminating, as gone, as kube-scheduler's cache does.
    */
-  default Set<String> victimsLeaving(PodInfo pod, String nodeName) {
+  default Set<String> victimsAgreed(String preemptor, String nodeName) {
     return Set.of();
   }
 }

@@ -57,7 +57,10 @@ class VictimsInFlightTest {
     return (nominatedTo == null ? p : p.nominatedNodeName(nominatedTo)).info();
   }
 
-  /** The Filter verdict of NodeResourcesFit for {@code pod} on {@code node}, nominations on. */
+  /**
+   * The Filter verdict of a scheduling cycle of NodeResourcesFit for {@code pod} on {@code node},
+   * nominations on.
+   */
   private Code filter(PodInfo pod, NodeInfo node, NodeInfo... others) {
     FrameworkServices base = TestFrameworks.services(new ObjectStore());
     FrameworkServices services =
@@ -78,10 +81,10 @@ class VictimsInFlightTest {
     CycleState state = TestFrameworks.cycleState(all);
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
     assertThat(pre.status().isSuccess()).isTrue();
-    Code one = fw.runFilterPluginsWithNominatedPods(state, pod, node).code();
-    Code many = fw.runFilterPluginsOnNodes(state, pod, all)[all.size() - 1].code();
-    assertThat(many).as("the same verdict over many nodes").isEqualTo(one);
-    return one;
+    Code alone = fw.runFilterPluginsOnNodes(state, pod, List.of(node))[0].code();
+    Code among = fw.runFilterPluginsOnNodes(state, pod, all)[all.size() - 1].code();
+    assertThat(among).as("the same verdict among other nodes").isEqualTo(alone);
+    return alone;
   }
 
   @Test

@@ -24,13 +24,17 @@ class AgreedVictimsTest {
   int port;
 
   private static String pod(String nominated) {
+    return pod("vip", nominated);
+  }
+
+  private static String pod(String uid, String nominated) {
     String status = nominated == null ? "{}" : "{\"nominatedNodeName\":\"" + nominated + "\"}";
     return """
-        {"metadata":{"name":"vip","namespace":"default","uid":"vip"},
+        {"metadata":{"name":"%s","namespace":"default","uid":"%s"},
          "spec":{"priority":1000,"containers":[{"name":"c","image":"pause",
            "resources":{"requests":{"cpu":"2"}}}]},
          "status":%s}"""
-        .formatted(status);
+        .formatted(uid, uid, status);
   }
 
   private JsonNode filter(String nominated) {
@@ -74,5 +78,57 @@ class AgreedVictimsTest {
             "{\"PodName\":\"vip\",\"PodNamespace\":\"default\",\"PodUID\":\"vip\",\"Node\":\"n0\"}");
     assertThat(bind.json().get("Error").asText()).isEmpty();
     assertThat(http.get("/debug/cache/nodes/n0").body()).contains("vip");
+  }
+
+  private JsonNode preempt(String pod, String victims) {
+    Http.Reply r =
+        new Http(port)
+            .post(
+                "/scheduler/preempt",
+                "{\"Pod\":"
+                    + pod
+                    + ",\"NodeNameToVictims\":null,\"NodeNameToMetaVictims\":{"
+                    + victims
+                    + "}}");
+    assertThat(r.status()).isEqualTo(200);
+    return r.json().get("NodeNameToMetaVictims");
+  }
+
+  private static String victims(String node, String... uids) {
+    StringBuilder b = new StringBuilder("\"" + node + "\":{\"Pods\":[");
+    for (int i = 0; i < uids.length; i++) {
+      b.append(i == 0 ? "" : ",").append("{\"UID\":\"").append(uids[i]).append("\"}");
+    }
+    return b.append("],\"NumPDBViolations\":0}").toString();
+  }
+
+  private static java.util.List<String> uids(JsonNode answer, String node) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    answer.get(node).get("Pods").forEach(p -> out.add(p.get("UID").asText()));
+    return out;
+  }
+
+  @Test
+  void aSecondPreemptionForThePodKeepsTheNodeWhoseFirstVictimsKubeSchedulerNoLongerSees() {
+    // kube-scheduler preempted on n0, deleted n0-0 and retried the pod before deleting n0-1 (and
+    // before showing it nominated): its cache still has n0-1 only, this one both.
+    String second = pod("second", null);
+    preempt(second, victims("n0", "n0-0", "n0-1") + "," + victims("n1", "n1-0", "n1-1"));
+
+    JsonNode again = preempt(second, victims("n0", "n0-1") + "," + victims("n1", "n1-0", "n1-1"));
+
+    assertThat(uids(again, "n0")).containsExactly("n0-1");
+    assertThat(uids(again, "n1")).containsExactlyInAnyOrder("n1-0", "n1-1");
+  }
+
+  @Test
+  void victimsAgreedEarlierThatAreProposedAgainAreReviewedAsAnyOther() {
+    // On n1, where no test binds anything.
+    String third = pod("third", "n1");
+    preempt(third, victims("n1", "n1-0", "n1-1"));
+
+    JsonNode again = preempt(third, victims("n1", "n1-0", "n1-1", "n1-2", "n1-3"));
+
+    assertThat(uids(again, "n1")).as("two of four are enough").hasSize(2);
   }
 }

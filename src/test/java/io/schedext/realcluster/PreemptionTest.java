@@ -134,7 +134,12 @@ class PreemptionTest {
       await()
           .during(Duration.ofSeconds(2))
           .atMost(PATIENCE)
-          .untilAsserted(() -> assertThat(lowPods(w)).as("low-priority pods left").hasSize(10));
+          .untilAsserted(
+              () ->
+                  assertThat(lowPods(w))
+                      .extracting(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName())
+                      .as("low-priority pods left, the preemptor on %s", landed)
+                      .hasSize(10));
       Map<String, Long> perNode =
           lowPods(w).stream()
               .collect(

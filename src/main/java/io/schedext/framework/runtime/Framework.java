@@ -597,16 +597,17 @@ public final class Framework implements PluginsRunner {
   @Override
   public Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node) {
     FilterRun run = new FilterRun(state, 1);
-    Leaving leaving = Leaving.of(services.nominator(), pod);
-    return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0), leaving);
+    return filterNodeWithNominatedPods(run, state, pod, node, run.timed(0), null);
   }
 
   /**
-   * Filters every node of {@code nodes} in parallel ({@link #runFilterPluginsWithNominatedPods} on
-   * each) and returns their statuses in the same order; one Filter extension-point sample covers
-   * all of them, as upstream. In a cycle that records plugin metrics, per-plugin durations are
-   * observed on at most {@link #PLUGIN_METRICS_NODES} nodes spread evenly over the list (see {@link
-   * FilterRun}).
+   * The Filter of a scheduling cycle: filters every node of {@code nodes} in parallel ({@link
+   * #runFilterPluginsWithNominatedPods} on each) and returns their statuses in the same order; one
+   * Filter extension-point sample covers all of them, as upstream. On the node the pod is nominated
+   * to, the victims this extender agreed to evict for it are gone first, as in kube-scheduler's
+   * cache ({@link PodNominator#victimsAgreed}). In a cycle that records plugin metrics, per-plugin
+   * durations are observed on at most {@link #PLUGIN_METRICS_NODES} nodes spread evenly over the
+   * list (see {@link FilterRun}).
    */
   public Status[] runFilterPluginsOnNodes(CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     long start = System.nanoTime();
@@ -691,7 +692,7 @@ public final class Framework implements PluginsRunner {
 
   /**
    * The pods being evicted from {@code node} for the pod being filtered, which is nominated there
-   * ({@link PodNominator#victimsLeaving}): asked once per call.
+   * ({@link PodNominator#victimsAgreed}): asked once per call.
    */
   private record Leaving(String node, Set<String> uids) {
 
@@ -701,34 +702,13 @@ public final class Framework implements PluginsRunner {
       if (nominated.isEmpty()) {
         return null;
       }
-      Set<String> uids = nominator.victimsLeaving(pod, nominated);
+      Set<String> uids = nominator.victimsAgreed(pod.uid(), nominated);
       return uids.isEmpty() ? null : new Leaving(nominated, uids);
     }
 
-    /**
-     * Removes the leaving pods still on {@code node} and not yet terminating (a terminating pod
-     * holds its resources in kube-scheduler's view as well), with the RemovePod extensions on
-     * {@code state}; both are the caller's copies.
-     */
+    /** Removes the leaving pods from {@code node} ({@link PluginsRunner#removeGonePods}). */
     Status removeFrom(Framework fw, CycleState state, PodInfo pod, NodeInfo node) {
-      for (String uid : uids) {
-        PodInfo victim = null;
-        for (PodInfo p : node.pods()) {
-          if (p.uid().equals(uid)) {
-            victim = p;
-            break;
-          }
-        }
-        if (victim == null || victim.terminating()) {
-          continue;
-        }
-        node.removePod(victim);
-        Status s = fw.runPreFilterExtensionRemovePod(state, pod, victim, node);
-        if (!s.isSuccess()) {
-          return s;
-        }
-      }
-      return Status.success();
+      return fw.removeGonePods(state, pod, node, uids);
     }
   }
 

@@ -10,6 +10,7 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * state; if the pod then passes the framework's filters (with nominated pods), every victim not
  * needed is reprieved exactly as DefaultPreemption reprieves (PDB-violating ones first, then by
  * importance) and the PDB violations are recounted. A node where the pod still does not fit, or
- * fits without evicting anything, is left out. Simulates only; never evicts. Stateless.
+ * fits without evicting anything, is left out. Victims agreed for the same pod on the same node in
+ * an earlier review that the proposal no longer names are gone ({@link
+ * io.schedext.framework.PodNominator#victimsAgreed}). Simulates only; never evicts. Stateless.
  */
 public final class ProposalReview {
 
@@ -80,7 +83,8 @@ public final class ProposalReview {
               if (node == null || (!pre.allNodes() && !pre.nodeNames().contains(name))) {
                 return;
               }
-              answers[i] = check(evaluator, state, preemptor, node, proposedUids.get(name), pdbs);
+              answers[i] =
+                  check(fw, evaluator, state, preemptor, node, proposedUids.get(name), pdbs);
             });
     for (int i = 0; i < answers.length; i++) {
       if (answers[i] != null) {
@@ -97,6 +101,7 @@ public final class ProposalReview {
    * help.
    */
   private static Needed check(
+      PluginsRunner fw,
       Evaluator evaluator,
       CycleState state,
       PodInfo preemptor,
@@ -117,8 +122,22 @@ public final class ProposalReview {
     if (victims.isEmpty()) {
       return null;
     }
+    // kube-scheduler preempts again for the same pod when its first victims are gone from its
+    // cache, before they may be from this one: victims agreed earlier that it no longer proposes
+    // are gone.
+    CycleState stateCopy = state.copy();
+    NodeInfo nodeCopy = node.snapshotCopy();
+    Set<String> gone =
+        new HashSet<>(fw.handle().nominator().victimsAgreed(preemptor.uid(), node.name()));
+    gone.removeAll(uids);
+    if (!gone.isEmpty()) {
+      Status s = fw.removeGonePods(stateCopy, preemptor, nodeCopy, gone);
+      if (!s.isSuccess()) {
+        return null;
+      }
+    }
     VictimSelection sel =
-        evaluator.selectVictimsAmong(state.copy(), preemptor, node.snapshotCopy(), victims, pdbs);
+        evaluator.selectVictimsAmong(stateCopy, preemptor, nodeCopy, victims, pdbs);
     if (!sel.status().isSuccess() || sel.victims().isEmpty()) {
       log.debug(
           "preempt pod={} node={}: dropped ({})",
