@@ -6,6 +6,7 @@ import io.schedext.cache.Snapshot;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.NodeNameList;
 import io.schedext.framework.NodeInfo;
+import io.schedext.scheduler.SchedulingCycle;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -35,9 +36,6 @@ record Candidates(
     Map<String, String> unknown,
     boolean namesMode,
     Map<String, Node> given) {
-
-  /** The reason given for a node name the cache does not know. */
-  static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
 
   /** The answer to a request carrying both node fields. */
   static final String BOTH_NODE_FIELDS =
@@ -114,7 +112,7 @@ record Candidates(
       } else {
         n = base.get(name);
         if (n == null) {
-          unknown.put(name, String.format(UNKNOWN_NODE, name));
+          unknown.put(name, String.format(SchedulingCycle.UNKNOWN_NODE, name));
           continue;
         }
         seenNames = seenNames == null ? new HashSet<>() : seenNames;

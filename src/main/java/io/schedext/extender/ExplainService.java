@@ -18,6 +18,7 @@ import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Framework;
+import io.schedext.scheduler.SchedulingCycle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,7 +143,7 @@ final class ExplainService {
       // Scores on the PreFilter data the filters ran on (one cycle, PreFilter once, as prioritize
       // after filter), in a copy so PreScore's skips stay apart.
       CycleState scoring = state.sharedCopy();
-      ScoreResult r = PrioritizeService.score(fw, scoring, pod, feasible, ex::preScore);
+      ScoreResult r = SchedulingCycle.score(fw, scoring, pod, feasible, ex::preScore);
       if (!r.status().isSuccess()) {
         error = r.status().message();
       } else {

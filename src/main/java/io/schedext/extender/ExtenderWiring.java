@@ -6,6 +6,8 @@ import io.schedext.cache.VictimsInFlight;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Frameworks;
+import io.schedext.scheduler.BindingCycle;
+import io.schedext.scheduler.SchedulingCycle;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -208,13 +210,13 @@ class ExtenderWiring {
       WireCodec codec,
       ExplainService explain,
       VictimsInFlight victims) {
-    PreFilterHandoff handoff = new PreFilterHandoff();
+    SchedulingCycle cycle = new SchedulingCycle();
     return Verbs.of(
         codec,
-        new FilterService(pods, handoff, codec.recentNames(), metrics),
-        new PrioritizeService(pods, handoff, metrics),
+        new FilterService(pods, cycle, codec.recentNames(), metrics),
+        new PrioritizeService(pods, cycle, metrics),
         new PreemptionService(pods, metrics, victims),
-        new BindService(cache, source, seenPods, metrics, victims),
+        new BindService(new BindingCycle(cache, victims), source, seenPods, metrics),
         explain);
   }
 }

@@ -6,28 +6,26 @@ import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.NameArray;
 import io.schedext.extender.wire.NodeItems;
 import io.schedext.extender.wire.RecentNames;
-import io.schedext.framework.Code;
-import io.schedext.framework.CycleState;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
-import io.schedext.framework.PreFilterResult;
-import io.schedext.framework.Status;
 import io.schedext.framework.runtime.Framework;
+import io.schedext.scheduler.SchedulingCycle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The filter verb: PreFilter, then Filter on every candidate node (with nominated pods, as
- * upstream), answered in the field the request used. Unschedulable → {@code FailedNodes},
- * UnschedulableAndUnresolvable (and names the cache does not know) → {@code
- * FailedAndUnresolvableNodes}, Error → {@code Error}. Thread-safe.
+ * The filter verb: the candidate nodes read from the request, the Filter phase of the pod's
+ * scheduling cycle on them ({@link SchedulingCycle#findNodesThatFit}), and its outcome answered in
+ * the field the request used. Unschedulable → {@code FailedNodes}, UnschedulableAndUnresolvable
+ * (and names the cache does not know) → {@code FailedAndUnresolvableNodes}, Error → {@code Error}.
+ * Thread-safe.
  */
 final class FilterService {
 
   private final IncomingPods pods;
-  private final PreFilterHandoff handoff;
+  private final SchedulingCycle cycle;
   private final RecentNames replied;
   private final ExtenderMetrics metrics;
   private final boolean logsDecisions;
@@ -38,8 +36,8 @@ final class FilterService {
    * WireCodec#recentNames()}).
    */
   FilterService(
-      IncomingPods pods, PreFilterHandoff handoff, RecentNames replied, ExtenderMetrics metrics) {
-    this(pods, handoff, replied, metrics, true);
+      IncomingPods pods, SchedulingCycle cycle, RecentNames replied, ExtenderMetrics metrics) {
+    this(pods, cycle, replied, metrics, true);
   }
 
   /**
@@ -48,12 +46,12 @@ final class FilterService {
    */
   FilterService(
       IncomingPods pods,
-      PreFilterHandoff handoff,
+      SchedulingCycle cycle,
       RecentNames replied,
       ExtenderMetrics metrics,
       boolean logsDecisions) {
     this.pods = pods;
-    this.handoff = handoff;
+    this.cycle = cycle;
     this.replied = replied;
     this.metrics = metrics;
     this.logsDecisions = logsDecisions;
@@ -68,74 +66,12 @@ final class FilterService {
     PodInfo pod = pods.read(args.pod());
     Candidates c = Candidates.of(call, args, false);
     metrics.nodes("filter", c.nodes().size() + c.unknown().size());
-    Map<String, String> failed = new LinkedHashMap<>();
-    Map<String, String> unresolvable = new LinkedHashMap<>(c.unknown());
-    List<NodeInfo> feasible = new ArrayList<>(c.nodes().size());
-    // Each feasible node's place among the candidates, for its name's encoding.
-    int[] feasibleAt = new int[c.nodes().size()];
-    String error = "";
-    CycleState state = fw.newCycleState(c.snapshot());
-    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
-    Status preStatus = pre.status();
-    if (preStatus.isError()) {
-      error = preStatus.message();
-    } else if (!preStatus.isSuccess()) {
-      Map<String, String> into = preStatus.code() == Code.UNSCHEDULABLE ? failed : unresolvable;
-      for (NodeInfo n : c.nodes()) {
-        into.put(n.name(), preStatus.message());
-      }
-    } else {
-      List<NodeInfo> toFilter = c.nodes();
-      // The candidate index of each node filtered; null while they are the candidates themselves.
-      int[] candidateAt = null;
-      if (!pre.allNodes()) {
-        toFilter = new ArrayList<>(c.nodes().size());
-        candidateAt = new int[c.nodes().size()];
-        String excluded = pre.excludedReason();
-        for (int i = 0; i < c.nodes().size(); i++) {
-          NodeInfo n = c.nodes().get(i);
-          if (pre.nodeNames().contains(n.name())) {
-            candidateAt[toFilter.size()] = i;
-            toFilter.add(n);
-          } else {
-            unresolvable.put(n.name(), excluded);
-          }
-        }
-      }
-      Status[] statuses = fw.runFilterPluginsOnNodes(state, pod, toFilter);
-      int rejected = 0;
-      for (Status st : statuses) {
-        if (!st.isSuccess()) {
-          rejected++;
-        }
-      }
-      if (failed.isEmpty() && rejected > 12) {
-        // Most nodes often fail for one reason (affinity, taints): size the map once instead of
-        // growing it.
-        failed = new LinkedHashMap<>(rejected * 4 / 3 + 1);
-      }
-      for (int i = 0; i < statuses.length; i++) {
-        Status s = statuses[i];
-        NodeInfo n = toFilter.get(i);
-        if (s.isSuccess()) {
-          feasibleAt[feasible.size()] = candidateAt == null ? i : candidateAt[i];
-          feasible.add(n);
-        } else if (s.isError()) {
-          error = s.message();
-          break;
-        } else if (s.code() == Code.UNSCHEDULABLE) {
-          failed.put(n.name(), s.message());
-        } else {
-          unresolvable.put(n.name(), s.message());
-        }
-      }
-    }
-    if (!error.isEmpty()) {
-      feasible.clear();
-    }
-    for (String name : unresolvable.keySet()) {
-      failed.remove(name);
-    }
+    SchedulingCycle.Feasibility fit =
+        cycle.findNodesThatFit(fw, c.snapshot(), pod, c.nodes(), new LinkedHashMap<>(c.unknown()));
+    List<NodeInfo> feasible = fit.nodes();
+    Map<String, String> failed = fit.failed();
+    Map<String, String> unresolvable = fit.unresolvable();
+    String error = fit.error();
     // The logger's level first: with it off, as it usually is, the warm-up's instance and the live
     // one take the same path, and neither throws the other's compiled code away.
     if (DecisionLog.LOG.isDebugEnabled() && logsDecisions) {
@@ -152,10 +88,9 @@ final class FilterService {
           error.isEmpty() ? "-" : error,
           DecisionLog.topReasons(rejected));
     }
-    handoff.offer(fw, c.snapshot(), pod.pod(), state);
     return new ExtenderFilterResult(
         c.namesMode() ? null : nodeList(feasible, c.given()),
-        c.namesMode() ? names(feasible, feasibleAt, c, call, replied) : null,
+        c.namesMode() ? names(feasible, fit.at(), c, call, replied) : null,
         failed,
         unresolvable,
         error);

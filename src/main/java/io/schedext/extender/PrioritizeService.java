@@ -3,33 +3,29 @@ package io.schedext.extender;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.HostPriority;
 import io.schedext.extender.wire.HostPriorityList;
-import io.schedext.framework.CycleState;
-import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.ScoreResult;
-import io.schedext.framework.Status;
 import io.schedext.framework.runtime.Framework;
+import io.schedext.scheduler.SchedulingCycle;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.BiConsumer;
 
 /**
- * The prioritize verb: PreScore, Score, NormalizeScore and weights on the candidate nodes, each
- * node's weighted total scaled from 0–100 per plugin to the extender's 0–10. Scores on the
- * PreFilter state of the filter call of the same cycle when there is one ({@link
- * PreFilterHandoff}). Thread-safe.
+ * The prioritize verb: the candidate nodes read from the request, the Score phase of the pod's
+ * scheduling cycle on them ({@link SchedulingCycle#prioritizeNodes}), and each node's weighted
+ * total scaled from 0–100 per plugin to the extender's 0–10. Thread-safe.
  */
 final class PrioritizeService {
 
   private final IncomingPods pods;
-  private final PreFilterHandoff handoff;
+  private final SchedulingCycle cycle;
   private final ExtenderMetrics metrics;
   private final boolean logsDecisions;
 
   /** The verb as the extender answers it, its decisions logged ({@link DecisionLog}). */
-  PrioritizeService(IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics) {
-    this(pods, handoff, metrics, true);
+  PrioritizeService(IncomingPods pods, SchedulingCycle cycle, ExtenderMetrics metrics) {
+    this(pods, cycle, metrics, true);
   }
 
   /**
@@ -37,9 +33,9 @@ final class PrioritizeService {
    * decisions anybody asked for.
    */
   PrioritizeService(
-      IncomingPods pods, PreFilterHandoff handoff, ExtenderMetrics metrics, boolean logsDecisions) {
+      IncomingPods pods, SchedulingCycle cycle, ExtenderMetrics metrics, boolean logsDecisions) {
     this.pods = pods;
-    this.handoff = handoff;
+    this.cycle = cycle;
     this.metrics = metrics;
     this.logsDecisions = logsDecisions;
   }
@@ -53,29 +49,27 @@ final class PrioritizeService {
     PodInfo pod = pods.read(args.pod());
     Candidates c = Candidates.of(call, args, false);
     metrics.nodes("prioritize", c.nodes().size() + c.unknown().size());
-    CycleState state = handoff.take(fw, c.snapshot(), pod.pod());
-    if (state == null) {
-      state = fw.newCycleState(c.snapshot());
-      fw.runPreFilterPlugins(state, pod);
-    }
-    ScoreResult r = score(fw, state, pod, c.nodes(), null);
-    if (!r.status().isSuccess()) {
+    ScoreResult r = cycle.prioritizeNodes(fw, c.snapshot(), pod, c.nodes());
+    if (r.status().isError()) {
       throw new IllegalStateException(r.status().message());
     }
+    // A pod its PreFilter rejects fits no node, and no node is worth more than another: every one
+    // scores the minimum, as unknown names do.
+    boolean scored = r.status().isSuccess();
     long weightSum = weightSum(r);
-    // Scored nodes are the known candidates, in order, then the unknown ones.
-    int n = r.nodes().length + c.unknown().size();
+    // The known candidates, in order (as scored), then the unknown ones.
+    int n = c.nodes().size() + c.unknown().size();
     String[] hosts = new String[n];
     byte[][] encodedHosts = c.positions() == null ? null : new byte[n][];
     long[] scores = new long[n];
     int k = 0;
-    for (; k < r.nodes().length; k++) {
-      hosts[k] = r.nodes()[k].name();
+    for (; k < c.nodes().size(); k++) {
+      hosts[k] = c.nodes().get(k).name();
       if (encodedHosts != null) {
-        // Scored nodes are the candidates, in order: k is the candidate index.
         encodedHosts[k] = call.names().json(c.position(k));
       }
-      scores[k] = toExtenderScore(r.totals()[k], weightSum);
+      scores[k] =
+          scored ? toExtenderScore(r.totals()[k], weightSum) : HostPriority.MIN_EXTENDER_PRIORITY;
     }
     for (String unknown : c.unknown().keySet()) {
       hosts[k] = unknown;
@@ -97,24 +91,6 @@ final class PrioritizeService {
           best.stream().limit(DecisionLog.TOP).map(h -> h.host() + "=" + h.score()).toList());
     }
     return out;
-  }
-
-  /**
-   * PreScore then Score (with NormalizeScore and weights) of {@code pod} on {@code nodes}, on a
-   * state PreFilter ran on. {@code preScores}, when not null, hears each PreScore plugin's status;
-   * raw scores are kept when it is given.
-   */
-  static ScoreResult score(
-      Framework fw,
-      CycleState state,
-      PodInfo pod,
-      List<NodeInfo> nodes,
-      BiConsumer<String, Status> preScores) {
-    Status pre = fw.runPreScorePlugins(state, pod, nodes, preScores);
-    if (!pre.isSuccess()) {
-      return ScoreResult.failed(pre);
-    }
-    return fw.runScorePlugins(state, pod, nodes, preScores != null);
   }
 
   /** The sum of the score plugins' weights. */

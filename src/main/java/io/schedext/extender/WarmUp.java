@@ -12,6 +12,7 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
+import io.schedext.scheduler.SchedulingCycle;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -262,12 +263,12 @@ public final class WarmUp {
   /** Instance {@code number}, new in everything it holds. */
   private Instance newInstance(int number) {
     IncomingPods pods = new IncomingPods(new SeenPods(KEPT_PODS, Duration.ofMinutes(1), nanoTime));
-    PreFilterHandoff handoff = new PreFilterHandoff();
+    SchedulingCycle cycle = new SchedulingCycle();
     return new Instance(
         number,
         newFrameworks.get(),
-        new FilterService(pods, handoff, codec.recentNames(), metrics, false),
-        new PrioritizeService(pods, handoff, metrics, false));
+        new FilterService(pods, cycle, codec.recentNames(), metrics, false),
+        new PrioritizeService(pods, cycle, metrics, false));
   }
 
   /** Starts instance {@code number}, with its endpoint when the calls go over HTTP. */

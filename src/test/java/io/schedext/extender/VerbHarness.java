@@ -17,6 +17,8 @@ import io.schedext.extender.wire.HostPriority;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
+import io.schedext.scheduler.BindingCycle;
+import io.schedext.scheduler.SchedulingCycle;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.time.Clock;
@@ -58,12 +60,12 @@ final class VerbHarness {
     this.frameworks = frameworks;
     this.metrics = metrics;
     IncomingPods pods = new IncomingPods(seen);
-    PreFilterHandoff handoff = new PreFilterHandoff();
-    this.filter = new FilterService(pods, handoff, codec.recentNames(), metrics);
-    this.prioritize = new PrioritizeService(pods, handoff, metrics);
+    SchedulingCycle cycle = new SchedulingCycle();
+    this.filter = new FilterService(pods, cycle, codec.recentNames(), metrics);
+    this.prioritize = new PrioritizeService(pods, cycle, metrics);
     VictimsInFlight none = new VictimsInFlight(Clock.systemUTC(), Duration.ZERO);
     this.preemption = new PreemptionService(pods, metrics, none);
-    this.bind = new BindService(cache, source, seen, metrics, none);
+    this.bind = new BindService(new BindingCycle(cache, none), source, seen, metrics);
     this.explain = new ExplainService(cache, source, pods, parallelizer);
   }
 

@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.scheduler;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.cache.Snapshot;
