@@ -200,9 +200,10 @@ public class ExtenderConfiguration {
     return new WaitingPodsMap();
   }
 
+  /** The live metrics; the warm-up's private ones leave their bind counters out. */
   @Bean
   ExtenderMetrics extenderMetrics(MeterRegistry registry) {
-    return new ExtenderMetrics(registry);
+    return new ExtenderMetrics(registry).withBindCountersAtZero();
   }
 
   /**

@@ -8,6 +8,7 @@ import io.schedext.framework.ExtensionPoint;
 import io.schedext.framework.FrameworkMetrics;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -21,6 +22,9 @@ import java.util.function.Supplier;
  * again without building a key per call: every scheduling call records several. Thread-safe.
  */
 public final class ExtenderMetrics implements FrameworkMetrics {
+
+  /** Every result {@link #bind} counts. */
+  public static final List<String> BIND_RESULTS = List.of("bound", "failed", "unknown", "refused");
 
   private final MeterRegistry registry;
   private final ByKey<String, ByKey<ExtensionPoint, ByKey<Code, Timer>>> extensionPointTimers =
@@ -162,6 +166,18 @@ public final class ExtenderMetrics implements FrameworkMetrics {
    */
   public void bind(String result) {
     registry.counter("extender.bind", "result", result).increment();
+  }
+
+  /**
+   * Registers the bind counter of every result at zero. A counter that first appears at 1 shows no
+   * increase to Prometheus's {@code rate} and {@code increase}, so without this the first failed or
+   * unknown bind of a process would never reach an alert. Returns this.
+   */
+  public ExtenderMetrics withBindCountersAtZero() {
+    for (String result : BIND_RESULTS) {
+      registry.counter("extender.bind", "result", result);
+    }
+    return this;
   }
 
   private static Duration[] exponential(double startSeconds, double factor, int count) {

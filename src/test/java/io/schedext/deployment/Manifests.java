@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 /**
  * Reads the YAML under deployment/: every document as a typed fabric8 object (unknown kinds and
  * unknown fields are errors), kustomizations resolved the way kustomize resolves plain {@code
- * resources} lists, and the KubeSchedulerConfiguration documents kept apart (they are
- * kube-scheduler's files, not cluster objects).
+ * resources} lists, and the KubeSchedulerConfiguration documents and Prometheus's own files kept
+ * apart (they are the programs' files, not cluster objects).
  */
 final class Manifests {
 
@@ -61,6 +61,20 @@ final class Manifests {
 
     boolean isSchedulerConfiguration() {
       return apiVersion().startsWith("kubescheduler.config.k8s.io/");
+    }
+
+    /** An object of the Prometheus Operator's (its CRDs are not in fabric8's model). */
+    boolean isPrometheusOperatorObject() {
+      return apiVersion().startsWith("monitoring.coreos.com/");
+    }
+
+    /**
+     * One of Prometheus's own files (rules, their promtool tests, a scrape job): no apiVersion, not
+     * a cluster object.
+     */
+    boolean isPrometheusFile() {
+      return !tree.has("apiVersion")
+          && (tree.has("groups") || tree.has("tests") || tree.has("scrape_configs"));
     }
   }
 

@@ -73,6 +73,7 @@ class ManifestsTest {
 
   static final Path BASE = Manifests.ROOT.resolve("base");
   static final Path STANDALONE = Manifests.ROOT.resolve("overlays/standalone");
+  static final Path MONITORING = Manifests.ROOT.resolve("monitoring");
   static final String NAMESPACE = "scheduler-extender";
   static final String SERVICE_ACCOUNT = "scheduler-extender";
   static final String EXTENDER_CLUSTER_ROLE = "scheduler-extender";
@@ -166,11 +167,17 @@ class ManifestsTest {
   // file, typed
 
   @Test
-  void everyYamlDocumentIsAKnownKubernetesKindWithoutUnknownFieldsOrKubeSchedulerConfiguration() {
+  void
+      everyYamlDocumentIsAKnownKubernetesKindWithoutUnknownFieldsOrAFileOfKubeSchedulerOrPrometheus() {
     List<Path> files = Manifests.yamlFiles();
     assertThat(files).isNotEmpty();
     for (Path f : files) {
       for (Manifests.Document d : Manifests.documents(f)) {
+        if (d.isPrometheusFile()) {
+          // Rules, their tests and a scrape job: MonitoringFilesTest checks them with promtool.
+          assertThat(f).as(f + ": Prometheus's files live in monitoring/").startsWith(MONITORING);
+          continue;
+        }
         assertThat(d.apiVersion()).as(f + ": apiVersion").isNotBlank();
         assertThat(d.kind()).as(f + ": kind").isNotBlank();
         if (d.isKustomization()) {
@@ -180,6 +187,14 @@ class ManifestsTest {
         } else if (d.isSchedulerConfiguration()) {
           assertThat(d.apiVersion()).isEqualTo("kubescheduler.config.k8s.io/v1");
           assertThat(d.kind()).isEqualTo("KubeSchedulerConfiguration");
+        } else if (d.isPrometheusOperatorObject()) {
+          // Not in fabric8's model; MonitoringFilesTest checks what they select and contain.
+          assertThat(d.apiVersion()).as(f.toString()).isEqualTo("monitoring.coreos.com/v1");
+          assertThat(d.kind()).as(f.toString()).isIn("PodMonitor", "PrometheusRule");
+          assertThat(d.tree().path("metadata").path("name").asText()).as(f.toString()).isNotBlank();
+          assertThat(d.tree().path("metadata").path("namespace").asText())
+              .as(f.toString())
+              .isEqualTo(NAMESPACE);
         } else {
           assertThat(Manifests.typed(d).getMetadata().getName())
               .as(f + ": metadata.name")
@@ -190,15 +205,17 @@ class ManifestsTest {
   }
 
   @Test
-  void everyManifestIsUsedByAKustomizationExceptKubeSchedulersOwnFiles() {
+  void everyManifestIsUsedByAKustomizationExceptTheFilesOfKubeSchedulerAndPrometheus() {
     Set<Path> used = Manifests.filesUsedByKustomizations();
     for (Path f : Manifests.yamlFiles()) {
-      boolean schedulerOnly =
-          Manifests.documents(f).stream().allMatch(Manifests.Document::isSchedulerConfiguration);
-      assertThat(used.contains(f.normalize()) || schedulerOnly)
+      boolean programsOnly =
+          Manifests.documents(f).stream()
+              .allMatch(d -> d.isSchedulerConfiguration() || d.isPrometheusFile());
+      assertThat(used.contains(f.normalize()) || programsOnly)
           .as(
               f
-                  + " is listed by a kustomization (or is a KubeSchedulerConfiguration for kube-scheduler)")
+                  + " is listed by a kustomization (or is a KubeSchedulerConfiguration for"
+                  + " kube-scheduler, or a file of Prometheus's)")
           .isTrue();
     }
   }
@@ -245,7 +262,7 @@ class ManifestsTest {
     assertThat(ours).isEqualTo(theirs);
   }
 
-  private static String kubectlKustomize(Path dir) {
+  static String kubectlKustomize(Path dir) {
     try {
       Process p =
           new ProcessBuilder("kubectl", "kustomize", dir.toString())
@@ -626,7 +643,7 @@ class ManifestsTest {
     }
   }
 
-  private static Container container(Deployment d, String name) {
+  static Container container(Deployment d, String name) {
     return d.getSpec().getTemplate().getSpec().getContainers().stream()
         .filter(c -> c.getName().equals(name))
         .findFirst()

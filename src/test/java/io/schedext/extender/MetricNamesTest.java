@@ -42,6 +42,10 @@ class MetricNamesTest {
             "extender_request_duration_seconds_bucket{application=\"scheduler-extender\",outcome=\"ok\",verb=\"filter\"",
             "extender_request_nodes_bucket{application=\"scheduler-extender\",verb=\"filter\"",
             "extender_bind_total{application=\"scheduler-extender\",result=\"bound\"} 1.0",
+            // The other results are exported from the start, so the first of them is an increase.
+            "extender_bind_total{application=\"scheduler-extender\",result=\"failed\"} 0.0",
+            "extender_bind_total{application=\"scheduler-extender\",result=\"unknown\"} 0.0",
+            "extender_bind_total{application=\"scheduler-extender\",result=\"refused\"} 0.0",
             "extender_cache_inconsistencies",
             "extender_cluster_ready{application=\"scheduler-extender\"} 1.0")) {
       assertThat(text).as(series).contains(series);
