@@ -31,12 +31,15 @@ import org.springframework.web.util.UriUtils;
  * ({@link Call}), the request decoded against it, readiness checked, and the verb's handler
  * answers. Every client mistake is a 4xx whose JSON body has the {@code Error} field filled.
  *
- * <p>A servlet of its own, mapped to {@code /scheduler/*} and {@code /profiles/*} ({@link
- * ExtenderWiring}), rather than controller methods behind Spring MVC's dispatcher: kube-scheduler
- * calls filter and prioritize for every pod it schedules, and the dispatcher's handler lookup,
- * argument resolution and return-value handling were a measurable share of each call's CPU, and of
- * the code the JIT compiles before the extender runs at speed (docs/performance.md). Everything
- * else the service serves (the web page, the debug views, Actuator) stays with Spring MVC.
+ * <p>A servlet that the first filter of the chain for {@code /scheduler/*} and {@code /profiles/*}
+ * hands every such request to ({@link ExtenderWiring}), rather than controller methods behind
+ * Spring MVC's dispatcher: kube-scheduler calls filter and prioritize for every pod it schedules,
+ * and the dispatcher's handler lookup, argument resolution and return-value handling, and the
+ * filters Spring Boot puts before every servlet, were a measurable share of each call's CPU, and of
+ * the code the JIT compiles before the extender runs at speed (docs/performance.md). It is not
+ * registered with the container as a servlet: the filter answers the request and never passes it
+ * on, so no mapping would ever reach it. Everything else the service serves (the web page, the
+ * debug views, Actuator) stays with Spring MVC.
  *
  * <p>The warm-up before readiness ({@link WarmUp}) calls a second instance over HTTP, under a path
  * prefix of its own, with the warm-up's private verbs, frameworks, snapshots and metrics: the same
@@ -54,7 +57,7 @@ final class ExtenderEndpoint extends HttpServlet {
   /** The path prefix of a named profile's verbs, {@code /profiles/{profile}/{verb}}. */
   static final String NAMED_PROFILE_PREFIX = "/profiles";
 
-  /** The servlet URL patterns of every path the endpoint serves. */
+  /** The URL patterns of every path the endpoint serves. */
   static final List<String> URL_PATTERNS =
       List.of(DEFAULT_PROFILE_PREFIX + "/*", NAMED_PROFILE_PREFIX + "/*");
 

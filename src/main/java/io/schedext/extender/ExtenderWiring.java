@@ -24,7 +24,6 @@ import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -77,23 +76,6 @@ class ExtenderWiring {
       BindWorkers bindWorkers) {
     return new ExtenderEndpoint(
         verbs, explain, frameworks, cache::snapshot, codec, source, metrics, gate, bindWorkers, "");
-  }
-
-  /**
-   * The extender's endpoint, a servlet of its own for every path under {@code /scheduler/} and
-   * {@code /profiles/} (see {@link ExtenderEndpoint} for why it is not behind Spring MVC).
-   */
-  @Bean
-  ServletRegistrationBean<ExtenderEndpoint> extenderEndpointRegistration(
-      ExtenderEndpoint endpoint) {
-    ServletRegistrationBean<ExtenderEndpoint> registration =
-        new ServletRegistrationBean<>(
-            endpoint, ExtenderEndpoint.URL_PATTERNS.toArray(String[]::new));
-    registration.setName("extender");
-    registration.setAsyncSupported(true);
-    // Ready before the first call rather than initialised by it.
-    registration.setLoadOnStartup(1);
-    return registration;
   }
 
   /**
