@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.schedext.testing.Http;
 import io.schedext.testing.StallingProxy;
@@ -101,8 +100,8 @@ class PreemptionTest {
    */
   private void preemptOnFullNodes(String scope, Duration watchLag) {
     Workloads w = Workloads.scope(api, scope);
-    priorityClass(w.id() + "-low", 10);
-    priorityClass(w.id() + "-high", 1000);
+    w.priorityClass(w.id() + "-low", 10);
+    w.priorityClass(w.id() + "-high", 1000);
     List<String> nodes = List.of(w.node("n0", "4"), w.node("n1", "4"), w.node("n2", "4"));
     for (int i = 0; i < 12; i++) {
       w.create(
@@ -158,19 +157,5 @@ class PreemptionTest {
 
   private String extenderUrl() {
     return "http://127.0.0.1:" + port + "/scheduler";
-  }
-
-  private void priorityClass(String name, int value) {
-    api.scheduling()
-        .v1()
-        .priorityClasses()
-        .resource(
-            new PriorityClassBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withValue(value)
-                .build())
-        .create();
   }
 }

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.schedext.testing.Http;
 import io.schedext.testing.realcluster.ControlPlane;
@@ -193,9 +192,9 @@ class RealLoopTest {
   void preemptionEvictsTheVictimsDefaultPreemptionPicksAndRespectsTheBudget() {
     Workloads w = Workloads.scope(api, "preempt");
     String node = w.node("two-cpu", "2");
-    priorityClass(w.id() + "-low", 10);
-    priorityClass(w.id() + "-mid", 20);
-    priorityClass(w.id() + "-high", 1000);
+    w.priorityClass(w.id() + "-low", 10);
+    w.priorityClass(w.id() + "-mid", 20);
+    w.priorityClass(w.id() + "-high", 1000);
     w.create(
         w.pod("guarded", "1")
             .editMetadata()
@@ -277,19 +276,5 @@ class RealLoopTest {
         .contains("list nodes", "watch nodes", "list pods", "watch pods");
     Set<Integer> codes = Set.copyOf(requests.stream().map(AuditedRequest::code).toList());
     assertThat(codes).as("response codes").doesNotContain(401, 403);
-  }
-
-  private void priorityClass(String name, int value) {
-    api.scheduling()
-        .v1()
-        .priorityClasses()
-        .resource(
-            new PriorityClassBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withValue(value)
-                .build())
-        .create();
   }
 }

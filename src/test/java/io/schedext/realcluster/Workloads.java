@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.schedext.testing.realcluster.ControlPlane;
 import io.schedext.testing.realcluster.Nodes;
@@ -125,6 +126,22 @@ final class Workloads {
   /** Creates {@code pod}. */
   Pod create(PodBuilder pod) {
     return client.pods().inNamespace(id).resource(pod.build()).create();
+  }
+
+  /** Creates the cluster-wide PriorityClass {@code name} of {@code value}. */
+  void priorityClass(String name, int value) {
+    client
+        .scheduling()
+        .v1()
+        .priorityClasses()
+        .resource(
+            new PriorityClassBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withValue(value)
+                .build())
+        .create();
   }
 
   /** The pod as the API server has it now (null when gone). */
