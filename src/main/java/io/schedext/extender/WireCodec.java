@@ -27,7 +27,6 @@ import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -38,8 +37,9 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are
- * written for. Decodes request bodies with a size limit and turns every decoding failure into a
- * {@link BadRequestException} whose message names the field and what was wrong. Thread-safe.
+ * written for. Decodes request bodies read within their limits ({@link BodyReader}) and turns every
+ * decoding failure into a {@link BadRequestException} whose message names the field and what was
+ * wrong. Thread-safe.
  */
 public final class WireCodec {
 
@@ -55,9 +55,7 @@ public final class WireCodec {
   private static final ObjectMapper YAML = new YAMLMapper();
 
   private final ObjectMapper mapper;
-  private final long maxBodyBytes;
-  private final long bodyReadNanos;
-  private final LongSupplier nanoTime;
+  private final BodyReader bodies;
   private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
   private final JsonReaders readers;
   private final RecentPod recentPod;
@@ -82,9 +80,7 @@ public final class WireCodec {
    * nanoTime}.
    */
   public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
-    this.maxBodyBytes = maxBodyBytes;
-    this.bodyReadNanos = bodyReadTimeout.toNanos();
-    this.nanoTime = nanoTime;
+    this.bodies = new BodyReader(maxBodyBytes, bodyReadTimeout, nanoTime);
     JsonMapper m =
         JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -115,7 +111,7 @@ public final class WireCodec {
 
   /** The body size limit. */
   public long maxBodyBytes() {
-    return maxBodyBytes;
+    return bodies.maxBodyBytes();
   }
 
   /**
@@ -133,11 +129,7 @@ public final class WireCodec {
    * {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NodeNameIndex names) {
-    return decode(
-        () -> mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime)),
-        type,
-        names,
-        null);
+    return decode(() -> mapper.createParser(bodies.limited(in)), type, names, null);
   }
 
   /**
@@ -152,7 +144,7 @@ public final class WireCodec {
     if (contentLength <= 0 || contentLength > WHOLE_BODY_MAX_BYTES) {
       return decode(in, ExtenderArgs.class, names);
     }
-    byte[] body = readBody(in, (int) contentLength);
+    byte[] body = bodies.read(in, (int) contentLength);
     ExtenderArgs plain = decodePlain(body, names);
     if (plain != null) {
       return plain;
@@ -251,16 +243,14 @@ public final class WireCodec {
       }
       return value;
     } catch (JsonMappingException e) {
-      tooLarge(e);
-      tooSlow(e);
+      bodies.throwIfCutShort(e);
       throw new BadRequestException(describe(e));
     } catch (JsonProcessingException e) {
-      tooLarge(e);
-      tooSlow(e);
+      bodies.throwIfCutShort(e);
       throw new BadRequestException(
           "malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
-      throw unreadable(e);
+      throw bodies.unreadable(e);
     }
   }
 
@@ -282,11 +272,7 @@ public final class WireCodec {
    * BadRequestException}.
    */
   public byte[] readBody(InputStream in) {
-    try {
-      return new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readAllBytes();
-    } catch (IOException e) {
-      throw unreadable(e);
-    }
+    return bodies.readAll(in);
   }
 
   /**
@@ -297,22 +283,7 @@ public final class WireCodec {
    * is a 400.
    */
   public byte[] readBody(InputStream in, int length) {
-    byte[] body = new byte[length];
-    int n;
-    try {
-      n = new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readNBytes(body, 0, length);
-    } catch (IOException e) {
-      throw unreadable(e);
-    }
-    if (n < length) {
-      throw new BadRequestException(
-          "request body ended after "
-              + n
-              + " of the "
-              + length
-              + " bytes its Content-Length declares");
-    }
-    return body;
+    return bodies.read(in, length);
   }
 
   /**
@@ -336,114 +307,6 @@ public final class WireCodec {
           "malformed " + format + ": " + problem + where(e.getLocation()));
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage());
-    }
-  }
-
-  /**
-   * The error for a body that could not be read: a 413 or 408 when the limit or the deadline cut it
-   * short ({@link #tooLarge}, {@link #tooSlow}, which throw those), else a 400.
-   */
-  private BadRequestException unreadable(IOException e) {
-    tooLarge(e);
-    tooSlow(e);
-    return new BadRequestException("unreadable request body: " + e.getMessage());
-  }
-
-  private void tooLarge(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof TooLarge) {
-        throw new BadRequestException(
-            413,
-            "request body exceeds the limit of "
-                + maxBodyBytes
-                + " bytes (property extender.http.max-request-bytes)");
-      }
-    }
-  }
-
-  /**
-   * A body not read in time is a 408: the client stalled inside it (its last bytes never came
-   * within the server's read timeout, {@code server.tomcat.connection-timeout}) or trickled it for
-   * longer than the deadline.
-   */
-  private void tooSlow(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof TooSlow || t instanceof SocketTimeoutException) {
-        throw new BadRequestException(
-            408,
-            "request body not received in time (extender.http.body-read-timeout "
-                + Duration.ofNanos(bodyReadNanos)
-                + ", server.tomcat.connection-timeout between two reads): "
-                + t.getMessage());
-      }
-    }
-  }
-
-  /**
-   * Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all.
-   */
-  private static final class TooSlow extends IOException {
-    TooSlow(long nanos) {
-      super("waited for the body longer than " + Duration.ofNanos(nanos));
-    }
-  }
-
-  /** Thrown by {@link Limited} once the body passes the limit. */
-  private static final class TooLarge extends IOException {
-    TooLarge() {
-      super("request body too large");
-    }
-  }
-
-  /**
-   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have
-   * waited for the client longer than {@code nanos} in all (0: never). Only the time inside the
-   * reads counts: decoding between them (slow on a cold start, or for thousands of full Node
-   * objects) is the server's time, not the client's.
-   */
-  private static final class Limited extends java.io.FilterInputStream {
-    private long remaining;
-    private final long nanos;
-    private final LongSupplier nanoTime;
-    private long waited;
-
-    Limited(InputStream in, long limit, long nanos, LongSupplier nanoTime) {
-      super(in);
-      this.remaining = limit;
-      this.nanos = nanos;
-      this.nanoTime = nanoTime;
-    }
-
-    private void waitedSince(long start) throws TooSlow {
-      waited += nanoTime.getAsLong() - start;
-      if (nanos > 0 && waited > nanos) {
-        throw new TooSlow(nanos);
-      }
-    }
-
-    @Override
-    public int read() throws IOException {
-      long start = nanoTime.getAsLong();
-      int b = super.read();
-      waitedSince(start);
-      if (b >= 0 && --remaining < 0) {
-        throw new TooLarge();
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] buf, int off, int len) throws IOException {
-      long start = nanoTime.getAsLong();
-      int n = super.read(buf, off, len);
-      waitedSince(start);
-      if (n > 0) {
-        remaining -= n;
-        if (remaining < 0) {
-          throw new TooLarge();
-        }
-      }
-      return n;
     }
   }
 
