@@ -22,6 +22,7 @@ import io.schedext.extender.wire.NodeNamesDeserializer;
 import io.schedext.extender.wire.RecentNames;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.extender.wire.ReplyBufferPool;
 import io.schedext.kube.JsonReaders;
 import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
@@ -29,7 +30,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -39,15 +39,9 @@ import org.springframework.http.ResponseEntity;
  * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are
  * written for. Decodes request bodies read within their limits ({@link BodyReader}) and turns every
  * decoding failure into a {@link BadRequestException} whose message names the field and what was
- * wrong. Thread-safe.
+ * wrong. Encodes replies, into the buffers of a {@link ReplyBufferPool}. Thread-safe.
  */
 public final class WireCodec {
-
-  /** Reply buffers kept for reuse. */
-  static final int POOLED_BUFFERS = 8;
-
-  /** Reply buffers that grew larger than this are dropped after use. */
-  static final int POOLED_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
 
   /**
    * Reads YAML request bodies (explain accepts a Pod as YAML); trees only, decoded then as JSON.
@@ -56,7 +50,7 @@ public final class WireCodec {
 
   private final ObjectMapper mapper;
   private final BodyReader bodies;
-  private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
+  private final ReplyBufferPool buffers = new ReplyBufferPool();
   private final JsonReaders readers;
   private final RecentPod recentPod;
   private final RecentNames recentNames = new RecentNames();
@@ -338,22 +332,16 @@ public final class WireCodec {
   }
 
   /**
-   * A reply buffer to encode into, reused when one is free; hand it back with {@link
-   * #release(ReplyBuffer)}. At most {@value #POOLED_BUFFERS} buffers of up to {@value
-   * #POOLED_BUFFER_MAX_BYTES} bytes are kept, so concurrent callers never share one and an
-   * occasional huge reply does not stay in memory.
+   * A reply buffer to encode into, reused when one is free ({@link ReplyBufferPool}); hand it back
+   * with {@link #release(ReplyBuffer)}.
    */
   public ReplyBuffer borrowBuffer() {
-    ReplyBuffer b = buffers.poll();
-    return b != null ? b : new ReplyBuffer(64 * 1024);
+    return buffers.borrow();
   }
 
   /** Takes back a buffer from {@link #borrowBuffer()} (it must no longer be used). */
   public void release(ReplyBuffer buf) {
-    if (buf.capacity() <= POOLED_BUFFER_MAX_BYTES) {
-      buf.reset();
-      buffers.offer(buf);
-    }
+    buffers.release(buf);
   }
 
   /**
