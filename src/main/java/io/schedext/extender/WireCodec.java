@@ -3,7 +3,6 @@ package io.schedext.extender;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -13,12 +12,11 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeNameIndex;
-import io.schedext.extender.wire.NodeNamesDeserializer;
+import io.schedext.extender.wire.RecentCalls;
 import io.schedext.extender.wire.RecentNames;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
@@ -29,7 +27,6 @@ import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -39,7 +36,9 @@ import org.springframework.http.ResponseEntity;
  * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are
  * written for. Decodes request bodies read within their limits ({@link BodyReader}) and turns every
  * decoding failure into a {@link BadRequestException} whose message names the field and what was
- * wrong. Encodes replies, into the buffers of a {@link ReplyBufferPool}. Thread-safe.
+ * wrong; filter and prioritize bodies in kube-scheduler's form take a path of their own ({@link
+ * PlainArgsDecoder}), and both paths reuse what the last calls decoded ({@link RecentCalls}).
+ * Encodes replies, into the buffers of a {@link ReplyBufferPool}. Thread-safe.
  */
 public final class WireCodec {
 
@@ -52,8 +51,9 @@ public final class WireCodec {
   private final BodyReader bodies;
   private final ReplyBufferPool buffers = new ReplyBufferPool();
   private final JsonReaders readers;
+  private final RecentCalls recent;
   private final RecentPod recentPod;
-  private final RecentNames recentNames = new RecentNames();
+  private final PlainArgsDecoder plain;
 
   /**
    * Filter and prioritize bodies up to this length are read whole before decoding (see {@link
@@ -87,15 +87,19 @@ public final class WireCodec {
     // fields.
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(m));
     this.readers = new JsonReaders(this.mapper);
-    this.recentPod = new RecentPod(this.mapper);
+    this.recent = new RecentCalls(this.mapper);
+    this.recentPod = recent.pod();
+    this.plain = new PlainArgsDecoder(this.mapper, recent);
   }
 
   /**
-   * The names of the last filter reply, which a following prioritize body that repeats them byte
-   * for byte is decoded to without a lookup (see {@link #decodePlain}).
+   * The names of the last filter reply, part of what this codec's decoding carries from one call to
+   * the next ({@link RecentCalls}): the filter verb keeps them there, and a following prioritize
+   * body that repeats them byte for byte is decoded to them without a lookup (see {@link
+   * #decodePlain}).
    */
   public RecentNames recentNames() {
-    return recentNames;
+    return recent.names();
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */
@@ -139,9 +143,9 @@ public final class WireCodec {
       return decode(in, ExtenderArgs.class, names);
     }
     byte[] body = bodies.read(in, (int) contentLength);
-    ExtenderArgs plain = decodePlain(body, names);
-    if (plain != null) {
-      return plain;
+    ExtenderArgs args = plain.decode(body, names);
+    if (args != null) {
+      return args;
     }
     return decode(
         () -> mapper.createParser(body),
@@ -152,60 +156,10 @@ public final class WireCodec {
 
   /**
    * The arguments of a body in the form kube-scheduler sends them, decoded without the mapper's
-   * bean machinery: an object of {@code "Pod"} (an object), {@code "Nodes"} (null, as Go writes a
-   * nil list) and {@code "NodeNames"} (an array), each at most once, nothing else, nothing after
-   * it. Null for any other body, and for any error: the mapper then decodes the body from its
-   * start, so what it accepts and the errors it reports are its own (the pod, decoded here already,
-   * then comes back as {@link RecentPod}'s). Node names are decoded against {@code names}, or taken
-   * with their positions from {@link #recentNames()} when the array is byte for byte the one kept
-   * there; null names (no index) leave the body to the mapper.
+   * bean machinery ({@link PlainArgsDecoder}), or null: the body is then the mapper's.
    */
   ExtenderArgs decodePlain(byte[] body, NodeNameIndex names) {
-    if (names == null) {
-      return null;
-    }
-    try (JsonParser p = mapper.createParser(body)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      Pod pod = null;
-      List<String> nodeNames = null;
-      boolean sawPod = false;
-      boolean sawNullNodes = false;
-      JsonToken t = p.nextToken();
-      for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        if (!sawPod && value == JsonToken.START_OBJECT && "Pod".equals(field)) {
-          pod = recentPod.read(p, null, body);
-          sawPod = true;
-        } else if (!sawNullNodes && value == JsonToken.VALUE_NULL && "Nodes".equals(field)) {
-          // kube-scheduler marshals its nil node list as null.
-          sawNullNodes = true;
-        } else if (nodeNames == null
-            && value == JsonToken.START_ARRAY
-            && "NodeNames".equals(field)) {
-          // kube-scheduler's prioritize repeats the names of the filter reply before it.
-          nodeNames = recentNames.match(body, p.currentTokenLocation().getByteOffset(), names);
-          if (nodeNames != null) {
-            p.skipChildren();
-          } else {
-            nodeNames = NodeNamesDeserializer.decodeNames(p, names);
-            if (nodeNames == null) {
-              return null;
-            }
-          }
-        } else {
-          return null;
-        }
-      }
-      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
-        return null;
-      }
-      return new ExtenderArgs(pod, null, nodeNames);
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return plain.decode(body, names);
   }
 
   /** Opens the parser of one body. */
