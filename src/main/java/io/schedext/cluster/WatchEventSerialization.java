@@ -75,8 +75,7 @@ public final class WatchEventSerialization extends KubernetesSerialization {
 
   private WatchEventSerialization(ObjectMapper mapper) {
     super(mapper, true);
-    // The informers' objects are trimmed of these anyway (KubernetesCluster.trim): never build
-    // them.
+    // The informers' objects are trimmed of these anyway (Trim.containers): never build them.
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(mapper));
     this.readers = new JsonReaders(this.mapper);
     this.pods = new PodDecoder(this.mapper);

@@ -3,7 +3,6 @@ package io.schedext.extender;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -13,24 +12,21 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ExtenderFilterResult;
 import io.schedext.extender.wire.HostPriorityList;
 import io.schedext.extender.wire.NodeNameIndex;
-import io.schedext.extender.wire.NodeNamesDeserializer;
+import io.schedext.extender.wire.RecentCalls;
 import io.schedext.extender.wire.RecentNames;
 import io.schedext.extender.wire.RecentPod;
 import io.schedext.extender.wire.ReplyBuffer;
+import io.schedext.extender.wire.ReplyBufferPool;
 import io.schedext.kube.JsonReaders;
 import io.schedext.kube.QuantityText;
 import io.schedext.kube.UnreadFields;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -38,16 +34,13 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The one JSON mapper of the extender endpoints: Jackson 2, which the fabric8 model types are
- * written for. Decodes request bodies with a size limit and turns every decoding failure into a
- * {@link BadRequestException} whose message names the field and what was wrong. Thread-safe.
+ * written for. Decodes request bodies read within their limits ({@link BodyReader}) and turns every
+ * decoding failure into a {@link BadRequestException} whose message names the field and what was
+ * wrong; filter and prioritize bodies in kube-scheduler's form take a path of their own ({@link
+ * PlainArgsDecoder}), and both paths reuse what the last calls decoded ({@link RecentCalls}).
+ * Encodes replies, into the buffers of a {@link ReplyBufferPool}. Thread-safe.
  */
 public final class WireCodec {
-
-  /** Reply buffers kept for reuse. */
-  static final int POOLED_BUFFERS = 8;
-
-  /** Reply buffers that grew larger than this are dropped after use. */
-  static final int POOLED_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
 
   /**
    * Reads YAML request bodies (explain accepts a Pod as YAML); trees only, decoded then as JSON.
@@ -55,13 +48,12 @@ public final class WireCodec {
   private static final ObjectMapper YAML = new YAMLMapper();
 
   private final ObjectMapper mapper;
-  private final long maxBodyBytes;
-  private final long bodyReadNanos;
-  private final LongSupplier nanoTime;
-  private final ArrayBlockingQueue<ReplyBuffer> buffers = new ArrayBlockingQueue<>(POOLED_BUFFERS);
+  private final BodyReader bodies;
+  private final ReplyBufferPool buffers = new ReplyBufferPool();
   private final JsonReaders readers;
+  private final RecentCalls recent;
   private final RecentPod recentPod;
-  private final RecentNames recentNames = new RecentNames();
+  private final PlainArgsDecoder plain;
 
   /**
    * Filter and prioritize bodies up to this length are read whole before decoding (see {@link
@@ -82,9 +74,7 @@ public final class WireCodec {
    * nanoTime}.
    */
   public WireCodec(long maxBodyBytes, Duration bodyReadTimeout, LongSupplier nanoTime) {
-    this.maxBodyBytes = maxBodyBytes;
-    this.bodyReadNanos = bodyReadTimeout.toNanos();
-    this.nanoTime = nanoTime;
+    this.bodies = new BodyReader(maxBodyBytes, bodyReadTimeout, nanoTime);
     JsonMapper m =
         JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -97,15 +87,19 @@ public final class WireCodec {
     // fields.
     this.mapper = QuantityText.useIn(UnreadFields.skipIn(m));
     this.readers = new JsonReaders(this.mapper);
-    this.recentPod = new RecentPod(this.mapper);
+    this.recent = new RecentCalls(this.mapper);
+    this.recentPod = recent.pod();
+    this.plain = new PlainArgsDecoder(this.mapper, recent);
   }
 
   /**
-   * The names of the last filter reply, which a following prioritize body that repeats them byte
-   * for byte is decoded to without a lookup (see {@link #decodePlain}).
+   * The names of the last filter reply, part of what this codec's decoding carries from one call to
+   * the next ({@link RecentCalls}): the filter verb keeps them there, and a following prioritize
+   * body that repeats them byte for byte is decoded to them without a lookup (see {@link
+   * #decodePlain}).
    */
   public RecentNames recentNames() {
-    return recentNames;
+    return recent.names();
   }
 
   /** The underlying mapper (fabric8-aware, Jackson 2). */
@@ -115,7 +109,7 @@ public final class WireCodec {
 
   /** The body size limit. */
   public long maxBodyBytes() {
-    return maxBodyBytes;
+    return bodies.maxBodyBytes();
   }
 
   /**
@@ -133,11 +127,7 @@ public final class WireCodec {
    * {@code names} may be null.
    */
   public <T> T decode(InputStream in, Class<T> type, NodeNameIndex names) {
-    return decode(
-        () -> mapper.createParser(new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime)),
-        type,
-        names,
-        null);
+    return decode(() -> mapper.createParser(bodies.limited(in)), type, names, null);
   }
 
   /**
@@ -152,10 +142,10 @@ public final class WireCodec {
     if (contentLength <= 0 || contentLength > WHOLE_BODY_MAX_BYTES) {
       return decode(in, ExtenderArgs.class, names);
     }
-    byte[] body = readBody(in, (int) contentLength);
-    ExtenderArgs plain = decodePlain(body, names);
-    if (plain != null) {
-      return plain;
+    byte[] body = bodies.read(in, (int) contentLength);
+    ExtenderArgs args = plain.decode(body, names);
+    if (args != null) {
+      return args;
     }
     return decode(
         () -> mapper.createParser(body),
@@ -166,60 +156,10 @@ public final class WireCodec {
 
   /**
    * The arguments of a body in the form kube-scheduler sends them, decoded without the mapper's
-   * bean machinery: an object of {@code "Pod"} (an object), {@code "Nodes"} (null, as Go writes a
-   * nil list) and {@code "NodeNames"} (an array), each at most once, nothing else, nothing after
-   * it. Null for any other body, and for any error: the mapper then decodes the body from its
-   * start, so what it accepts and the errors it reports are its own (the pod, decoded here already,
-   * then comes back as {@link RecentPod}'s). Node names are decoded against {@code names}, or taken
-   * with their positions from {@link #recentNames()} when the array is byte for byte the one kept
-   * there; null names (no index) leave the body to the mapper.
+   * bean machinery ({@link PlainArgsDecoder}), or null: the body is then the mapper's.
    */
   ExtenderArgs decodePlain(byte[] body, NodeNameIndex names) {
-    if (names == null) {
-      return null;
-    }
-    try (JsonParser p = mapper.createParser(body)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      Pod pod = null;
-      List<String> nodeNames = null;
-      boolean sawPod = false;
-      boolean sawNullNodes = false;
-      JsonToken t = p.nextToken();
-      for (; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        if (!sawPod && value == JsonToken.START_OBJECT && "Pod".equals(field)) {
-          pod = recentPod.read(p, null, body);
-          sawPod = true;
-        } else if (!sawNullNodes && value == JsonToken.VALUE_NULL && "Nodes".equals(field)) {
-          // kube-scheduler marshals its nil node list as null.
-          sawNullNodes = true;
-        } else if (nodeNames == null
-            && value == JsonToken.START_ARRAY
-            && "NodeNames".equals(field)) {
-          // kube-scheduler's prioritize repeats the names of the filter reply before it.
-          nodeNames = recentNames.match(body, p.currentTokenLocation().getByteOffset(), names);
-          if (nodeNames != null) {
-            p.skipChildren();
-          } else {
-            nodeNames = NodeNamesDeserializer.decodeNames(p, names);
-            if (nodeNames == null) {
-              return null;
-            }
-          }
-        } else {
-          return null;
-        }
-      }
-      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
-        return null;
-      }
-      return new ExtenderArgs(pod, null, nodeNames);
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return plain.decode(body, names);
   }
 
   /** Opens the parser of one body. */
@@ -251,16 +191,14 @@ public final class WireCodec {
       }
       return value;
     } catch (JsonMappingException e) {
-      tooLarge(e);
-      tooSlow(e);
+      bodies.throwIfCutShort(e);
       throw new BadRequestException(describe(e));
     } catch (JsonProcessingException e) {
-      tooLarge(e);
-      tooSlow(e);
+      bodies.throwIfCutShort(e);
       throw new BadRequestException(
           "malformed JSON: " + e.getOriginalMessage() + where(e.getLocation()));
     } catch (IOException e) {
-      throw unreadable(e);
+      throw bodies.unreadable(e);
     }
   }
 
@@ -282,11 +220,7 @@ public final class WireCodec {
    * BadRequestException}.
    */
   public byte[] readBody(InputStream in) {
-    try {
-      return new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readAllBytes();
-    } catch (IOException e) {
-      throw unreadable(e);
-    }
+    return bodies.readAll(in);
   }
 
   /**
@@ -297,22 +231,7 @@ public final class WireCodec {
    * is a 400.
    */
   public byte[] readBody(InputStream in, int length) {
-    byte[] body = new byte[length];
-    int n;
-    try {
-      n = new Limited(in, maxBodyBytes, bodyReadNanos, nanoTime).readNBytes(body, 0, length);
-    } catch (IOException e) {
-      throw unreadable(e);
-    }
-    if (n < length) {
-      throw new BadRequestException(
-          "request body ended after "
-              + n
-              + " of the "
-              + length
-              + " bytes its Content-Length declares");
-    }
-    return body;
+    return bodies.read(in, length);
   }
 
   /**
@@ -336,114 +255,6 @@ public final class WireCodec {
           "malformed " + format + ": " + problem + where(e.getLocation()));
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage());
-    }
-  }
-
-  /**
-   * The error for a body that could not be read: a 413 or 408 when the limit or the deadline cut it
-   * short ({@link #tooLarge}, {@link #tooSlow}, which throw those), else a 400.
-   */
-  private BadRequestException unreadable(IOException e) {
-    tooLarge(e);
-    tooSlow(e);
-    return new BadRequestException("unreadable request body: " + e.getMessage());
-  }
-
-  private void tooLarge(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof TooLarge) {
-        throw new BadRequestException(
-            413,
-            "request body exceeds the limit of "
-                + maxBodyBytes
-                + " bytes (property extender.http.max-request-bytes)");
-      }
-    }
-  }
-
-  /**
-   * A body not read in time is a 408: the client stalled inside it (its last bytes never came
-   * within the server's read timeout, {@code server.tomcat.connection-timeout}) or trickled it for
-   * longer than the deadline.
-   */
-  private void tooSlow(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof TooSlow || t instanceof SocketTimeoutException) {
-        throw new BadRequestException(
-            408,
-            "request body not received in time (extender.http.body-read-timeout "
-                + Duration.ofNanos(bodyReadNanos)
-                + ", server.tomcat.connection-timeout between two reads): "
-                + t.getMessage());
-      }
-    }
-  }
-
-  /**
-   * Thrown by {@link Limited} once the reads of one body waited longer than the deadline in all.
-   */
-  private static final class TooSlow extends IOException {
-    TooSlow(long nanos) {
-      super("waited for the body longer than " + Duration.ofNanos(nanos));
-    }
-  }
-
-  /** Thrown by {@link Limited} once the body passes the limit. */
-  private static final class TooLarge extends IOException {
-    TooLarge() {
-      super("request body too large");
-    }
-  }
-
-  /**
-   * An input stream that fails once more than {@code limit} bytes were read, or once its reads have
-   * waited for the client longer than {@code nanos} in all (0: never). Only the time inside the
-   * reads counts: decoding between them (slow on a cold start, or for thousands of full Node
-   * objects) is the server's time, not the client's.
-   */
-  private static final class Limited extends java.io.FilterInputStream {
-    private long remaining;
-    private final long nanos;
-    private final LongSupplier nanoTime;
-    private long waited;
-
-    Limited(InputStream in, long limit, long nanos, LongSupplier nanoTime) {
-      super(in);
-      this.remaining = limit;
-      this.nanos = nanos;
-      this.nanoTime = nanoTime;
-    }
-
-    private void waitedSince(long start) throws TooSlow {
-      waited += nanoTime.getAsLong() - start;
-      if (nanos > 0 && waited > nanos) {
-        throw new TooSlow(nanos);
-      }
-    }
-
-    @Override
-    public int read() throws IOException {
-      long start = nanoTime.getAsLong();
-      int b = super.read();
-      waitedSince(start);
-      if (b >= 0 && --remaining < 0) {
-        throw new TooLarge();
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] buf, int off, int len) throws IOException {
-      long start = nanoTime.getAsLong();
-      int n = super.read(buf, off, len);
-      waitedSince(start);
-      if (n > 0) {
-        remaining -= n;
-        if (remaining < 0) {
-          throw new TooLarge();
-        }
-      }
-      return n;
     }
   }
 
@@ -475,22 +286,16 @@ public final class WireCodec {
   }
 
   /**
-   * A reply buffer to encode into, reused when one is free; hand it back with {@link
-   * #release(ReplyBuffer)}. At most {@value #POOLED_BUFFERS} buffers of up to {@value
-   * #POOLED_BUFFER_MAX_BYTES} bytes are kept, so concurrent callers never share one and an
-   * occasional huge reply does not stay in memory.
+   * A reply buffer to encode into, reused when one is free ({@link ReplyBufferPool}); hand it back
+   * with {@link #release(ReplyBuffer)}.
    */
   public ReplyBuffer borrowBuffer() {
-    ReplyBuffer b = buffers.poll();
-    return b != null ? b : new ReplyBuffer(64 * 1024);
+    return buffers.borrow();
   }
 
   /** Takes back a buffer from {@link #borrowBuffer()} (it must no longer be used). */
   public void release(ReplyBuffer buf) {
-    if (buf.capacity() <= POOLED_BUFFER_MAX_BYTES) {
-      buf.reset();
-      buffers.offer(buf);
-    }
+    buffers.release(buf);
   }
 
   /**

@@ -182,7 +182,7 @@ class CompactionTest {
                     .obj()),
             Pod.class);
 
-    KubernetesCluster.trim(watched);
+    Trim.object(watched);
 
     for (Object o : List.of(read.get(0), read.get(1), watched)) {
       assertThat(emptyMutable(o)).as("%s", o).noneMatch(CompactionTest::covered);

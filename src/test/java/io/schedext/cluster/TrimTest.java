@@ -44,7 +44,7 @@ class TrimTest {
     p.getStatus().setContainerStatuses(List.of(new ContainerStatus()));
     p.getStatus().setConditions(List.of(new PodCondition()));
     PodInfo before = PodInfo.of(p);
-    KubernetesCluster.trim(p);
+    Trim.object(p);
     assertThat(p.getMetadata().getManagedFields()).isNull();
     assertThat(p.getMetadata().getAnnotations()).containsOnlyKeys("keep");
     assertThat(p.getSpec().getContainers().get(0).getEnv()).isNull();
@@ -72,7 +72,7 @@ class TrimTest {
     reported.getResources().setLimits(Map.of("cpu", new Quantity("4")));
     PodInfo before = PodInfo.of(p);
 
-    KubernetesCluster.trim(p);
+    Trim.object(p);
 
     ContainerStatus kept = p.getStatus().getContainerStatuses().get(0);
     assertThat(p.getStatus().getContainerStatuses()).hasSize(1);
@@ -154,7 +154,7 @@ class TrimTest {
     Pod p = c.pod().obj();
     PodInfo before = PodInfo.of(p);
 
-    KubernetesCluster.trim(p);
+    Trim.object(p);
 
     List<ContainerStatus> kept = new ArrayList<>();
     if (p.getStatus().getContainerStatuses() != null) {
@@ -180,7 +180,7 @@ class TrimTest {
             .image(100, "img:1")
             .obj();
     n.getStatus().setConditions(List.of(new NodeCondition()));
-    KubernetesCluster.trim(n);
+    Trim.object(n);
     assertThat(n.getStatus().getConditions()).isNull();
     assertThat(n.getStatus().getImages()).hasSize(1);
     assertThat(n.getStatus().getAllocatable()).containsKey("cpu");

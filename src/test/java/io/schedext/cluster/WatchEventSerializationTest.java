@@ -216,8 +216,8 @@ class WatchEventSerializationTest {
   }
 
   private static Pod withoutWhatContainersRunWith(Pod pod) {
-    KubernetesCluster.trimContainers(pod.getSpec().getContainers());
-    KubernetesCluster.trimContainers(pod.getSpec().getInitContainers());
+    Trim.containers(pod.getSpec().getContainers());
+    Trim.containers(pod.getSpec().getInitContainers());
     return pod;
   }
 
