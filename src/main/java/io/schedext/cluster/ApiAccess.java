@@ -63,19 +63,26 @@ public final class ApiAccess {
           new Grant("storage.k8s.io", "volumeattachments", LIST_WATCH),
           new Grant("policy", "poddisruptionbudgets", LIST_WATCH),
           new Grant("apps", "replicasets", LIST_WATCH),
-          new Grant("apps", "statefulsets", LIST_WATCH));
+          new Grant("apps", "statefulsets", LIST_WATCH),
+          new Grant("resource.k8s.io", "resourceclaims", LIST_WATCH),
+          new Grant("resource.k8s.io", "deviceclasses", LIST_WATCH),
+          new Grant("resource.k8s.io", "resourceslices", LIST_WATCH));
 
   /**
    * The single-object reads and the writes: the Binding subresource (bind), a pod GET (bind of a
-   * pod the informer has not seen yet, and the 409 check), and the PersistentVolume /
-   * PersistentVolumeClaim updates of volume binding's PreBind.
+   * pod the informer has not seen yet, and the 409 check), the PersistentVolume /
+   * PersistentVolumeClaim updates of volume binding's PreBind, and dynamic resources' PreBind and
+   * Unreserve on ResourceClaims (a fresh read after a conflict, the finalizer, the allocation and
+   * reservation in the status, a reservation taken back by a patch).
    */
   public static final List<Grant> WRITTEN =
       List.of(
           new Grant("", "pods/binding", Set.of("create")),
           new Grant("", "pods", Set.of("get")),
           new Grant("", "persistentvolumes", Set.of("update")),
-          new Grant("", "persistentvolumeclaims", Set.of("update")));
+          new Grant("", "persistentvolumeclaims", Set.of("update")),
+          new Grant("resource.k8s.io", "resourceclaims", Set.of("get", "update")),
+          new Grant("resource.k8s.io", "resourceclaims/status", Set.of("update", "patch")));
 
   /** Every grant, watched and written, as sorted {@code group/resource:verb} triples. */
   public static Set<String> triples() {

@@ -18,6 +18,9 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
@@ -70,6 +73,9 @@ public final class ClusterFile {
     m.put("ReplicaSet", ReplicaSet.class);
     m.put("StatefulSet", StatefulSet.class);
     m.put("ReplicationController", ReplicationController.class);
+    m.put("ResourceClaim", ResourceClaim.class);
+    m.put("DeviceClass", DeviceClass.class);
+    m.put("ResourceSlice", ResourceSlice.class);
     return Collections.unmodifiableMap(m);
   }
 

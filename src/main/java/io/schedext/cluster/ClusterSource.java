@@ -3,6 +3,7 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.ResourceClaimWriter;
 import io.schedext.framework.VolumeWriter;
 import java.util.List;
 
@@ -30,6 +31,11 @@ public interface ClusterSource extends AutoCloseable {
 
   /** Writes PersistentVolumes and claims (VolumeBinding's PreBind). */
   VolumeWriter volumeWriter();
+
+  /** Writes ResourceClaims (DynamicResources' PreBind); none by default. */
+  default ResourceClaimWriter claimWriter() {
+    return ResourceClaimWriter.NONE;
+  }
 
   /** Knows the pods nominated to each node. */
   PodNominator nominator();

@@ -8,12 +8,16 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.ResourceClaimWriter;
 import io.schedext.framework.VolumeWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * to the scheduler cache, unassigned pods wait for a bind, everything else goes to the object
  * store. Bindings are applied in memory the way a watch event would confirm them, and volume writes
  * like the API server would apply them (resource version check, new version), followed by {@link
- * EmbeddedVolumeController} playing the PV controller, so the whole flow can be tried with curl and
- * no cluster. PVs and claims loaded without a UID or resource version get one. Thread-safe.
+ * EmbeddedVolumeController} playing the PV controller, and so are ResourceClaim writes (the
+ * allocation and reservation DynamicResources records), so the whole flow can be tried with curl
+ * and no cluster. PVs, PVCs and ResourceClaims loaded without a UID or resource version get one.
+ * Thread-safe.
  */
 public final class EmbeddedCluster implements ClusterSource {
 
@@ -55,6 +61,7 @@ public final class EmbeddedCluster implements ClusterSource {
   private final AtomicLong versions = new AtomicLong();
   private final EmbeddedVolumeController volumeController;
   private final VolumeWriter volumeWriter = new Volumes();
+  private final ResourceClaimWriter claimWriter = new Claims();
 
   /**
    * A cluster read from {@code file} (a path), or the bundled demo cluster when it is null or
@@ -137,8 +144,8 @@ public final class EmbeddedCluster implements ClusterSource {
   }
 
   /**
-   * Gives loaded PVs and claims the UID and resource version the API server would have, when they
-   * lack one.
+   * Gives loaded PVs, PVCs and ResourceClaims the UID and resource version the API server would
+   * have, when they lack one.
    */
   private void stampVolumes(List<HasMetadata> objects) {
     long max = 0;
@@ -150,7 +157,9 @@ public final class EmbeddedCluster implements ClusterSource {
     }
     versions.set(max);
     for (HasMetadata o : objects) {
-      if (!(o instanceof PersistentVolume) && !(o instanceof PersistentVolumeClaim)) {
+      if (!(o instanceof PersistentVolume)
+          && !(o instanceof PersistentVolumeClaim)
+          && !(o instanceof ResourceClaim)) {
         continue;
       }
       ObjectMeta m = o.getMetadata();
@@ -209,6 +218,11 @@ public final class EmbeddedCluster implements ClusterSource {
   }
 
   @Override
+  public ResourceClaimWriter claimWriter() {
+    return claimWriter;
+  }
+
+  @Override
   public PodNominator nominator() {
     return PodNominator.of(node -> nominated.getOrDefault(node, List.of()), nominated::isEmpty);
   }
@@ -255,6 +269,83 @@ public final class EmbeddedCluster implements ClusterSource {
     PodInfo bound = (waiting == null ? pod : PodInfo.of(waiting)).assignedTo(nodeName);
     cache.addPod(bound);
     nominated.values().forEach(l -> l.removeIf(p -> p.uid().equals(pod.uid())));
+  }
+
+  /**
+   * ResourceClaim writes applied to the object store as the API server would: a resource version
+   * check (409 on a stale claim), a new version; the status subresource replaces only the status,
+   * the object only the rest.
+   */
+  private final class Claims implements ResourceClaimWriter {
+    @Override
+    public ResourceClaim get(String namespace, String name) {
+      ResourceClaim c = store.resourceClaim(namespace, name);
+      if (c == null) {
+        throw new NotFound("resourceclaims.resource.k8s.io \"" + name + "\" not found", null);
+      }
+      return c;
+    }
+
+    @Override
+    public synchronized ResourceClaim update(ResourceClaim claim) {
+      ResourceClaim stored = checked(claim);
+      return write(new ResourceClaimBuilder(claim).withStatus(stored.getStatus()).build(), stored);
+    }
+
+    @Override
+    public synchronized ResourceClaim updateStatus(ResourceClaim claim) {
+      ResourceClaim stored = checked(claim);
+      return write(new ResourceClaimBuilder(stored).withStatus(claim.getStatus()).build(), stored);
+    }
+
+    @Override
+    public synchronized ResourceClaim removeReservation(ResourceClaim claim, String podUid) {
+      ResourceClaim stored = get(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
+      if (!stored.getMetadata().getUid().equals(claim.getMetadata().getUid())) {
+        throw new Conflict(
+            "Precondition failed: UID in precondition: "
+                + claim.getMetadata().getUid()
+                + ", UID in object meta: "
+                + stored.getMetadata().getUid(),
+            null);
+      }
+      ResourceClaim out = new ResourceClaimBuilder(stored).build();
+      if (out.getStatus() != null && out.getStatus().getReservedFor() != null) {
+        List<ResourceClaimConsumerReference> kept = new ArrayList<>();
+        for (ResourceClaimConsumerReference r : out.getStatus().getReservedFor()) {
+          if (!podUid.equals(r.getUid())) {
+            kept.add(r);
+          }
+        }
+        out.getStatus().setReservedFor(kept);
+      }
+      return write(out, stored);
+    }
+
+    private ResourceClaim checked(ResourceClaim claim) {
+      String name = claim.getMetadata().getName();
+      ResourceClaim stored = get(claim.getMetadata().getNamespace(), name);
+      String rv = claim.getMetadata().getResourceVersion();
+      if (rv != null && !rv.isEmpty() && !rv.equals(stored.getMetadata().getResourceVersion())) {
+        throw new Conflict(
+            "Operation cannot be fulfilled on resourceclaims.resource.k8s.io \""
+                + name
+                + "\": the object has been modified; please apply your changes to the latest"
+                + " version and try again",
+            null);
+      }
+      return stored;
+    }
+
+    private ResourceClaim write(ResourceClaim next, ResourceClaim stored) {
+      next.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
+      if (next.equals(stored)) {
+        return stored;
+      }
+      next.getMetadata().setResourceVersion(Long.toString(versions.incrementAndGet()));
+      store.put(next);
+      return next;
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package io.schedext.cluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
@@ -14,6 +15,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
+import io.schedext.framework.ResourceClaimWriter;
 import io.schedext.framework.VolumeWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,12 +30,13 @@ import org.slf4j.LoggerFactory;
 /**
  * A real cluster, seen through fabric8 shared informers, and the informers' life cycle: nodes and
  * assigned pods feed the scheduler cache, unassigned pods are kept for bind and for nominations
- * ({@link PendingPods}), and Services, Namespaces, volumes, storage, PDBs and controllers feed the
- * object store, all through {@link ClusterEventHandlers}, which trim what no plugin reads ({@link
- * Trim}). Ready once every informer has synced; not ready while a watch has been down for longer
- * than the grace period. Binds go through {@link KubernetesBinder}, volume writes through {@link
- * KubernetesVolumeWriter}, both bounded by the bind timeout; {@link #compare()} through {@link
- * CacheComparer}. Thread-safe.
+ * ({@link PendingPods}), and Services, Namespaces, volumes, storage, PDBs, controllers and (where
+ * the API server serves resource.k8s.io/v1) ResourceClaims, DeviceClasses and ResourceSlices feed
+ * the object store, all through {@link ClusterEventHandlers}, which trim what no plugin reads
+ * ({@link Trim}). Ready once every informer has synced; not ready while a watch has been down for
+ * longer than the grace period. Binds go through {@link KubernetesBinder}, volume writes through
+ * {@link KubernetesVolumeWriter}, claim writes through {@link KubernetesClaimWriter}, all bounded
+ * by the bind timeout; {@link #compare()} through {@link CacheComparer}. Thread-safe.
  */
 public final class KubernetesCluster implements ClusterSource {
 
@@ -48,6 +51,7 @@ public final class KubernetesCluster implements ClusterSource {
   private final Clock clock;
   private final KubernetesBinder binder;
   private final KubernetesVolumeWriter volumeWriter;
+  private final KubernetesClaimWriter claimWriter;
   private final WatchHealth health;
   private final ScheduledExecutorService healthPoller =
       Executors.newSingleThreadScheduledExecutor(
@@ -111,6 +115,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.health = new WatchHealth(clock, syncGrace);
     this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, pending::contains);
+    this.claimWriter = new KubernetesClaimWriter(client, bindTimeout);
   }
 
   /**
@@ -163,6 +168,17 @@ public final class KubernetesCluster implements ClusterSource {
         "ReplicationController",
         client.replicationControllers().inAnyNamespace(),
         handlers.toStore());
+    if (servesResourceV1()) {
+      var dra = client.dynamicResourceAllocation().v1();
+      add("ResourceClaim", dra.resourceClaims().inAnyNamespace(), handlers.toStore());
+      add("DeviceClass", dra.deviceClasses(), handlers.toStore());
+      add("ResourceSlice", dra.resourcesSlices(), handlers.toStore());
+    } else {
+      log.info(
+          "The API server does not serve resource.k8s.io/v1 (Kubernetes before 1.34, or the group"
+              + " turned off): DynamicResources sees no ResourceClaims, DeviceClasses nor"
+              + " ResourceSlices, so pods that reference claims cannot be scheduled");
+    }
     CompletableFuture.allOf(
             health.informers().stream()
                 .map(InformerHandle::start)
@@ -171,6 +187,19 @@ public final class KubernetesCluster implements ClusterSource {
     // Sampled every second whatever polls readiness, so an outage is timed from when it began.
     healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, TimeUnit.SECONDS);
     log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
+  }
+
+  /**
+   * Whether the API server serves resource.k8s.io/v1 (GA in 1.34): watching it elsewhere would keep
+   * the source from ever being ready. Asked once, at start; a failed discovery counts as no.
+   */
+  private boolean servesResourceV1() {
+    try {
+      return client.supports(ResourceSlice.class);
+    } catch (KubernetesClientException e) {
+      log.warn("Discovery of resource.k8s.io/v1 failed: {}", e.getMessage());
+      return false;
+    }
   }
 
   private <T extends HasMetadata> void add(
@@ -245,6 +274,11 @@ public final class KubernetesCluster implements ClusterSource {
   @Override
   public VolumeWriter volumeWriter() {
     return volumeWriter;
+  }
+
+  @Override
+  public ResourceClaimWriter claimWriter() {
+    return claimWriter;
   }
 
   @Override

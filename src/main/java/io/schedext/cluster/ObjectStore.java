@@ -9,13 +9,22 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.api.model.storage.VolumeAttachment;
+import io.schedext.framework.AllocatedDevices;
 import io.schedext.framework.ClusterObjects;
+import io.schedext.framework.DeviceId;
+import io.schedext.framework.ResourceSlices;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +47,14 @@ public final class ObjectStore implements ClusterObjects {
   // VolumeAttachments per node (spec.nodeName): NodeVolumeLimits reads a node's on every Filter.
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, VolumeAttachment>>
       attachmentsByNode = new ConcurrentHashMap<>();
+  // The devices the ResourceClaims hold, counted (a device two claims name stays taken until both
+  // let it go), kept up to date claim by claim: DynamicResources reads the whole set for every pod
+  // with claims, which must not walk every claim. Guarded by this.
+  private final Map<DeviceId, Integer> allocated = new HashMap<>();
+  private long allocatedRevision;
+  // The slices by node, rebuilt on the first read after a slice changed. Guarded by this.
+  private ResourceSlices slices = ResourceSlices.EMPTY;
+  private boolean slicesStale;
 
   /** Kinds this store holds. */
   public static final List<Class<? extends HasMetadata>> KINDS =
@@ -54,7 +71,10 @@ public final class ObjectStore implements ClusterObjects {
           PodDisruptionBudget.class,
           ReplicaSet.class,
           StatefulSet.class,
-          ReplicationController.class);
+          ReplicationController.class,
+          ResourceClaim.class,
+          DeviceClass.class,
+          ResourceSlice.class);
 
   /** True when this store keeps objects of {@code type}. */
   public static boolean holds(Class<?> type) {
@@ -73,6 +93,10 @@ public final class ObjectStore implements ClusterObjects {
           unindex(old, key);
         }
         attachmentsByNode.computeIfAbsent(nodeOf(va), n -> new ConcurrentHashMap<>()).put(key, va);
+      } else if (obj instanceof ResourceClaim claim) {
+        allocationChanged(previous instanceof ResourceClaim old ? old : null, claim);
+      } else if (obj instanceof ResourceSlice) {
+        slicesStale = true;
       }
     }
   }
@@ -91,6 +115,10 @@ public final class ObjectStore implements ClusterObjects {
       HasMetadata removed = map(obj.getClass()).remove(key);
       if (removed instanceof VolumeAttachment va) {
         unindex(va, key);
+      } else if (removed instanceof ResourceClaim claim) {
+        allocationChanged(claim, null);
+      } else if (removed instanceof ResourceSlice) {
+        slicesStale = true;
       }
       return removed != null;
     }
@@ -103,6 +131,11 @@ public final class ObjectStore implements ClusterObjects {
       namespaces(type).clear();
       if (type == VolumeAttachment.class) {
         attachmentsByNode.clear();
+      } else if (type == ResourceClaim.class) {
+        allocated.clear();
+        allocatedRevision++;
+      } else if (type == ResourceSlice.class) {
+        slicesStale = true;
       }
     }
   }
@@ -153,6 +186,25 @@ public final class ObjectStore implements ClusterObjects {
 
   private ConcurrentHashMap<String, HasMetadata> namespaceMap(Class<?> type, String namespace) {
     return namespaces(type).computeIfAbsent(namespace, k -> new ConcurrentHashMap<>());
+  }
+
+  /**
+   * Moves the device counts from what {@code before} took to what {@code after} takes (either may
+   * be null); the revision advances when anything changed. Called with the lock held.
+   */
+  private void allocationChanged(ResourceClaim before, ResourceClaim after) {
+    List<DeviceId> gone = AllocatedDevices.takenBy(before);
+    List<DeviceId> taken = AllocatedDevices.takenBy(after);
+    if (gone.equals(taken)) {
+      return;
+    }
+    for (DeviceId d : gone) {
+      allocated.computeIfPresent(d, (k, n) -> n == 1 ? null : n - 1);
+    }
+    for (DeviceId d : taken) {
+      allocated.merge(d, 1, Integer::sum);
+    }
+    allocatedRevision++;
   }
 
   private void unindex(VolumeAttachment va, String key) {
@@ -260,5 +312,51 @@ public final class ObjectStore implements ClusterObjects {
   @Override
   public List<ReplicationController> replicationControllers(String namespace) {
     return list(ReplicationController.class, namespace);
+  }
+
+  @Override
+  public ResourceClaim resourceClaim(String namespace, String name) {
+    return get(ResourceClaim.class, namespace, name);
+  }
+
+  @Override
+  public DeviceClass deviceClass(String name) {
+    return get(DeviceClass.class, "", name);
+  }
+
+  /**
+   * The slices by node; rebuilt (O(slices), in name order) when a slice changed since the last
+   * call, else the same instance.
+   */
+  @Override
+  public synchronized ResourceSlices resourceSlices() {
+    if (slicesStale) {
+      List<ResourceSlice> all = list(ResourceSlice.class);
+      all.sort(Comparator.comparing(s -> s.getMetadata().getName()));
+      Map<String, List<ResourceSlice>> byNode = new HashMap<>();
+      List<ResourceSlice> shared = new ArrayList<>();
+      for (ResourceSlice s : all) {
+        String node = s.getSpec() == null ? null : s.getSpec().getNodeName();
+        if (node != null && !node.isEmpty()) {
+          byNode.computeIfAbsent(node, n -> new ArrayList<>(1)).add(s);
+        } else {
+          shared.add(s);
+        }
+      }
+      byNode.replaceAll((n, l) -> List.copyOf(l));
+      slices = new ResourceSlices(Map.copyOf(byNode), List.copyOf(shared), all.size());
+      slicesStale = false;
+    }
+    return slices;
+  }
+
+  @Override
+  public synchronized AllocatedDevices allocatedDevices() {
+    return new AllocatedDevices(new HashSet<>(allocated.keySet()), allocatedRevision);
+  }
+
+  @Override
+  public synchronized long allocatedDevicesRevision() {
+    return allocatedRevision;
   }
 }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,20 +25,22 @@ final class Trim {
 
   /**
    * Drops what no plugin reads, in place, before the object is cached: managed fields and the
-   * last-applied annotation (not of PVs and claims: volume binding writes those back whole); for
-   * pods the container statuses but those of a resize the scheduler counts ({@link
-   * ResizedContainers}) and the containers' env, command, args, probes, lifecycle and mounts; for
-   * nodes the conditions, daemon endpoints and system info. Resources, ports, images, volumes,
-   * tolerations, affinity, labels and pod conditions (preemption reads DisruptionTarget) stay. Pods
-   * and nodes are then compacted ({@link Compaction}). Null, and an object without metadata, are
-   * left as they are.
+   * last-applied annotation (not of PVs, PVCs and ResourceClaims: volume binding and dynamic
+   * resources write those back whole); for pods the container statuses but those of a resize the
+   * scheduler counts ({@link ResizedContainers}) and the containers' env, command, args, probes,
+   * lifecycle and mounts; for nodes the conditions, daemon endpoints and system info. Resources,
+   * ports, images, volumes, tolerations, affinity, labels and pod conditions (preemption reads
+   * DisruptionTarget) stay. Pods and nodes are then compacted ({@link Compaction}). Null, and an
+   * object without metadata, are left as they are.
    */
   static void object(HasMetadata o) {
     if (o == null || o.getMetadata() == null) {
       return;
     }
     o.getMetadata().setManagedFields(null);
-    if (o instanceof PersistentVolume || o instanceof PersistentVolumeClaim) {
+    if (o instanceof PersistentVolume
+        || o instanceof PersistentVolumeClaim
+        || o instanceof ResourceClaim) {
       return;
     }
     if (o.getMetadata().getAnnotations() != null

@@ -20,6 +20,7 @@ import io.schedext.extender.NanoTime;
 import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.Registry;
+import io.schedext.framework.ResourceClaimTracker;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.framework.runtime.Frameworks;
@@ -242,7 +243,9 @@ public class ExtenderConfiguration {
             timers,
             waitingPods,
             metrics,
-            source.volumeWriter());
+            source.volumeWriter(),
+            source.claimWriter(),
+            new ResourceClaimTracker(store));
     return profiles(props, registry, services);
   }
 

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
@@ -69,4 +71,21 @@ public interface ClusterObjects {
 
   /** Replication controllers in {@code namespace}. */
   List<ReplicationController> replicationControllers(String namespace);
+
+  /** The ResourceClaim {@code namespace/name}, or null. */
+  ResourceClaim resourceClaim(String namespace, String name);
+
+  /** The DeviceClass named {@code name}, or null. */
+  DeviceClass deviceClass(String name);
+
+  /** Every ResourceSlice, indexed by the node they are published for. */
+  ResourceSlices resourceSlices();
+
+  /** The devices the ResourceClaims have allocated, with the revision of that state. */
+  AllocatedDevices allocatedDevices();
+
+  /**
+   * The revision of {@link #allocatedDevices()}: it changes whenever the allocated set may have.
+   */
+  long allocatedDevicesRevision();
 }

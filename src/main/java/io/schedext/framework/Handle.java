@@ -4,8 +4,8 @@ import io.schedext.framework.parallelize.Parallelizer;
 import java.time.Clock;
 
 /**
- * What the framework gives its plugins: cluster listers, the binder, volume writes, parallelism,
- * waiting pods and time.
+ * What the framework gives its plugins: cluster listers, the binder, volume and claim writes, the
+ * claims in flight, parallelism, waiting pods and time.
  */
 public interface Handle {
 
@@ -17,6 +17,15 @@ public interface Handle {
 
   /** Writes PersistentVolumes and claims (VolumeBinding's PreBind). */
   VolumeWriter volumeWriter();
+
+  /** Writes ResourceClaims (DynamicResources' PreBind). */
+  ResourceClaimWriter claimWriter();
+
+  /**
+   * The ResourceClaims with the allocations in flight and those written but not seen yet, shared by
+   * every profile.
+   */
+  ResourceClaimTracker resourceClaims();
 
   /** Runs work in parallel over the bounded scheduling pool. */
   Parallelizer parallelizer();

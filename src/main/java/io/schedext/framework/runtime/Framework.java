@@ -28,6 +28,8 @@ import io.schedext.framework.PreScorePlugin;
 import io.schedext.framework.Profile;
 import io.schedext.framework.Registry;
 import io.schedext.framework.ReservePlugin;
+import io.schedext.framework.ResourceClaimTracker;
+import io.schedext.framework.ResourceClaimWriter;
 import io.schedext.framework.ScorePlugin;
 import io.schedext.framework.ScoreResult;
 import io.schedext.framework.Status;
@@ -587,6 +589,16 @@ public final class Framework implements PluginsRunner {
     @Override
     public VolumeWriter volumeWriter() {
       return services.volumeWriter();
+    }
+
+    @Override
+    public ResourceClaimWriter claimWriter() {
+      return services.claimWriter();
+    }
+
+    @Override
+    public ResourceClaimTracker resourceClaims() {
+      return services.resourceClaims();
     }
 
     @Override
