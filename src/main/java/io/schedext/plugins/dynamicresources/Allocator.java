@@ -1,0 +1,357 @@
+package io.schedext.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.schedext.framework.DeviceId;
+import io.schedext.framework.ResourceSlices;
+import io.schedext.plugins.dynamicresources.cel.CompiledSelector;
+import io.schedext.plugins.dynamicresources.cel.DeviceSelectors;
+import io.schedext.plugins.dynamicresources.cel.SelectorException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The structured-parameters allocator (upstream's {@code dynamic-resource-allocation/structured},
+ * the "stable" variant's semantics with the features 1.34 enables: admin access and prioritized
+ * lists): for one node, finds devices for every request of every claim, claim after claim, request
+ * after request, device after device, backtracking through all candidates in pool, slice and device
+ * order until the first full solution. A candidate must be reachable from the node, not taken (by
+ * an allocated claim, an allocation in flight, or earlier in this search; admin access only needs
+ * it not taken by the same claim), selected by its class's and its request's CEL selectors, and
+ * keep every {@code matchAttribute} constraint of its claim. One instance serves one scheduling
+ * cycle: made in PreFilter from what the cluster held then, used by Filter on many nodes at once.
+ * Thread-safe.
+ */
+final class Allocator {
+
+  /** {@code resourceapi.AllocationResultsMaxSize}: devices one claim may get. */
+  static final int MAX_DEVICES_PER_CLAIM = 32;
+
+  /**
+   * The feature gates that change allocation.
+   *
+   * @param adminAccess DRAAdminAccess (beta, on in 1.34)
+   * @param prioritizedList DRAPrioritizedList (beta, on in 1.34)
+   */
+  record Features(boolean adminAccess, boolean prioritizedList) {
+
+    /** What kube-scheduler 1.34 runs with by default. */
+    static final Features V1_34 = new Features(true, true);
+  }
+
+  private final Features features;
+  private final Set<DeviceId> allocated;
+  private final Function<String, DeviceClass> classes;
+  private final ResourceSlices slices;
+  private final DeviceSelectors selectors;
+  private final SliceViews views;
+
+  Allocator(
+      Features features,
+      Set<DeviceId> allocated,
+      Function<String, DeviceClass> classes,
+      ResourceSlices slices,
+      DeviceSelectors selectors,
+      SliceViews views) {
+    this.features = features;
+    this.allocated = allocated;
+    this.classes = classes;
+    this.slices = slices;
+    this.selectors = selectors;
+    this.views = views;
+  }
+
+  Features features() {
+    return features;
+  }
+
+  Set<DeviceId> allocated() {
+    return allocated;
+  }
+
+  DeviceClass deviceClass(String name) {
+    return classes.apply(name);
+  }
+
+  DeviceSelectors selectors() {
+    return selectors;
+  }
+
+  /** The pools node {@code nodeName} with {@code labels} can reach. */
+  List<Pools.Pool> pools(String nodeName, Map<String, String> labels) {
+    List<ResourceSlice> own = slices.ofNode(nodeName);
+    List<ResourceSlice> candidates = own;
+    if (!slices.shared().isEmpty()) {
+      candidates = new ArrayList<>(own.size() + slices.shared().size());
+      candidates.addAll(own);
+      candidates.addAll(slices.shared());
+    }
+    return Pools.gather(candidates, nodeName, labels, views::of);
+  }
+
+  /**
+   * Allocates {@code claims} on node {@code nodeName} with {@code labels}: one result per claim, in
+   * order, or null when they cannot all be allocated there. Throws {@link AllocationException} when
+   * the input is broken, {@link AllocationTimeout} once {@code now} passes {@code deadline}
+   * (nanoseconds; no deadline when it is {@link Long#MAX_VALUE}).
+   */
+  List<AllocationResult> allocate(
+      String nodeName,
+      Map<String, String> labels,
+      List<ResourceClaim> claims,
+      LongSupplier now,
+      long deadline) {
+    if (claims.isEmpty()) {
+      return null;
+    }
+    Search s = new Search(this, nodeName, labels, claims, now, deadline);
+    return s.run();
+  }
+
+  /** The claim as upstream's logs and errors name it: {@code namespace/name}, or just the name. */
+  static String claimRef(ResourceClaim c) {
+    String ns = c.getMetadata().getNamespace();
+    return ns == null || ns.isEmpty()
+        ? c.getMetadata().getName()
+        : ns + "/" + c.getMetadata().getName();
+  }
+
+  /**
+   * Whether the device matches {@code list} of selectors, in order, stopping at the first that does
+   * not; {@code owner} words the error when a selector does not compile or fails ({@code class x}
+   * or {@code claim ns/y}).
+   */
+  boolean selectorsMatch(List<DeviceSelector> list, String owner, DeviceView device) {
+    for (int i = 0; i < list.size(); i++) {
+      CompiledSelector c = compiled(list.get(i));
+      if (c.error() != null) {
+        throw new AllocationException(
+            owner + ": selector #" + i + ": CEL compile error: " + c.error());
+      }
+      try {
+        if (!device.matches(c)) {
+          return false;
+        }
+      } catch (SelectorException e) {
+        throw new AllocationException(
+            owner + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
+      }
+    }
+    return true;
+  }
+
+  CompiledSelector compiled(DeviceSelector s) {
+    String expr = s.getCel() == null ? "" : s.getCel().getExpression();
+    return selectors.getOrCompile(expr == null ? "" : expr);
+  }
+
+  /** The claim's requests; an unset list reads as empty. */
+  static List<DeviceRequest> requests(ResourceClaim c) {
+    if (c.getSpec() == null
+        || c.getSpec().getDevices() == null
+        || c.getSpec().getDevices().getRequests() == null) {
+      return List.of();
+    }
+    return c.getSpec().getDevices().getRequests();
+  }
+
+  static List<DeviceConstraint> constraints(ResourceClaim c) {
+    if (c.getSpec() == null
+        || c.getSpec().getDevices() == null
+        || c.getSpec().getDevices().getConstraints() == null) {
+      return List.of();
+    }
+    return c.getSpec().getDevices().getConstraints();
+  }
+
+  /**
+   * What one request (or subrequest) needs, worked out before the search.
+   *
+   * @param request the request or subrequest
+   * @param parent the request a subrequest belongs to, or null
+   * @param deviceClass its class
+   * @param devices how many devices it needs
+   * @param all the devices of an {@code All} request, decided up front; null otherwise
+   */
+  record RequestData(
+      DeviceRequestView request,
+      DeviceRequestView parent,
+      DeviceClass deviceClass,
+      int devices,
+      List<Candidate> all) {
+
+    /** {@code request} or {@code parent/subrequest}. */
+    String fullName() {
+      return parent == null ? request.name() : parent.name() + "/" + request.name();
+    }
+  }
+
+  /** A device with the slice it was found in. */
+  record Candidate(DeviceView device, SliceView slice) {}
+
+  /** Keys a request or subrequest: claim, request, subrequest (0 without subrequests). */
+  record RequestKey(int claim, int request, int subRequest) {}
+
+  /**
+   * Checks one request as upstream's {@code validateDeviceRequest}: its selectors are CEL, admin
+   * access only with the gate, its class exists; an {@code All} request gets its devices now (every
+   * pool must be complete and valid).
+   */
+  RequestData validate(
+      ResourceClaim claim,
+      DeviceRequestView request,
+      DeviceRequestView parent,
+      RequestKey key,
+      List<Pools.Pool> pools) {
+    List<DeviceSelector> sel = request.selectors();
+    for (int i = 0; i < sel.size(); i++) {
+      if (sel.get(i).getCel() == null) {
+        throw new AllocationException(
+            "claim "
+                + claimRef(claim)
+                + ", request "
+                + request.name()
+                + ", selector #"
+                + i
+                + ": CEL expression empty (unsupported selector type?)");
+      }
+    }
+    if (!features.adminAccess() && request.hasAdminAccess()) {
+      throw new AllocationException(
+          "claim "
+              + claimRef(claim)
+              + ", request "
+              + request.name()
+              + ": admin access is requested, but the feature is disabled");
+    }
+    if (request.deviceClassName().isEmpty()) {
+      throw new AllocationException(
+          "claim "
+              + claimRef(claim)
+              + ", request "
+              + request.name()
+              + ": missing device class name (unsupported request type?)");
+    }
+    DeviceClass dc = classes.apply(request.deviceClassName());
+    if (dc == null) {
+      throw new AllocationException(
+          "claim "
+              + claimRef(claim)
+              + ", request "
+              + request.name()
+              + ": could not retrieve device class "
+              + request.deviceClassName()
+              + ": deviceclass.resource.k8s.io \""
+              + request.deviceClassName()
+              + "\" not found");
+    }
+    String mode = request.allocationMode();
+    if (mode.equals(DeviceRequestView.EXACT_COUNT)) {
+      long n = request.count();
+      if (n > Integer.MAX_VALUE) {
+        throw new AllocationException(
+            "claim "
+                + claimRef(claim)
+                + ", request "
+                + request.name()
+                + ": exact count "
+                + n
+                + " is too large");
+      }
+      return new RequestData(request, parent, dc, (int) n, null);
+    }
+    if (mode.equals(DeviceRequestView.ALL)) {
+      RequestData partial = new RequestData(request, parent, dc, 0, null);
+      List<Candidate> all = new ArrayList<>();
+      for (Pools.Pool pool : pools) {
+        if (pool.incomplete()) {
+          throw new AllocationException(
+              "claim "
+                  + claimRef(claim)
+                  + ", request "
+                  + request.name()
+                  + ": asks for all devices, but resource pool "
+                  + pool.id()
+                  + " is currently being updated");
+        }
+        if (pool.invalid()) {
+          throw new AllocationException(
+              "claim "
+                  + claimRef(claim)
+                  + ", request "
+                  + request.name()
+                  + ": asks for all devices, but resource pool "
+                  + pool.id()
+                  + " is currently invalid");
+        }
+        for (SliceView slice : pool.slices()) {
+          for (DeviceView d : slice.devices()) {
+            if (isSelectable(claim, partial, d)) {
+              all.add(new Candidate(d, slice));
+            }
+          }
+        }
+      }
+      return new RequestData(request, parent, dc, all.size(), List.copyOf(all));
+    }
+    throw new AllocationException(
+        "claim "
+            + claimRef(claim)
+            + ", request "
+            + request.name()
+            + ": unsupported count mode "
+            + mode);
+  }
+
+  /**
+   * Whether the request's class and its own selectors select the device; devices with binding
+   * conditions are never selectable (the gates are off in 1.34).
+   */
+  boolean isSelectable(ResourceClaim claim, RequestData data, DeviceView d) {
+    var bc = d.device().getBindingConditions();
+    if (bc != null && !bc.isEmpty()) {
+      return false;
+    }
+    DeviceClass dc = data.deviceClass();
+    if (dc != null) {
+      List<DeviceSelector> classSelectors =
+          dc.getSpec() == null || dc.getSpec().getSelectors() == null
+              ? List.of()
+              : dc.getSpec().getSelectors();
+      if (!selectorsMatch(classSelectors, "class " + dc.getMetadata().getName(), d)) {
+        return false;
+      }
+    }
+    return selectorsMatch(data.request().selectors(), "claim " + claimRef(claim), d);
+  }
+
+  /** The constraints of a claim as searchable objects; throws on one of an unknown kind. */
+  static List<MatchAttributeConstraint> constraintsOf(ResourceClaim claim) {
+    List<DeviceConstraint> raw = constraints(claim);
+    List<MatchAttributeConstraint> out = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      DeviceConstraint c = raw.get(i);
+      if (c.getMatchAttribute() == null) {
+        throw new AllocationException(
+            "claim "
+                + claimRef(claim)
+                + ", constraint #"
+                + i
+                + ": empty constraint (unsupported constraint type?)");
+      }
+      Set<String> names = c.getRequests() == null ? Set.of() : new LinkedHashSet<>(c.getRequests());
+      out.add(new MatchAttributeConstraint(names, c.getMatchAttribute()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,453 @@
+package io.schedext.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
+import io.schedext.framework.DeviceId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * One run of the allocator on one node (upstream's {@code allocator} struct and {@code
+ * allocateOne}): the depth-first search over claims, requests, subrequests and devices, and the
+ * allocation results built from the first solution. Not thread-safe: one Filter call owns it.
+ */
+final class Search {
+
+  static final String FROM_CLASS = "FromClass";
+  static final String FROM_CLAIM = "FromClaim";
+
+  private final Allocator a;
+  private final String nodeName;
+  private final Map<String, String> labels;
+  private final List<ResourceClaim> claims;
+  private final LongSupplier now;
+  private final long deadline;
+  private final Map<Allocator.RequestKey, Allocator.RequestData> requestData = new HashMap<>();
+  // The subrequest picked for a request with firstAvailable, by (claim, request, 0).
+  private final Map<Allocator.RequestKey, Integer> selectedSubRequest = new HashMap<>();
+  private final List<List<MatchAttributeConstraint>> constraints = new ArrayList<>();
+  private final Map<DeviceId, Set<Integer>> allocating = new HashMap<>();
+  private final List<List<DeviceResult>> result = new ArrayList<>();
+  private List<Pools.Pool> pools;
+
+  /** A device picked for a request of a claim. */
+  private record DeviceResult(
+      String request, String parent, DeviceId id, SliceView slice, boolean adminAccess) {
+
+    String requestName() {
+      return parent == null ? request : parent + "/" + request;
+    }
+  }
+
+  Search(
+      Allocator a,
+      String nodeName,
+      Map<String, String> labels,
+      List<ResourceClaim> claims,
+      LongSupplier now,
+      long deadline) {
+    this.a = a;
+    this.nodeName = nodeName;
+    this.labels = labels;
+    this.claims = claims;
+    this.now = now;
+    this.deadline = deadline;
+  }
+
+  /** The results, or null when there is no solution. */
+  List<AllocationResult> run() {
+    pools = a.pools(nodeName, labels);
+    for (int c = 0; c < claims.size(); c++) {
+      ResourceClaim claim = claims.get(c);
+      int minDevices = 0;
+      List<DeviceRequest> requests = Allocator.requests(claim);
+      for (int r = 0; r < requests.size(); r++) {
+        DeviceRequest request = requests.get(r);
+        var subs = request.getFirstAvailable();
+        boolean hasSubs = subs != null && !subs.isEmpty();
+        if (!a.features().prioritizedList() && hasSubs) {
+          throw new AllocationException(
+              "claim "
+                  + Allocator.claimRef(claim)
+                  + ", request "
+                  + request.getName()
+                  + ": has subrequests, but the DRAPrioritizedList feature is disabled");
+        }
+        if (hasSubs) {
+          int min = Integer.MAX_VALUE;
+          DeviceRequestView parent = DeviceRequestView.of(request);
+          for (int i = 0; i < subs.size(); i++) {
+            Allocator.RequestKey key = new Allocator.RequestKey(c, r, i);
+            Allocator.RequestData d =
+                a.validate(claim, DeviceRequestView.of(subs.get(i)), parent, key, pools);
+            requestData.put(key, d);
+            min = Math.min(min, d.devices());
+          }
+          minDevices += min;
+        } else {
+          Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
+          Allocator.RequestData d =
+              a.validate(claim, DeviceRequestView.of(request), null, key, pools);
+          requestData.put(key, d);
+          minDevices += d.devices();
+        }
+      }
+      if (minDevices > Allocator.MAX_DEVICES_PER_CLAIM) {
+        throw new AllocationException(
+            "claim "
+                + Allocator.claimRef(claim)
+                + ": number of requested devices "
+                + minDevices
+                + " exceeds the claim limit of "
+                + Allocator.MAX_DEVICES_PER_CLAIM);
+      }
+      result.add(new ArrayList<>(minDevices));
+      constraints.add(Allocator.constraintsOf(claim));
+    }
+    if (!allocateOne(0, 0, 0, 0, false)) {
+      return null;
+    }
+    List<AllocationResult> out = new ArrayList<>(claims.size());
+    for (int c = 0; c < claims.size(); c++) {
+      out.add(resultOf(c));
+    }
+    return out;
+  }
+
+  /**
+   * Finds a device for device {@code device} of request {@code request} (subrequest {@code sub}) of
+   * claim {@code claim}, and recursively for everything after it; true once everything is
+   * allocated. {@code inSub} is true while one particular subrequest is being tried.
+   */
+  private boolean allocateOne(int claim, int request, int sub, int device, boolean inSub) {
+    if (deadline != Long.MAX_VALUE && now.getAsLong() - deadline > 0) {
+      throw new AllocationTimeout();
+    }
+    if (claim >= claims.size()) {
+      return true;
+    }
+    List<DeviceRequest> requests = Allocator.requests(claims.get(claim));
+    if (request >= requests.size()) {
+      return allocateOne(claim + 1, 0, 0, 0, false);
+    }
+    Allocator.RequestKey key = new Allocator.RequestKey(claim, request, sub);
+    Allocator.RequestData data = requestData.get(key);
+    if (!inSub && data.parent() != null) {
+      for (int s = 0; ; s++) {
+        if (!requestData.containsKey(new Allocator.RequestKey(claim, request, s))) {
+          return false;
+        }
+        if (allocateOne(claim, request, s, device, true)) {
+          selectedSubRequest.put(key, s);
+          return true;
+        }
+      }
+    }
+    DeviceRequestView req = data.request();
+    boolean all = req.allocationMode().equals(DeviceRequestView.ALL);
+    if (all && data.all().isEmpty()) {
+      return false;
+    }
+    if (device >= data.devices()) {
+      return allocateOne(claim, request + 1, 0, 0, false);
+    }
+    int afterThis = result.get(claim).size() + data.devices() - device;
+    if (afterThis > Allocator.MAX_DEVICES_PER_CLAIM) {
+      return false;
+    }
+    if (all) {
+      Allocator.Candidate candidate = data.all().get(device);
+      Runnable undo = allocateDevice(claim, data, candidate, true);
+      if (undo == null) {
+        return false;
+      }
+      if (!allocateOne(claim, request, sub, device + 1, inSub)) {
+        undo.run();
+        return false;
+      }
+      return true;
+    }
+    for (Pools.Pool pool : pools) {
+      if (pool.invalid()) {
+        throw new AllocationException(
+            "pool " + pool.name() + " is invalid: " + pool.invalidReason());
+      }
+      for (SliceView slice : pool.slices()) {
+        for (DeviceView d : slice.devices()) {
+          if (req.adminAccess() ? allocatingFor(d.id()).contains(claim) : inUse(d.id())) {
+            continue;
+          }
+          if (!a.isSelectable(claims.get(claim), data, d)) {
+            continue;
+          }
+          Runnable undo = allocateDevice(claim, data, new Allocator.Candidate(d, slice), false);
+          if (undo == null) {
+            continue;
+          }
+          if (allocateOne(claim, request, sub, device + 1, inSub)) {
+            return true;
+          }
+          undo.run();
+        }
+      }
+    }
+    return false;
+  }
+
+  private Set<Integer> allocatingFor(DeviceId id) {
+    Set<Integer> s = allocating.get(id);
+    return s == null ? Set.of() : s;
+  }
+
+  private boolean inUse(DeviceId id) {
+    return a.allocated().contains(id) || !allocatingFor(id).isEmpty();
+  }
+
+  /**
+   * Takes the candidate for the request if it is free and keeps the claim's constraints; returns
+   * how to give it back, or null when it cannot be taken. A device that must be taken (an {@code
+   * All} request's) but breaks a constraint is an error: such a claim can never be allocated.
+   */
+  private Runnable allocateDevice(
+      int claim, Allocator.RequestData data, Allocator.Candidate candidate, boolean must) {
+    DeviceRequestView req = data.request();
+    DeviceView d = candidate.device();
+    if (req.adminAccess() ? allocatingFor(d.id()).contains(claim) : inUse(d.id())) {
+      return null;
+    }
+    var counters = d.device().getConsumesCounters();
+    if (counters != null && !counters.isEmpty()) {
+      // Partitionable devices are behind an alpha gate, off in 1.34.
+      return null;
+    }
+    String base = data.parent() == null ? req.name() : data.parent().name();
+    String subName = data.parent() == null ? null : req.name();
+    List<MatchAttributeConstraint> cs = constraints.get(claim);
+    for (int i = 0; i < cs.size(); i++) {
+      if (!cs.get(i).add(base, subName, d.device(), d.id())) {
+        if (must) {
+          throw new AllocationException(
+              "claim "
+                  + Allocator.claimRef(claims.get(claim))
+                  + ", request "
+                  + req.name()
+                  + ": cannot add device "
+                  + d.id()
+                  + " because a claim constraint would not be satisfied");
+        }
+        for (int e = 0; e < i; e++) {
+          cs.get(e).remove(base, subName);
+        }
+        return null;
+      }
+    }
+    allocating.computeIfAbsent(d.id(), k -> new HashSet<>(2)).add(claim);
+    List<DeviceResult> results = result.get(claim);
+    int before = results.size();
+    results.add(
+        new DeviceResult(
+            req.name(),
+            data.parent() == null ? null : data.parent().name(),
+            d.id(),
+            candidate.slice(),
+            req.adminAccess()));
+    return () -> {
+      for (MatchAttributeConstraint c : cs) {
+        c.remove(base, subName);
+      }
+      allocating.get(d.id()).remove(claim);
+      results.subList(before, results.size()).clear();
+    };
+  }
+
+  /** The allocation result of claim {@code c}: devices, configuration, node selector. */
+  private AllocationResult resultOf(int c) {
+    ResourceClaim claim = claims.get(c);
+    List<DeviceRequestAllocationResult> devices = new ArrayList<>();
+    for (DeviceResult r : result.get(c)) {
+      DeviceRequestAllocationResult x = new DeviceRequestAllocationResult();
+      x.setRequest(r.requestName());
+      x.setDriver(r.id().driver());
+      x.setPool(r.id().pool());
+      x.setDevice(r.id().device());
+      if (r.adminAccess()) {
+        x.setAdminAccess(true);
+      }
+      devices.add(x);
+    }
+    List<DeviceAllocationConfiguration> config = new ArrayList<>();
+    Map<String, int[]> classConfigs = new HashMap<>();
+    List<DeviceRequest> requests = Allocator.requests(claim);
+    for (int r = 0; r < requests.size(); r++) {
+      Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
+      Allocator.RequestData data = requestData.get(key);
+      if (data.parent() != null) {
+        data =
+            requestData.get(
+                new Allocator.RequestKey(c, r, selectedSubRequest.getOrDefault(key, 0)));
+      }
+      var dc = data.deviceClass();
+      if (dc == null) {
+        continue;
+      }
+      String className = dc.getMetadata().getName();
+      int[] range = classConfigs.get(className);
+      if (range != null) {
+        for (int i = range[0]; i < range[1]; i++) {
+          List<String> names = new ArrayList<>(config.get(i).getRequests());
+          names.add(data.fullName());
+          config.get(i).setRequests(names);
+        }
+        continue;
+      }
+      int start = config.size();
+      List<DeviceClassConfiguration> classConfig =
+          dc.getSpec() == null || dc.getSpec().getConfig() == null
+              ? List.of()
+              : dc.getSpec().getConfig();
+      for (DeviceClassConfiguration cc : classConfig) {
+        DeviceAllocationConfiguration x = new DeviceAllocationConfiguration();
+        x.setSource(FROM_CLASS);
+        x.setRequests(new ArrayList<>(List.of(data.fullName())));
+        x.setOpaque(cc.getOpaque());
+        config.add(x);
+      }
+      classConfigs.put(className, new int[] {start, config.size()});
+    }
+    List<DeviceClaimConfiguration> claimConfig =
+        claim.getSpec().getDevices().getConfig() == null
+            ? List.of()
+            : claim.getSpec().getDevices().getConfig();
+    for (DeviceClaimConfiguration cc : claimConfig) {
+      List<String> wanted = cc.getRequests() == null ? List.of() : cc.getRequests();
+      if (wanted.isEmpty()) {
+        config.add(claimConfig(cc, wanted));
+        continue;
+      }
+      for (int r = 0; r < requests.size(); r++) {
+        DeviceRequest request = requests.get(r);
+        if (wanted.contains(request.getName())) {
+          config.add(claimConfig(cc, wanted));
+          continue;
+        }
+        Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
+        if (requestData.get(key).parent() == null) {
+          continue;
+        }
+        var sub = request.getFirstAvailable().get(selectedSubRequest.getOrDefault(key, 0));
+        if (wanted.contains(request.getName() + "/" + sub.getName())) {
+          config.add(claimConfig(cc, wanted));
+        }
+      }
+    }
+    AllocationResult out = new AllocationResult();
+    DeviceAllocationResult da = new DeviceAllocationResult();
+    da.setResults(devices);
+    da.setConfig(config);
+    out.setDevices(da);
+    out.setNodeSelector(nodeSelector(c));
+    return out;
+  }
+
+  private static DeviceAllocationConfiguration claimConfig(
+      DeviceClaimConfiguration cc, List<String> requests) {
+    DeviceAllocationConfiguration x = new DeviceAllocationConfiguration();
+    x.setSource(FROM_CLAIM);
+    x.setRequests(new ArrayList<>(requests));
+    x.setOpaque(cc.getOpaque());
+    return x;
+  }
+
+  /**
+   * The node selector of claim {@code c}'s allocation (upstream's {@code createNodeSelector}): the
+   * node's name when a device is local to a node, else the requirements of the slices' node
+   * selectors combined into one term, or null when the devices are reachable from every node.
+   */
+  private NodeSelector nodeSelector(int c) {
+    List<NodeSelectorRequirement> fields = new ArrayList<>();
+    List<NodeSelectorRequirement> expressions = new ArrayList<>();
+    for (DeviceResult r : result.get(c)) {
+      ResourceSliceSpec spec = r.slice().spec();
+      String node = spec.getNodeName();
+      if (node != null && !node.isEmpty()) {
+        return byName(node);
+      }
+      NodeSelector ns = spec.getNodeSelector();
+      if (ns != null && ns.getNodeSelectorTerms() != null) {
+        List<NodeSelectorTerm> terms = ns.getNodeSelectorTerms();
+        if (terms.size() == 1) {
+          addNew(terms.get(0).getMatchFields(), fields);
+          addNew(terms.get(0).getMatchExpressions(), expressions);
+        } else if (terms.size() > 1) {
+          throw new AllocationException(
+              "create NodeSelector for claim "
+                  + claims.get(c).getMetadata().getName()
+                  + ": unsupported ResourceSlice.NodeSelector with "
+                  + terms.size()
+                  + " terms");
+        }
+      }
+    }
+    if (fields.isEmpty() && expressions.isEmpty()) {
+      return null;
+    }
+    NodeSelectorTerm term = new NodeSelectorTerm();
+    term.setMatchFields(fields);
+    term.setMatchExpressions(expressions);
+    NodeSelector out = new NodeSelector();
+    out.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
+    return out;
+  }
+
+  static NodeSelector byName(String node) {
+    NodeSelectorTerm term = new NodeSelectorTerm();
+    term.setMatchFields(
+        new ArrayList<>(
+            List.of(
+                new NodeSelectorRequirementBuilder()
+                    .withKey("metadata.name")
+                    .withOperator("In")
+                    .withValues(node)
+                    .build())));
+    NodeSelector out = new NodeSelector();
+    out.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
+    return out;
+  }
+
+  private static void addNew(List<NodeSelectorRequirement> from, List<NodeSelectorRequirement> to) {
+    if (from == null) {
+      return;
+    }
+    for (NodeSelectorRequirement r : from) {
+      boolean known = false;
+      Set<String> values = new HashSet<>(r.getValues() == null ? List.of() : r.getValues());
+      for (NodeSelectorRequirement e : to) {
+        if (e.getKey().equals(r.getKey())
+            && e.getOperator().equals(r.getOperator())
+            && new HashSet<>(e.getValues() == null ? List.of() : e.getValues()).equals(values)) {
+          known = true;
+          break;
+        }
+      }
+      if (!known) {
+        to.add(r);
+      }
+    }
+  }
+}
