@@ -136,9 +136,6 @@ function showExplanation(e, textLink) {
     : '';
   $('#summary').textContent = e.summary;
   $('#summary').className = e.feasibleNodes.length > 0 ? 'summary fits' : 'summary';
-  const notEvaluated = (e.notEvaluated || []).filter((n) => n.affectsPod);
-  $('#not-evaluated').hidden = notEvaluated.length === 0;
-  $('#not-evaluated').textContent = notEvaluated.map((n) => 'Not evaluated: ' + n.plugin + ': ' + n.reason).join(' ');
   const link = $('#as-text');
   link.hidden = !textLink;
   if (textLink) {

@@ -189,8 +189,8 @@ class DebugController {
 
   /**
    * Every profile as its framework runs it: the plugins of each extension point in run order (keyed
-   * as in a KubeSchedulerConfiguration), the score weights, the plugins it enables but does not
-   * evaluate, and each plugin's effective args in pluginConfig form.
+   * as in a KubeSchedulerConfiguration), the score weights, and each plugin's effective args in
+   * pluginConfig form.
    */
   @GetMapping("/debug/config")
   ResponseEntity<byte[]> config() {
@@ -208,7 +208,6 @@ class DebugController {
       }
       p.put("plugins", plugins);
       p.put("scoreWeights", fw.scoreWeights());
-      p.put("notEvaluated", fw.notEvaluated());
       List<Map<String, Object>> pluginConfig = new ArrayList<>();
       new TreeMap<>(fw.pluginArgs())
           .forEach(

@@ -34,9 +34,6 @@ import java.util.TreeSet;
  */
 final class ExplainService {
 
-  /** Upstream's plugin for resource claims, which the extender does not evaluate. */
-  static final String DYNAMIC_RESOURCES = "DynamicResources";
-
   private final SchedulerCache cache;
   private final ClusterSource source;
   private final IncomingPods pods;
@@ -245,7 +242,6 @@ final class ExplainService {
         fw.profileName(),
         boundNode,
         summary,
-        notEvaluated(fw, pod),
         filterPlugins,
         weights.entrySet().stream()
             .map(e -> new Explanation.ScorePlugin(e.getKey(), e.getValue()))
@@ -257,37 +253,6 @@ final class ExplainService {
         best,
         preemption,
         error);
-  }
-
-  /** What the profile enables but the extender does not evaluate, and what it means for the pod. */
-  private static List<Explanation.NotEvaluated> notEvaluated(Framework fw, PodInfo pod) {
-    List<Explanation.NotEvaluated> out = new ArrayList<>(fw.notEvaluated().size());
-    for (String plugin : fw.notEvaluated()) {
-      out.add(
-          plugin.equals(DYNAMIC_RESOURCES)
-              ? dynamicResources(pod)
-              : new Explanation.NotEvaluated(plugin, true, "the extender has no such plugin"));
-    }
-    return out;
-  }
-
-  /**
-   * Upstream's DynamicResources skips a pod without resource claims, so leaving it out changes
-   * nothing for such a pod; for one with claims, kube-scheduler's own plugin decides which nodes
-   * can allocate their devices, which the extender neither checks nor pretends to.
-   */
-  private static Explanation.NotEvaluated dynamicResources(PodInfo pod) {
-    var spec = pod.pod().getSpec();
-    boolean claims =
-        spec != null && spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty();
-    return new Explanation.NotEvaluated(
-        DYNAMIC_RESOURCES,
-        claims,
-        claims
-            ? "the pod's resource claims need devices the extender does not"
-                + " allocate; kube-scheduler's own DynamicResources plugin decides which nodes can"
-                + " serve them, so these verdicts may accept nodes it rejects"
-            : "the pod has no resource claims, which upstream's plugin skips too");
   }
 
   /**

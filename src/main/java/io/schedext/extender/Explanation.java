@@ -13,8 +13,6 @@ import java.util.List;
  * @param summary one line: kube-scheduler's FailedScheduling text ({@code 0/N nodes are available:
  *     ...}, with the preemption clause) when no node fits, else how many fit and which scored
  *     highest, or the error
- * @param notEvaluated the plugins the profile enables that upstream decides with but the extender
- *     does not evaluate (DynamicResources): its verdicts leave them out
  * @param filterPlugins filter plugins in run order
  * @param scorePlugins score plugins in run order with their weights
  * @param preFilter each PreFilter plugin's status
@@ -31,7 +29,6 @@ public record Explanation(
     String profile,
     String boundNode,
     String summary,
-    List<NotEvaluated> notEvaluated,
     List<String> filterPlugins,
     List<ScorePlugin> scorePlugins,
     List<PluginStatus> preFilter,
@@ -61,16 +58,6 @@ public record Explanation(
    * @param priority its priority
    */
   public record Victim(String pod, String uid, int priority) {}
-
-  /**
-   * A plugin of the profile that the extender does not evaluate.
-   *
-   * @param plugin the plugin
-   * @param affectsPod true when upstream's plugin would decide on this pod (DynamicResources: the
-   *     pod has resource claims), so that the verdicts may differ from kube-scheduler's
-   * @param reason why, and what it means for this pod
-   */
-  public record NotEvaluated(String plugin, boolean affectsPod, String reason) {}
 
   /**
    * A score plugin and its weight.

@@ -8,11 +8,10 @@ import java.util.Map;
 
 /**
  * An {@link Explanation} as a short text for people ({@code Accept: text/plain} or {@code
- * ?format=text}): the summary line, the plugins not evaluated that would decide on the pod, the
- * feasible nodes best first with the plugin scores that set them apart, the rejected nodes grouped
- * by what rejected them, and the preemption what-if. Its length is bounded whatever the node count:
- * at most {@link #FEASIBLE_LINES} feasible nodes and {@link #NAMES_PER_GROUP} names per rejection
- * group are listed, the rest counted. Stateless.
+ * ?format=text}): the summary line, the feasible nodes best first with the plugin scores that set
+ * them apart, the rejected nodes grouped by what rejected them, and the preemption what-if. Its
+ * length is bounded whatever the node count: at most {@link #FEASIBLE_LINES} feasible nodes and
+ * {@link #NAMES_PER_GROUP} names per rejection group are listed, the rest counted. Stateless.
  */
 final class ExplanationReport {
 
@@ -42,15 +41,6 @@ final class ExplanationReport {
           .append(")\n");
     }
     out.append(e.summary()).append('\n');
-    for (Explanation.NotEvaluated n : e.notEvaluated()) {
-      if (n.affectsPod()) {
-        out.append("not evaluated: ")
-            .append(n.plugin())
-            .append(": ")
-            .append(n.reason())
-            .append('\n');
-      }
-    }
     feasible(e, out);
     rejected(e, out);
     preemption(e, out);

@@ -5,7 +5,8 @@ import java.math.BigInteger;
 import java.time.Duration;
 
 /**
- * Formats durations the way Go's {@code time.Duration.String()} does ("1m30s", "500ms", "2h0m0s").
+ * Formats durations the way Go's {@code time.Duration.String()} does ("1m30s", "500ms", "2h0m0s"),
+ * and parses them as {@code time.ParseDuration} does.
  */
 public final class GoDurations {
 
@@ -50,5 +51,73 @@ public final class GoDurations {
   private static String trim(BigDecimal v) {
     BigDecimal s = v.stripTrailingZeros();
     return s.scale() < 0 ? s.setScale(0).toPlainString() : s.toPlainString();
+  }
+
+  /**
+   * Parses {@code text} as Go's {@code time.ParseDuration}: a sign, then decimal numbers each with
+   * a unit (ns, us, µs, ms, s, m, h), like {@code 1h30m} or {@code -1.5s}; throws {@link
+   * IllegalArgumentException} with Go's message when it is not a duration.
+   */
+  public static Duration parse(String text) {
+    String s = text;
+    boolean negative = false;
+    if (!s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+')) {
+      negative = s.charAt(0) == '-';
+      s = s.substring(1);
+    }
+    if (s.equals("0")) {
+      return Duration.ZERO;
+    }
+    if (s.isEmpty()) {
+      throw invalid(text);
+    }
+    BigDecimal nanos = BigDecimal.ZERO;
+    int i = 0;
+    while (i < s.length()) {
+      int start = i;
+      while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+        i++;
+      }
+      String number = s.substring(start, i);
+      if (number.isEmpty()
+          || number.equals(".")
+          || number.indexOf('.') != number.lastIndexOf('.')) {
+        throw invalid(text);
+      }
+      int unitStart = i;
+      while (i < s.length() && !Character.isDigit(s.charAt(i)) && s.charAt(i) != '.') {
+        i++;
+      }
+      String unit = s.substring(unitStart, i);
+      if (unit.isEmpty()) {
+        throw new IllegalArgumentException("time: missing unit in duration \"" + text + "\"");
+      }
+      long scale =
+          switch (unit) {
+            case "ns" -> 1L;
+            case "us", "µs", "μs" -> 1_000L;
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m" -> 60_000_000_000L;
+            case "h" -> 3_600_000_000_000L;
+            default ->
+                throw new IllegalArgumentException(
+                    "time: unknown unit \"" + unit + "\" in duration \"" + text + "\"");
+          };
+      nanos =
+          nanos.add(
+              new BigDecimal(number.startsWith(".") ? "0" + number : number)
+                  .multiply(BigDecimal.valueOf(scale)));
+    }
+    BigInteger whole = nanos.toBigInteger();
+    if (whole.bitLength() > 63) {
+      throw invalid(text);
+    }
+    long n = whole.longValue();
+    return Duration.ofNanos(negative ? -n : n);
+  }
+
+  private static IllegalArgumentException invalid(String text) {
+    return new IllegalArgumentException("time: invalid duration \"" + text + "\"");
   }
 }

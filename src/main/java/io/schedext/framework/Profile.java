@@ -14,32 +14,18 @@ import java.util.Map;
  *     weight
  * @param points per-extension-point enabled/disabled overrides
  * @param pluginArgs raw args by plugin name
- * @param notEvaluated plugins the configuration enables that take part in upstream's decisions but
- *     that the extender does not evaluate (DynamicResources), in name order: they are not in the
- *     framework, and explain says so
  */
 public record Profile(
     String name,
     List<PluginRef> multiPoint,
     Map<ExtensionPoint, PluginSet> points,
-    Map<String, JsonNode> pluginArgs,
-    List<String> notEvaluated) {
+    Map<String, JsonNode> pluginArgs) {
 
   /** Normalises nulls to empty collections. */
   public Profile {
     multiPoint = multiPoint == null ? List.of() : List.copyOf(multiPoint);
     points = points == null ? Map.of() : Map.copyOf(points);
     pluginArgs = pluginArgs == null ? Map.of() : Map.copyOf(pluginArgs);
-    notEvaluated = notEvaluated == null ? List.of() : List.copyOf(notEvaluated);
-  }
-
-  /** A profile whose every enabled plugin is evaluated. */
-  public Profile(
-      String name,
-      List<PluginRef> multiPoint,
-      Map<ExtensionPoint, PluginSet> points,
-      Map<String, JsonNode> pluginArgs) {
-    this(name, multiPoint, points, pluginArgs, List.of());
   }
 
   /**

@@ -54,12 +54,47 @@ public final class ResourceClaimTracker {
   }
 
   /** Records that Reserve allocated {@code allocated} (the claim with its allocation). */
-  public void signalClaimPendingAllocation(String uid, ResourceClaim allocated) {
+  public synchronized void signalClaimPendingAllocation(String uid, ResourceClaim allocated) {
     inFlight.put(uid, allocated);
   }
 
+  /**
+   * Records, as {@link #signalClaimPendingAllocation} does, that Reserve allocated {@code
+   * allocated} to the claim with this UID, unless one of its devices is taken by another claim
+   * (allocated, in flight or assumed): then nothing is recorded and that device is returned. Check
+   * and record are one step, so two cycles that chose the same device from what they saw before
+   * either reserved cannot both have it. kube-scheduler never needs this (its scheduling cycles,
+   * Reserve included, run one at a time); the extender's binds do run at once.
+   */
+  public synchronized DeviceId reserveIfFree(String uid, ResourceClaim allocated) {
+    List<DeviceId> wanted = AllocatedDevices.takenBy(allocated);
+    if (!wanted.isEmpty()) {
+      Set<DeviceId> taken = objects.allocatedDevices().devices();
+      inFlight.forEach(
+          (other, c) -> {
+            if (!other.equals(uid)) {
+              taken.addAll(AllocatedDevices.takenBy(c));
+            }
+          });
+      String key = allocated.getMetadata().getNamespace() + "/" + allocated.getMetadata().getName();
+      assumed.forEach(
+          (other, c) -> {
+            if (!other.equals(key)) {
+              taken.addAll(AllocatedDevices.takenBy(c));
+            }
+          });
+      for (DeviceId d : wanted) {
+        if (taken.contains(d)) {
+          return d;
+        }
+      }
+    }
+    inFlight.put(uid, allocated);
+    return null;
+  }
+
   /** Forgets the allocation in flight for the claim with this UID; true when there was one. */
-  public boolean removeClaimPendingAllocation(String uid) {
+  public synchronized boolean removeClaimPendingAllocation(String uid) {
     return inFlight.remove(uid) != null;
   }
 
@@ -68,7 +103,7 @@ public final class ResourceClaimTracker {
    * until the informer delivers one as new. Refused (false) when the informer's is newer already,
    * or does not know the claim.
    */
-  public boolean assumeClaimAfterApiCall(ResourceClaim written) {
+  public synchronized boolean assumeClaimAfterApiCall(ResourceClaim written) {
     String ns = written.getMetadata().getNamespace();
     String name = written.getMetadata().getName();
     ResourceClaim api = objects.resourceClaim(ns, name);
@@ -80,7 +115,7 @@ public final class ResourceClaimTracker {
   }
 
   /** Drops an assumed version of {@code namespace/name}: the informer's counts again. */
-  public void assumedClaimRestore(String namespace, String name) {
+  public synchronized void assumedClaimRestore(String namespace, String name) {
     assumed.remove(namespace + "/" + name);
   }
 
@@ -112,13 +147,14 @@ public final class ResourceClaimTracker {
     return new HashMap<>(inFlight);
   }
 
-  /** The assumed claims, informer versions not caught up yet, by {@code namespace/name}. */
+  /** The assumed claims whose informer versions have not caught up yet (for tests, debugging). */
   public List<ResourceClaim> assumed() {
     List<ResourceClaim> out = new ArrayList<>();
     for (String key : new ArrayList<>(assumed.keySet())) {
       int slash = key.indexOf('/');
+      get(key.substring(0, slash), key.substring(slash + 1));
       ResourceClaim a = assumed.get(key);
-      if (a != null && get(key.substring(0, slash), key.substring(slash + 1)) == a) {
+      if (a != null) {
         out.add(a);
       }
     }

@@ -21,6 +21,7 @@ public final class Names {
   public static final String VOLUME_ZONE = "VolumeZone";
   public static final String POD_TOPOLOGY_SPREAD = "PodTopologySpread";
   public static final String INTER_POD_AFFINITY = "InterPodAffinity";
+  public static final String DYNAMIC_RESOURCES = "DynamicResources";
   public static final String DEFAULT_PREEMPTION = "DefaultPreemption";
   public static final String IMAGE_LOCALITY = "ImageLocality";
   public static final String DEFAULT_BINDER = "DefaultBinder";

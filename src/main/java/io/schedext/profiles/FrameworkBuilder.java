@@ -221,7 +221,7 @@ public final class FrameworkBuilder {
       }
       points.put(point, new PluginSet(kept, set.disabled()));
     }
-    return new Profile(p.name(), p.multiPoint(), points, p.pluginArgs(), p.notEvaluated());
+    return new Profile(p.name(), p.multiPoint(), points, p.pluginArgs());
   }
 
   private static Plugin alone(

@@ -7,6 +7,8 @@ import io.schedext.plugins.Names;
 import io.schedext.plugins.defaultbinder.DefaultBinder;
 import io.schedext.plugins.defaultpreemption.DefaultPreemption;
 import io.schedext.plugins.defaultpreemption.DefaultPreemptionArgs;
+import io.schedext.plugins.dynamicresources.DynamicResources;
+import io.schedext.plugins.dynamicresources.DynamicResourcesArgs;
 import io.schedext.plugins.imagelocality.ImageLocality;
 import io.schedext.plugins.interpodaffinity.InterPodAffinity;
 import io.schedext.plugins.interpodaffinity.InterPodAffinityArgs;
@@ -76,6 +78,7 @@ public final class InTreeRegistry {
         .register(Names.VOLUME_ZONE, VolumeZone::create)
         .register(Names.POD_TOPOLOGY_SPREAD, PodTopologySpreadArgs.class, PodTopologySpread::create)
         .register(Names.INTER_POD_AFFINITY, InterPodAffinityArgs.class, InterPodAffinity::create)
+        .register(Names.DYNAMIC_RESOURCES, DynamicResourcesArgs.class, DynamicResources::create)
         .register(
             Names.NODE_RESOURCES_BALANCED_ALLOCATION,
             NodeResourcesBalancedAllocationArgs.class,

@@ -36,17 +36,10 @@ public final class ProfileDefaults {
   public static final String NAME = "default-scheduler";
 
   /**
-   * Upstream's DynamicResources plugin, enabled by default since 1.34 (before DefaultPreemption);
-   * the extender has no such plugin: profiles naming it load, and explain reports it as not
-   * evaluated.
-   */
-  static final String DYNAMIC_RESOURCES = "DynamicResources";
-
-  /**
    * Upstream's default multiPoint list (KubeSchedulerConfiguration v1, current release: the in-tree
    * volume limit plugins are gone and the DynamicResourceAllocation gate is on), in upstream order,
    * with upstream weights. It names every plugin kube-scheduler enables by default, including those
-   * an extender does not run (queue sort, scheduling gates, dynamic resources).
+   * an extender does not run (queue sort, scheduling gates).
    */
   static final List<PluginRef> PLUGINS =
       List.of(
@@ -64,7 +57,7 @@ public final class ProfileDefaults {
           PluginRef.of(Names.VOLUME_ZONE),
           new PluginRef(Names.POD_TOPOLOGY_SPREAD, 2),
           new PluginRef(Names.INTER_POD_AFFINITY, 2),
-          PluginRef.of(DYNAMIC_RESOURCES),
+          PluginRef.of(Names.DYNAMIC_RESOURCES),
           PluginRef.of(Names.DEFAULT_PREEMPTION),
           new PluginRef(Names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
           new PluginRef(Names.IMAGE_LOCALITY, 1),
@@ -95,17 +88,9 @@ public final class ProfileDefaults {
 
   /**
    * Plugins kube-scheduler enables that the extender does not run: they work on kube-scheduler's
-   * own queue, or need resource claims the extender does not see. Accepted and dropped.
+   * own queue. Accepted and dropped.
    */
-  static final Set<String> NOT_RUN =
-      Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT, DYNAMIC_RESOURCES);
-
-  /**
-   * Of {@link #NOT_RUN}, the plugins that take part in upstream's filtering and scoring (unlike the
-   * queue's): a profile lists them in {@link Profile#notEvaluated()} so explain can say that its
-   * verdicts leave them out.
-   */
-  static final Set<String> NOT_EVALUATED = Set.of(DYNAMIC_RESOURCES);
+  static final Set<String> NOT_RUN = Set.of(Names.SCHEDULING_GATES, Names.PRIORITY_SORT);
 
   /** Plugins v1 configurations may no longer name ({@code invalidPluginsByVersion}). */
   static final List<String> INVALID_IN_V1 =
@@ -130,17 +115,7 @@ public final class ProfileDefaults {
         name,
         PLUGINS.stream().filter(p -> available.contains(p.name())).toList(),
         Map.of(),
-        Map.of(),
-        PLUGINS.stream()
-            .map(PluginRef::name)
-            .filter(n -> NOT_EVALUATED.contains(n) && !available.contains(n))
-            .sorted()
-            .toList());
-  }
-
-  /** The plugins of {@code dropped} that {@link Profile#notEvaluated()} lists, in name order. */
-  static List<String> notEvaluated(Set<String> dropped) {
-    return dropped.stream().filter(NOT_EVALUATED::contains).sorted().toList();
+        Map.of());
   }
 
   /** Upstream's default plugins: only a multiPoint set. */

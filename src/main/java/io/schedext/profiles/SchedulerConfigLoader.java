@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * v1beta3}) into profiles the way kube-scheduler does: strict field names, the validation
  * kube-scheduler applies to profiles, every profile's plugins merged onto upstream's defaults
  * ({@link ProfileDefaults}) and plugin args defaulted. Plugins that are kube-scheduler's own (queue
- * sort, scheduling gates, preemption, dynamic resources) are accepted and dropped; other top-level
- * settings are accepted and ignored. Thread-safe.
+ * sort, scheduling gates) are accepted and dropped; other top-level settings are accepted and
+ * ignored. Thread-safe.
  */
 final class SchedulerConfigLoader {
 
@@ -366,7 +366,7 @@ final class SchedulerConfigLoader {
         });
     if (!dropped.isEmpty()) {
       log.info(
-          "{}: profile \"{}\": not running {}: kube-scheduler's own queue and resource-claim plugins",
+          "{}: profile \"{}\": not running {}: kube-scheduler's own queue plugins",
           source,
           name,
           dropped);
@@ -405,7 +405,7 @@ final class SchedulerConfigLoader {
       }
     }
     PluginSet multi = kept.getOrDefault(ProfileDefaults.MULTI_POINT, new PluginSet(null, null));
-    return new Profile(name, multi.enabled(), points, args, ProfileDefaults.notEvaluated(dropped));
+    return new Profile(name, multi.enabled(), points, args);
   }
 
   private static JsonNode effectiveArgs(

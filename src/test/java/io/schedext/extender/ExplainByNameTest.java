@@ -49,8 +49,8 @@ class ExplainByNameTest {
 
   static final String HUGE_POD_SUMMARY =
       "0/12 nodes are available: 1 node(s) had untolerated taint(s), "
-          + "1 node(s) were unschedulable, 10 Insufficient cpu. preemption: 0/12 nodes are "
-          + "available: 12 Preemption is not helpful for scheduling.";
+          + "1 node(s) were unschedulable, 10 Insufficient cpu. no new claims to deallocate, "
+          + "preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.";
 
   @Value("${local.server.port}")
   int port;
@@ -123,7 +123,7 @@ class ExplainByNameTest {
         .contains(HUGE_POD_SUMMARY + "\n")
         .contains(
             "\npreemption (what-if; nothing is evicted)\n"
-                + "  cannot help: preemption: 0/12 nodes are available");
+                + "  cannot help: no new claims to deallocate, preemption: 0/12 nodes are available");
   }
 
   @Test

@@ -55,7 +55,6 @@ class ExplanationReportTest {
         "default-scheduler",
         boundNode,
         summary,
-        List.of(),
         List.of(TAINTS, FIT),
         List.of(new Explanation.ScorePlugin(TAINTS, 3), new Explanation.ScorePlugin(FIT, 1)),
         List.of(),

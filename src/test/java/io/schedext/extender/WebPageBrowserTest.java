@@ -170,7 +170,8 @@ class WebPageBrowserTest {
         .isEqualTo(ExplainByNameTest.HUGE_POD_SUMMARY);
     assertThat(driver.findElement(By.id("preemption-result")).getText())
         .isEqualTo(
-            "Cannot help: preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.");
+            "Cannot help: no new claims to deallocate, preemption: 0/12 nodes are available: 12"
+                + " Preemption is not helpful for scheduling.");
     assertThat(cell("node-a1", "NodeResourcesFit")).isEqualTo("Insufficient cpu");
     screenshot("explain-pasted-pod.png");
   }

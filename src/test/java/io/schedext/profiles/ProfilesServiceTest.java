@@ -78,7 +78,6 @@ class ProfilesServiceTest {
     assertThat(names(lenient.at("/plugins/score"))).startsWith("ImageLocality");
     assertThat(lenient.at("/scoreWeights/ImageLocality").asInt()).isEqualTo(5);
     assertThat(names(strict.at("/plugins/bind"))).containsExactly("DefaultBinder");
-    assertThat(names(strict.at("/notEvaluated"))).containsExactly("DynamicResources");
     assertThat(
             StreamSupport.stream(strict.get("pluginConfig").spliterator(), false)
                 .filter(c -> c.get("name").asText().equals("NodeResourcesFit"))

@@ -507,6 +507,33 @@ public final class PodWrapper {
     return volume(v);
   }
 
+  /** Adds entry {@code entry} of {@code spec.resourceClaims} naming claim {@code claim}. */
+  public PodWrapper resourceClaim(String entry, String claim) {
+    pod.getSpec()
+        .getResourceClaims()
+        .add(new io.fabric8.kubernetes.api.model.PodResourceClaim(entry, claim, null));
+    return this;
+  }
+
+  /**
+   * Adds entry {@code entry} of {@code spec.resourceClaims} generating its claim from template
+   * {@code template}.
+   */
+  public PodWrapper resourceClaimTemplate(String entry, String template) {
+    pod.getSpec()
+        .getResourceClaims()
+        .add(new io.fabric8.kubernetes.api.model.PodResourceClaim(entry, null, template));
+    return this;
+  }
+
+  /** Records in the status that entry {@code entry}'s claim was generated as {@code claim}. */
+  public PodWrapper resourceClaimStatus(String entry, String claim) {
+    pod.getStatus()
+        .getResourceClaimStatuses()
+        .add(new io.fabric8.kubernetes.api.model.PodResourceClaimStatus(entry, claim));
+    return this;
+  }
+
   /** Adds a volume as given. */
   public PodWrapper volume(Volume v) {
     if (pod.getSpec().getVolumes() == null) {

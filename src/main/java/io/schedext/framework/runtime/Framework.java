@@ -61,7 +61,6 @@ public final class Framework implements PluginsRunner {
   private volatile double pluginMetricsSamplePercent = 10;
 
   private final String profileName;
-  private final List<String> notEvaluated;
   private final FrameworkServices services;
   private final Map<String, Plugin> plugins;
   private final Map<String, JsonNode> pluginArgs;
@@ -83,7 +82,6 @@ public final class Framework implements PluginsRunner {
 
   private Framework(Profile profile, Registry registry, FrameworkServices services) {
     this.profileName = profile.name();
-    this.notEvaluated = profile.notEvaluated();
     this.services = services;
     this.handle = new FrameworkHandle();
     ProfilePlugins pp = ProfilePlugins.create(profile, registry, handle);
@@ -127,14 +125,6 @@ public final class Framework implements PluginsRunner {
   @Override
   public String profileName() {
     return profileName;
-  }
-
-  /**
-   * The plugins the profile enables that upstream decides with but this framework does not run
-   * ({@link Profile#notEvaluated()}), in name order.
-   */
-  public List<String> notEvaluated() {
-    return notEvaluated;
   }
 
   /** The handle plugins of this framework were given. */

@@ -1,0 +1,85 @@
+package io.schedext.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.schedext.framework.StateData;
+import io.schedext.kube.NodeSelectorTerms;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What PreFilter found out about the pod's claims, for the rest of the cycle (upstream's {@code
+ * stateData}). Filter records per node the allocation it found and the allocated claims the node
+ * cannot reach (concurrently, idempotently: the same node gives the same answer); Reserve records
+ * the allocation of the chosen node; PreBind replaces claims with what the API server returned.
+ * Shared, not copied, by copies of the cycle state, as upstream's {@code Clone} returns itself.
+ */
+final class DynamicResourcesState implements StateData {
+
+  static final DynamicResourcesState EMPTY =
+      new DynamicResourcesState(List.of(), new NodeSelectorTerms[0], null);
+
+  private final ResourceClaim[] claims;
+  private final NodeSelectorTerms[] availableOnNodes;
+  private final AllocationResult[] allocations;
+  private final Allocator allocator;
+  private final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
+  private final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+
+  DynamicResourcesState(
+      List<ResourceClaim> claims, NodeSelectorTerms[] availableOnNodes, Allocator allocator) {
+    this.claims = claims.toArray(new ResourceClaim[0]);
+    this.availableOnNodes = availableOnNodes;
+    this.allocations = new AllocationResult[claims.size()];
+    this.allocator = allocator;
+  }
+
+  boolean empty() {
+    return claims.length == 0;
+  }
+
+  int size() {
+    return claims.length;
+  }
+
+  synchronized ResourceClaim claim(int i) {
+    return claims[i];
+  }
+
+  synchronized void setClaim(int i, ResourceClaim c) {
+    claims[i] = c;
+  }
+
+  /** The node selector of claim {@code i}'s allocation, or null (not allocated, or everywhere). */
+  NodeSelectorTerms availableOn(int i) {
+    return availableOnNodes[i];
+  }
+
+  /** The allocator of this cycle, or null when every claim is allocated already. */
+  Allocator allocator() {
+    return allocator;
+  }
+
+  Set<Integer> unavailableClaims() {
+    return unavailableClaims;
+  }
+
+  Map<String, List<AllocationResult>> nodeAllocations() {
+    return nodeAllocations;
+  }
+
+  synchronized AllocationResult allocation(int i) {
+    return allocations[i];
+  }
+
+  synchronized void setAllocation(int i, AllocationResult a) {
+    allocations[i] = a;
+  }
+
+  @Override
+  public StateData copy() {
+    return this;
+  }
+}
