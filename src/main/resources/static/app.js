@@ -254,8 +254,18 @@ function renderMatrix() {
         tr.append(el('td', { class: 'pass', 'data-plugin': c }, '✓'));
       } else {
         const unresolvable = f.code === 'UnschedulableAndUnresolvable';
-        tr.append(el('td', { class: 'fail' + (unresolvable ? ' unresolvable' : ''), 'data-plugin': c, title: f.code },
-          f.reasons.join(', ') || f.code));
+        const cell = el('td', { class: 'fail' + (unresolvable ? ' unresolvable' : ''), 'data-plugin': c, title: f.code },
+          f.reasons.join(', ') || f.code);
+        if (f.detail && f.detail.lines.length > 0) {
+          // What the plugin found out on this node (DynamicResources: the claim and request, the devices, the
+          // first failing selector), below its reason.
+          const lines = el('div', { class: 'detail' });
+          for (const line of f.detail.lines) {
+            lines.append(el('div', {}, line));
+          }
+          cell.append(lines);
+        }
+        tr.append(cell);
       }
     }
     body.append(tr);

@@ -10,8 +10,11 @@ import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.framework.Code;
 import io.schedext.framework.CycleState;
 import io.schedext.framework.ExtensionPoint;
+import io.schedext.framework.FilterDiagnoser;
+import io.schedext.framework.FilterDiagnosis;
 import io.schedext.framework.FitError;
 import io.schedext.framework.NodeInfo;
+import io.schedext.framework.Plugin;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.ScoreResult;
@@ -124,6 +127,17 @@ final class ExplainService {
     }
     List<Explanation.PluginStatus>[] perNode =
         perNodeFilters(fw, state, pod, c.nodes(), filterPlugins, preStatus, pre);
+    if (error == null) {
+      // A filter that fails (rather than rejects) aborts kube-scheduler's attempt with its error,
+      // as a filter plugin's Error does upstream: the first one, in node order, is the answer.
+      for (List<Explanation.PluginStatus> statuses : perNode) {
+        for (Explanation.PluginStatus ps : statuses) {
+          if (ps.code().equals(Code.ERROR.upstreamName()) && error == null) {
+            error = String.join(", ", ps.reasons());
+          }
+        }
+      }
+    }
     boolean[] isFeasible = new boolean[c.nodes().size()];
     for (int i = 0; i < c.nodes().size(); i++) {
       isFeasible[i] =
@@ -328,13 +342,40 @@ final class ExplainService {
             Status[] all = fw.runAllFilterPlugins(state, pod, n);
             for (int p = 0; p < all.length; p++) {
               if (all[p] != null) {
-                list.add(pluginStatus(filterPlugins.get(p), all[p]));
+                list.add(
+                    filterStatus(
+                        fw.plugins().get(filterPlugins.get(p)),
+                        state,
+                        pod,
+                        n,
+                        filterPlugins.get(p),
+                        all[p]));
               }
             }
           }
           out[i] = list;
         });
     return out;
+  }
+
+  /**
+   * A filter plugin's status on one node, with what the plugin adds about it when it rejected or
+   * failed there and can say more ({@link FilterDiagnoser}); a diagnosis that throws is left out.
+   */
+  private static Explanation.PluginStatus filterStatus(
+      Plugin plugin, CycleState state, PodInfo pod, NodeInfo node, String name, Status s) {
+    Explanation.Detail detail = null;
+    if (!s.isSuccess() && plugin instanceof FilterDiagnoser d) {
+      try {
+        FilterDiagnosis diagnosis = d.diagnose(state, pod, node, s);
+        if (diagnosis != null) {
+          detail = new Explanation.Detail(diagnosis.lines(), diagnosis.data());
+        }
+      } catch (RuntimeException e) {
+        detail = null;
+      }
+    }
+    return new Explanation.PluginStatus(name, s.code().upstreamName(), s.reasons(), detail);
   }
 
   private static Explanation.PluginStatus pluginStatus(String plugin, Status s) {

@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -73,8 +74,31 @@ public record Explanation(
    * @param plugin the plugin
    * @param code the upstream code name
    * @param reasons the reasons
+   * @param detail what the plugin adds about a rejection beyond its reasons (a filter plugin that
+   *     is a {@code FilterDiagnoser}, on the nodes it rejected or failed on), or null; left out of
+   *     the JSON when null
    */
-  public record PluginStatus(String plugin, String code, List<String> reasons) {}
+  public record PluginStatus(
+      String plugin,
+      String code,
+      List<String> reasons,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Detail detail) {
+
+    /** A status without detail. */
+    public PluginStatus(String plugin, String code, List<String> reasons) {
+      this(plugin, code, reasons, null);
+    }
+  }
+
+  /**
+   * A plugin's account of a rejection on one node.
+   *
+   * @param lines a few lines for people, as the text report and the web page show them
+   * @param data the same for programs, the plugin's own structure (DynamicResources: the claim and
+   *     request that cannot be satisfied, the devices the node offers and what each selector
+   *     rejected, the first failing expression)
+   */
+  public record Detail(List<String> lines, Object data) {}
 
   /**
    * One plugin's score on one node.

@@ -9,9 +9,11 @@ import java.util.Map;
 /**
  * An {@link Explanation} as a short text for people ({@code Accept: text/plain} or {@code
  * ?format=text}): the summary line, the feasible nodes best first with the plugin scores that set
- * them apart, the rejected nodes grouped by what rejected them, and the preemption what-if. Its
- * length is bounded whatever the node count: at most {@link #FEASIBLE_LINES} feasible nodes and
- * {@link #NAMES_PER_GROUP} names per rejection group are listed, the rest counted. Stateless.
+ * them apart, the rejected nodes grouped by what rejected them, what plugins found out about their
+ * rejections (DynamicResources: which request of which claim, and why), and the preemption what-if.
+ * Its length is bounded whatever the node count: at most {@link #FEASIBLE_LINES} feasible nodes,
+ * {@link #NAMES_PER_GROUP} names per group and {@link #DETAIL_GROUPS} groups of findings per plugin
+ * are listed, the rest counted. Stateless.
  */
 final class ExplanationReport {
 
@@ -23,6 +25,12 @@ final class ExplanationReport {
 
   /** Plugin scores shown per feasible node. */
   static final int SCORES_PER_NODE = 4;
+
+  /** Groups of nodes with the same detail shown per plugin; the others are counted. */
+  static final int DETAIL_GROUPS = 3;
+
+  /** A detail line naming one node's own device; shown for the first node of its group. */
+  private static final String FIRST_FAILING = "first failing: ";
 
   private ExplanationReport() {}
 
@@ -43,6 +51,7 @@ final class ExplanationReport {
     out.append(e.summary()).append('\n');
     feasible(e, out);
     rejected(e, out);
+    details(e, out);
     preemption(e, out);
     return out.toString();
   }
@@ -176,6 +185,89 @@ final class ExplanationReport {
       parts.add(s.plugin().isEmpty() ? reasons : s.plugin() + ": " + reasons);
     }
     return parts.isEmpty() ? "not evaluated" : String.join("; ", parts);
+  }
+
+  /**
+   * What filter plugins add about their rejections ({@link Explanation.Detail}), per plugin, the
+   * rejected nodes grouped by the same account (largest group first, at most {@link
+   * #DETAIL_GROUPS}). A line naming a device of the node itself (the first failing expression and
+   * the device it rejected) is shown for the group's first node.
+   */
+  private static void details(Explanation e, StringBuilder out) {
+    Map<String, Map<List<String>, List<String>>> byPlugin = new LinkedHashMap<>();
+    Map<String, String> firstFailing = new LinkedHashMap<>();
+    for (Explanation.NodeVerdict n : e.nodes()) {
+      if (n.feasible() || n.filters() == null) {
+        continue;
+      }
+      for (Explanation.PluginStatus s : n.filters()) {
+        if (s.detail() == null || s.detail().lines().isEmpty()) {
+          continue;
+        }
+        List<String> key = new ArrayList<>();
+        String failing = null;
+        for (String line : s.detail().lines()) {
+          if (line.startsWith(FIRST_FAILING)) {
+            failing = line.substring(FIRST_FAILING.length());
+          } else {
+            key.add(line);
+          }
+        }
+        List<String> nodes =
+            byPlugin
+                .computeIfAbsent(s.plugin(), k -> new LinkedHashMap<>())
+                .computeIfAbsent(key, k -> new ArrayList<>());
+        nodes.add(n.node());
+        if (failing != null) {
+          firstFailing.putIfAbsent(s.plugin() + "\u0000" + key, n.node() + ": " + failing);
+        }
+      }
+    }
+    for (Map.Entry<String, Map<List<String>, List<String>>> p : byPlugin.entrySet()) {
+      out.append('\n').append(p.getKey()).append(", rejected nodes grouped by what it found\n");
+      List<Map.Entry<List<String>, List<String>>> groups =
+          p.getValue().entrySet().stream()
+              .sorted(
+                  Comparator.comparingInt(
+                          (Map.Entry<List<String>, List<String>> g) -> g.getValue().size())
+                      .reversed())
+              .toList();
+      int width = Integer.toString(groups.get(0).getValue().size()).length();
+      String indent = " ".repeat(width + 4);
+      for (Map.Entry<List<String>, List<String>> g :
+          groups.subList(0, Math.min(groups.size(), DETAIL_GROUPS))) {
+        List<String> lines = g.getKey();
+        out.append("  ")
+            .append(padLeft(Integer.toString(g.getValue().size()), width))
+            .append("  ")
+            .append(lines.isEmpty() ? "" : lines.get(0))
+            .append('\n');
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+          out.append(indent).append(line).append('\n');
+        }
+        String failing = firstFailing.get(p.getKey() + "\u0000" + lines);
+        if (failing != null) {
+          out.append(indent).append("first failing on ").append(failing).append('\n');
+        }
+        List<String> names = g.getValue().stream().sorted().toList();
+        out.append(indent)
+            .append(String.join(", ", names.subList(0, Math.min(names.size(), NAMES_PER_GROUP))));
+        if (names.size() > NAMES_PER_GROUP) {
+          out.append(" ... and ").append(names.size() - NAMES_PER_GROUP).append(" more");
+        }
+        out.append('\n');
+      }
+      if (groups.size() > DETAIL_GROUPS) {
+        int rest =
+            groups.subList(DETAIL_GROUPS, groups.size()).stream()
+                .mapToInt(g -> g.getValue().size())
+                .sum();
+        out.append("  ... and ")
+            .append(rest)
+            .append(rest == 1 ? " more node" : " more nodes")
+            .append(" with other findings\n");
+      }
+    }
   }
 
   private static void preemption(Explanation e, StringBuilder out) {

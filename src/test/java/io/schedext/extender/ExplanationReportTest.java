@@ -209,4 +209,60 @@ class ExplanationReportTest {
                 + "        node-1000, node-1001, node-1002, node-1003, node-1004 ... and 2995 more\n")
         .contains("  1000  TaintToleration: node(s) had untolerated taint {gpu: }\n");
   }
+
+  static Explanation.PluginStatus devices(String... lines) {
+    return new Explanation.PluginStatus(
+        "DynamicResources",
+        "UnschedulableAndUnresolvable",
+        List.of("cannot allocate all claims"),
+        new Explanation.Detail(List.of(lines), null));
+  }
+
+  @Test
+  void whatAPluginFoundIsGroupedByNodeWithTheFirstNodesOwnDevice() {
+    String claim = "claim ml/big, request gpus: wants 4 devices of class gpu.example.com, 0 usable";
+    String none = "the node offers 0 devices, 0 of the class; 0 allocated to other claims";
+    String small =
+        "the node offers 2 devices, 2 of the class; request selector #0 rejected 2;"
+            + " 0 allocated to other claims";
+    Explanation e =
+        explanation(
+            null,
+            "0/4 nodes are available: 4 cannot allocate all claims.",
+            List.of(
+                rejected("node-a", devices(claim, none)),
+                rejected("node-b", devices(claim, none)),
+                rejected(
+                    "node-c", devices(claim, small, "first failing: x >= 1 rejected d/node-c/g0")),
+                rejected(
+                    "node-d", devices(claim, small, "first failing: x >= 1 rejected d/node-d/g0"))),
+            null);
+    assertThat(ExplanationReport.render(e))
+        .contains(
+            """
+
+            DynamicResources, rejected nodes grouped by what it found
+              2  claim ml/big, request gpus: wants 4 devices of class gpu.example.com, 0 usable
+                 the node offers 0 devices, 0 of the class; 0 allocated to other claims
+                 node-a, node-b
+              2  claim ml/big, request gpus: wants 4 devices of class gpu.example.com, 0 usable
+                 the node offers 2 devices, 2 of the class; request selector #0 rejected 2; 0 allocated to other claims
+                 first failing on node-c: x >= 1 rejected d/node-c/g0
+                 node-c, node-d
+            """);
+  }
+
+  @Test
+  void manyDifferentFindingsStayAFewLines() {
+    List<Explanation.NodeVerdict> nodes = new ArrayList<>();
+    for (int i = 0; i < 5000; i++) {
+      nodes.add(rejected("node-" + i, devices("claim ns/c, request r: " + (i % 50) + " usable")));
+    }
+    String report =
+        ExplanationReport.render(explanation(null, "0/5000 nodes are available.", nodes, null));
+    String section = report.substring(report.indexOf("DynamicResources, rejected nodes"));
+    assertThat(section.lines().count())
+        .isLessThanOrEqualTo(2 + 2 * ExplanationReport.DETAIL_GROUPS + 3);
+    assertThat(section).contains("... and 4700 more nodes with other findings");
+  }
 }
