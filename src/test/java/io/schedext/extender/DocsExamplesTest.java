@@ -89,4 +89,24 @@ class DocsExamplesTest {
     assertThat(r.json().get("Error").asText()).isEmpty();
     assertThat(new Http(port).get("/debug/cache/nodes/node-c1").body()).contains("shop/web-7d9c-4");
   }
+
+  @Test
+  void aPodWithAClaimFitsWhereItsDeviceIsAndBindingAllocatesIt() throws Exception {
+    JsonNode f = post("filter", "filter-claim.json").json();
+    assertThat(f.get("NodeNames"))
+        .extracting(JsonNode::asText)
+        .containsExactly("node-c2", "node-c3");
+    assertThat(f.get("FailedAndUnresolvableNodes").get("node-c1").asText())
+        .isEqualTo("cannot allocate all claims");
+    assertThat(post("bind", "bind-claim.json").json().get("Error").asText()).isEmpty();
+    JsonNode training = new Http(port).get("/scheduler/explain/ml/training").json();
+    for (JsonNode n : training.get("nodes")) {
+      if (n.get("node").asText().equals("node-c2")) {
+        JsonNode dra = n.get("filters").get(n.get("filters").size() - 1);
+        assertThat(dra.get("plugin").asText()).isEqualTo("DynamicResources");
+        assertThat(dra.at("/detail/data/requests/0/allocated").asInt()).isEqualTo(1);
+        assertThat(dra.at("/detail/data/requests/0/usable").asInt()).isEqualTo(1);
+      }
+    }
+  }
 }

@@ -35,7 +35,9 @@ class DocsExplainReportTest {
         new Shown("docs/api.md", "shop/redis-2"),
         new Shown("docs/verify.md", "shop/redis-2"),
         new Shown("docs/api.md", "docs/examples/pod.yaml"),
-        new Shown("docs/troubleshooting.md", "docs/examples/pod.yaml"));
+        new Shown("docs/troubleshooting.md", "docs/examples/pod.yaml"),
+        new Shown("README.md", "ml/training"),
+        new Shown("docs/api.md", "ml/training"));
   }
 
   @ParameterizedTest(name = "{0}")

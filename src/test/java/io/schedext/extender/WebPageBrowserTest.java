@@ -160,6 +160,26 @@ class WebPageBrowserTest {
   }
 
   @Test
+  void showsWhatDynamicResourcesFoundUnderItsReason() throws IOException {
+    openPage();
+    driver
+        .findElement(By.cssSelector("#pending tr[data-pod='ml/training'] button.explain-pod"))
+        .click();
+    wait.until(ExpectedConditions.textToBe(By.id("explain-title"), "ml/training"));
+
+    assertThat(cell("node-c1", "DynamicResources"))
+        .isEqualTo(
+            "cannot allocate all claims\n"
+                + "claim ml/training-gpus, request gpus: wants 4 devices of class gpu.example.com, 0"
+                + " usable\n"
+                + "the node offers 2 devices, 2 of the class; request selector #0 rejected 2; 0"
+                + " allocated to other claims\n"
+                + "first failing: device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"80Gi\"))"
+                + " >= 0 rejected gpu.example.com/node-c1/gpu-0");
+    screenshot("explain-ml-training.png");
+  }
+
+  @Test
   void explainsAPastedPod() throws IOException {
     openPage();
     driver.findElement(By.id("paste")).sendKeys(ExplainByNameTest.HUGE_POD_YAML);
