@@ -93,8 +93,21 @@ public final class KubeScheduler implements AutoCloseable {
    *
    * @param resourceFit whether kube-scheduler's NodeResourcesFit filter runs
    * @param scoring whether kube-scheduler's score plugins run
+   * @param dynamicResources whether kube-scheduler's DynamicResources runs (1.34 and later have it
+   *     in the default profile): with it off, only the extender allocates devices to claims, and
+   *     only an extender that binds writes them
    */
-  public record OwnPlugins(boolean resourceFit, boolean scoring) {
+  public record OwnPlugins(boolean resourceFit, boolean scoring, boolean dynamicResources) {
+
+    /** The default profile's DynamicResources as it is. */
+    public OwnPlugins(boolean resourceFit, boolean scoring) {
+      this(resourceFit, scoring, true);
+    }
+
+    /** The same without kube-scheduler's DynamicResources. */
+    public OwnPlugins withoutDynamicResources() {
+      return new OwnPlugins(resourceFit, scoring, false);
+    }
 
     /** kube-scheduler's default profile. */
     public static final OwnPlugins ALL = new OwnPlugins(true, true);
@@ -113,6 +126,9 @@ public final class KubeScheduler implements AutoCloseable {
       }
       if (!scoring) {
         lines.add("    score:\n      disabled:\n      - name: \"*\"");
+      }
+      if (!dynamicResources) {
+        lines.add("    multiPoint:\n      disabled:\n      - name: DynamicResources");
       }
       return lines.isEmpty() ? "" : "  plugins:\n" + String.join("\n", lines) + "\n";
     }
