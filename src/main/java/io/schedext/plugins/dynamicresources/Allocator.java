@@ -90,12 +90,12 @@ final class Allocator {
   /** The pools node {@code nodeName} with {@code labels} can reach. */
   List<Pools.Pool> pools(String nodeName, Map<String, String> labels) {
     List<ResourceSlice> own = slices.ofNode(nodeName);
-    List<ResourceSlice> candidates = own;
-    if (!slices.shared().isEmpty()) {
-      candidates = new ArrayList<>(own.size() + slices.shared().size());
-      candidates.addAll(own);
-      candidates.addAll(slices.shared());
+    if (slices.shared().isEmpty()) {
+      return views.ofNode(nodeName, own);
     }
+    List<ResourceSlice> candidates = new ArrayList<>(own.size() + slices.shared().size());
+    candidates.addAll(own);
+    candidates.addAll(slices.shared());
     return Pools.gather(candidates, nodeName, labels, views::of);
   }
 
@@ -127,16 +127,17 @@ final class Allocator {
   }
 
   /**
-   * Whether the device matches {@code list} of selectors, in order, stopping at the first that does
-   * not; {@code owner} words the error when a selector does not compile or fails ({@code class x}
-   * or {@code claim ns/y}).
+   * Whether the device matches {@code list} of compiled selectors, in order, stopping at the first
+   * that does not; a selector that did not compile or fails is an error of {@code claim} (for a
+   * request's selectors) or of class {@code dc} (when {@code claim} is null).
    */
-  boolean selectorsMatch(List<DeviceSelector> list, String owner, DeviceView device) {
+  private static boolean selectorsMatch(
+      List<CompiledSelector> list, ResourceClaim claim, DeviceClass dc, DeviceView device) {
     for (int i = 0; i < list.size(); i++) {
-      CompiledSelector c = compiled(list.get(i));
+      CompiledSelector c = list.get(i);
       if (c.error() != null) {
         throw new AllocationException(
-            owner + ": selector #" + i + ": CEL compile error: " + c.error());
+            owner(claim, dc) + ": selector #" + i + ": CEL compile error: " + c.error());
       }
       try {
         if (!device.matches(c)) {
@@ -144,15 +145,31 @@ final class Allocator {
         }
       } catch (SelectorException e) {
         throw new AllocationException(
-            owner + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
+            owner(claim, dc) + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
       }
     }
     return true;
   }
 
+  private static String owner(ResourceClaim claim, DeviceClass dc) {
+    return claim != null ? "claim " + claimRef(claim) : "class " + dc.getMetadata().getName();
+  }
+
   CompiledSelector compiled(DeviceSelector s) {
     String expr = s.getCel() == null ? "" : s.getCel().getExpression();
     return selectors.getOrCompile(expr == null ? "" : expr);
+  }
+
+  /** {@code list} compiled, in order (a selector that does not compile is kept with its error). */
+  List<CompiledSelector> compiled(List<DeviceSelector> list) {
+    if (list.isEmpty()) {
+      return List.of();
+    }
+    List<CompiledSelector> out = new ArrayList<>(list.size());
+    for (DeviceSelector s : list) {
+      out.add(compiled(s));
+    }
+    return out;
   }
 
   /** The claim's requests; an unset list reads as empty. */
@@ -182,13 +199,17 @@ final class Allocator {
    * @param deviceClass its class
    * @param devices how many devices it needs
    * @param all the devices of an {@code All} request, decided up front; null otherwise
+   * @param classSelectors the class's selectors, compiled once for every device
+   * @param requestSelectors the request's own selectors, compiled once for every device
    */
   record RequestData(
       DeviceRequestView request,
       DeviceRequestView parent,
       DeviceClass deviceClass,
       int devices,
-      List<Candidate> all) {
+      List<Candidate> all,
+      List<CompiledSelector> classSelectors,
+      List<CompiledSelector> requestSelectors) {
 
     /** {@code request} or {@code parent/subrequest}. */
     String fullName() {
@@ -255,6 +276,12 @@ final class Allocator {
               + request.deviceClassName()
               + "\" not found");
     }
+    List<CompiledSelector> classSelectors =
+        compiled(
+            dc.getSpec() == null || dc.getSpec().getSelectors() == null
+                ? List.of()
+                : dc.getSpec().getSelectors());
+    List<CompiledSelector> requestSelectors = compiled(request.selectors());
     String mode = request.allocationMode();
     if (mode.equals(DeviceRequestView.EXACT_COUNT)) {
       long n = request.count();
@@ -268,10 +295,11 @@ final class Allocator {
                 + n
                 + " is too large");
       }
-      return new RequestData(request, parent, dc, (int) n, null);
+      return new RequestData(request, parent, dc, (int) n, null, classSelectors, requestSelectors);
     }
     if (mode.equals(DeviceRequestView.ALL)) {
-      RequestData partial = new RequestData(request, parent, dc, 0, null);
+      RequestData partial =
+          new RequestData(request, parent, dc, 0, null, classSelectors, requestSelectors);
       List<Candidate> all = new ArrayList<>();
       for (Pools.Pool pool : pools) {
         if (pool.incomplete()) {
@@ -302,7 +330,8 @@ final class Allocator {
           }
         }
       }
-      return new RequestData(request, parent, dc, all.size(), List.copyOf(all));
+      return new RequestData(
+          request, parent, dc, all.size(), List.copyOf(all), classSelectors, requestSelectors);
     }
     throw new AllocationException(
         "claim "
@@ -322,17 +351,10 @@ final class Allocator {
     if (bc != null && !bc.isEmpty()) {
       return false;
     }
-    DeviceClass dc = data.deviceClass();
-    if (dc != null) {
-      List<DeviceSelector> classSelectors =
-          dc.getSpec() == null || dc.getSpec().getSelectors() == null
-              ? List.of()
-              : dc.getSpec().getSelectors();
-      if (!selectorsMatch(classSelectors, "class " + dc.getMetadata().getName(), d)) {
-        return false;
-      }
+    if (!selectorsMatch(data.classSelectors(), null, data.deviceClass(), d)) {
+      return false;
     }
-    return selectorsMatch(data.request().selectors(), "claim " + claimRef(claim), d);
+    return selectorsMatch(data.requestSelectors(), claim, null, d);
   }
 
   /** The constraints of a claim as searchable objects; throws on one of an unknown kind. */

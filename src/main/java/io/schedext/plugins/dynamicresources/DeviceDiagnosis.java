@@ -9,7 +9,6 @@ import io.schedext.framework.FilterDiagnosis;
 import io.schedext.plugins.dynamicresources.cel.CompiledSelector;
 import io.schedext.plugins.dynamicresources.cel.SelectorException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -163,19 +162,18 @@ final class DeviceDiagnosis {
         dc == null || dc.getSpec() == null || dc.getSpec().getSelectors() == null
             ? List.of()
             : dc.getSpec().getSelectors();
-    Map<String, int[]> counts = new LinkedHashMap<>();
-    Map<String, String[]> firsts = new LinkedHashMap<>();
     List<String> keys = new ArrayList<>();
+    List<DeviceSelector> selectors = new ArrayList<>(classSelectors);
+    selectors.addAll(req.selectors());
     for (int i = 0; i < classSelectors.size(); i++) {
       keys.add("class " + req.deviceClassName() + " selector #" + i);
     }
     for (int i = 0; i < req.selectors().size(); i++) {
       keys.add("request selector #" + i);
     }
-    for (String k : keys) {
-      counts.put(k, new int[1]);
-      firsts.put(k, new String[3]);
-    }
+    List<CompiledSelector> compiled = a.compiled(selectors);
+    int[] counts = new int[keys.size()];
+    String[][] firsts = new String[keys.size()][];
     int ofClass = 0;
     int allocated = 0;
     int usable = 0;
@@ -183,11 +181,10 @@ final class DeviceDiagnosis {
     for (Pools.Pool p : pools) {
       for (SliceView sv : p.slices()) {
         for (DeviceView d : sv.devices()) {
-          String rejectedBy =
-              firstRejecting(a, classSelectors, req.selectors(), req.deviceClassName(), d, firsts);
-          if (rejectedBy != null) {
-            counts.get(rejectedBy)[0]++;
-            if (rejectedBy.startsWith("request")) {
+          int rejectedBy = firstRejecting(compiled, d, firsts);
+          if (rejectedBy >= 0) {
+            counts[rejectedBy]++;
+            if (rejectedBy >= classSelectors.size()) {
               ofClass++;
             }
             continue;
@@ -209,11 +206,9 @@ final class DeviceDiagnosis {
     }
     List<Rejection> rejections = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
-      String k = keys.get(i);
-      List<DeviceSelector> list = i < classSelectors.size() ? classSelectors : req.selectors();
-      int index = i < classSelectors.size() ? i : i - classSelectors.size();
-      String[] f = firsts.get(k);
-      rejections.add(new Rejection(k, expression(list.get(index)), counts.get(k)[0], f[0], f[1]));
+      String[] f = firsts[i] == null ? new String[2] : firsts[i];
+      rejections.add(
+          new Rejection(keys.get(i), expression(selectors.get(i)), counts[i], f[0], f[1]));
     }
     boolean all = req.allocationMode().equals(DeviceRequestView.ALL);
     boolean ok = all ? selected > 0 && usable == selected : usable >= req.count();
@@ -231,25 +226,14 @@ final class DeviceDiagnosis {
   }
 
   /**
-   * The selector that rejects (or fails on) the device first, in the order Filter evaluates them,
-   * or null when all select it; remembers the first device each one rejected.
+   * The index of the selector (class selectors first) that rejects (or fails on) the device first,
+   * in the order Filter evaluates them, or -1 when all select it; remembers the first device each
+   * one rejected, with the error if it failed.
    */
-  private static String firstRejecting(
-      Allocator a,
-      List<DeviceSelector> classSelectors,
-      List<DeviceSelector> requestSelectors,
-      String className,
-      DeviceView d,
-      Map<String, String[]> firsts) {
-    for (int i = 0; i < classSelectors.size() + requestSelectors.size(); i++) {
-      boolean cls = i < classSelectors.size();
-      DeviceSelector sel =
-          cls ? classSelectors.get(i) : requestSelectors.get(i - classSelectors.size());
-      String key =
-          cls
-              ? "class " + className + " selector #" + i
-              : "request selector #" + (i - classSelectors.size());
-      CompiledSelector c = a.compiled(sel);
+  private static int firstRejecting(
+      List<CompiledSelector> selectors, DeviceView d, String[][] firsts) {
+    for (int i = 0; i < selectors.size(); i++) {
+      CompiledSelector c = selectors.get(i);
       String error = c.error();
       boolean matches = false;
       if (error == null) {
@@ -260,15 +244,13 @@ final class DeviceDiagnosis {
         }
       }
       if (error != null || !matches) {
-        String[] f = firsts.get(key);
-        if (f[0] == null) {
-          f[0] = d.id().toString();
-          f[1] = error;
+        if (firsts[i] == null) {
+          firsts[i] = new String[] {d.id().toString(), error};
         }
-        return key;
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   private static String expression(DeviceSelector s) {

@@ -5,25 +5,30 @@ import io.schedext.framework.DeviceId;
 import io.schedext.plugins.dynamicresources.cel.CelDevice;
 import io.schedext.plugins.dynamicresources.cel.CompiledSelector;
 import io.schedext.plugins.dynamicresources.cel.SelectorException;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Arrays;
 
 /**
  * One device of a ResourceSlice as the allocator works with it: its ID, the API object, its
  * selector input built on first use, and what each selector expression answered for it. A
  * selector's answer depends on the device alone, so it is kept for as long as the slice is
- * unchanged (a new slice version gets new views) and every pod, node and cycle after the first asks
- * a map instead of evaluating CEL. Thread-safe.
+ * unchanged (a new slice version gets new views) and every pod, node and cycle after the first
+ * looks it up instead of evaluating CEL. The memo is keyed by the compiled selector itself (the
+ * selector cache hands out one per expression), a short array scanned by identity: a device meets
+ * few expressions, and a lookup must cost less than comparing expression strings. Thread-safe.
  */
 final class DeviceView {
 
-  /** Expressions remembered per device; past this the memo starts over. */
-  private static final int MEMO_LIMIT = 64;
+  /** Selectors remembered per device; past this the memo starts over. */
+  private static final int MEMO_LIMIT = 16;
+
+  private static final Object[] EMPTY = new Object[0];
 
   private final DeviceId id;
   private final Device device;
   private final String driver;
   private volatile CelDevice cel;
-  private final ConcurrentHashMap<String, Object> memo = new ConcurrentHashMap<>();
+  // Pairs of (CompiledSelector, Boolean or SelectorException), replaced whole on every addition.
+  private volatile Object[] memo = EMPTY;
 
   DeviceView(String driver, String pool, Device device) {
     this.driver = driver;
@@ -48,22 +53,43 @@ final class DeviceView {
    * the runtime error, every time it is asked.
    */
   boolean matches(CompiledSelector selector) {
-    Object known = memo.get(selector.expression());
+    Object known = remembered(selector);
     if (known == null) {
       try {
         known = selector.matches(celDevice());
       } catch (SelectorException e) {
         known = e;
       }
-      if (memo.size() >= MEMO_LIMIT) {
-        memo.clear();
-      }
-      memo.put(selector.expression(), known);
+      remember(selector, known);
     }
     if (known instanceof SelectorException e) {
       throw new SelectorException(e.getMessage());
     }
     return (Boolean) known;
+  }
+
+  private Object remembered(CompiledSelector selector) {
+    Object[] m = memo;
+    for (int i = 0; i < m.length; i += 2) {
+      if (m[i] == selector) {
+        return m[i + 1];
+      }
+    }
+    return null;
+  }
+
+  // Two threads adding at once may lose one addition: it is evaluated again next time.
+  private void remember(CompiledSelector selector, Object answer) {
+    Object[] m = memo;
+    Object[] next;
+    if (m.length >= 2 * MEMO_LIMIT) {
+      next = new Object[2];
+    } else {
+      next = Arrays.copyOf(m, m.length + 2);
+    }
+    next[next.length - 2] = selector;
+    next[next.length - 1] = answer;
+    memo = next;
   }
 
   private CelDevice celDevice() {
