@@ -44,11 +44,18 @@ import java.util.function.IntConsumer;
  * ready is the cold one; later rounds on the same process are warm. The round's pods are then
  * deleted.
  *
+ * <p>With {@code devices=N} (claims mode) every node also publishes a ResourceSlice of N devices of
+ * a made-up driver (no kubelet, no driver: the objects alone), and every pod claims one device of
+ * its DeviceClass through a ResourceClaim of its own, created just before it; kube-scheduler's own
+ * DynamicResources allocates and writes the claims when it binds, the extender's filters and scores
+ * with its copy. After a round the claims are deleted with their finalizer removed (there is no
+ * controller-manager to do it), so the devices are free for the next.
+ *
  * <p>Options: {@code nodes=1000 pods=2000 rounds=2 extenders=noop,ours qps=1000 podCpu=100m
- * version=v1.34.9} (the Kubernetes version of the control plane and kube-scheduler: the directory
- * of that version named in {@code KUBEBUILDER_ASSETS}, else {@code ../shared/k8s/VERSION/bin}),
- * plus the service options of {@link Bench} ({@code heap}, {@code gc}, {@code jvm}, {@code jfr},
- * {@code priorities}, {@code compiler}).
+ * devices=0 version=v1.34.9} (the Kubernetes version of the control plane and kube-scheduler: the
+ * directory of that version named in {@code KUBEBUILDER_ASSETS}, else {@code
+ * ../shared/k8s/VERSION/bin}), plus the service options of {@link Bench} ({@code heap}, {@code gc},
+ * {@code jvm}, {@code jfr}, {@code priorities}, {@code compiler}).
  */
 final class LoopBenchmark {
 
@@ -96,6 +103,7 @@ final class LoopBenchmark {
     int rounds = Integer.parseInt(o.getOrDefault("rounds", "2"));
     int qps = Integer.parseInt(o.getOrDefault("qps", "1000"));
     String podCpu = o.getOrDefault("podCpu", "100m");
+    int devices = Integer.parseInt(o.getOrDefault("devices", "0"));
     List<String> extenders = List.of(o.getOrDefault("extenders", "noop,ours").split(","));
     List<Round> results = new ArrayList<>();
     try (ControlPlane cp = ControlPlane.start(assets)) {
@@ -109,6 +117,16 @@ final class LoopBenchmark {
                   "4",
                   "16Gi",
                   Map.of("topology.kubernetes.io/zone", "zone-" + (i % 3))));
+      if (devices > 0) {
+        Claims.deviceClass(cp.client());
+        parallel(
+            nodes,
+            i -> Claims.publish(cp.client(), String.format(Locale.ROOT, "node-%05d", i), devices));
+        System.out.printf(
+            Locale.ROOT,
+            "# claims mode: %d devices per node, one claim of one device per pod%n",
+            devices);
+      }
       System.out.printf(
           Locale.ROOT,
           "# %d nodes created in %.1f s; %d pods of %s per round, %d rounds per extender,"
@@ -123,7 +141,7 @@ final class LoopBenchmark {
         try (Served served = serve(extender, cp, o)) {
           for (int r = 1; r <= rounds; r++) {
             java.time.Instant started = java.time.Instant.now();
-            Round round = round(cp, served, extender, r, pods, podCpu, qps);
+            Round round = round(cp, served, extender, r, pods, podCpu, qps, devices > 0);
             System.out.printf(
                 Locale.ROOT,
                 "%s round %d: from %s to %s (wall clock, to match a flight recording)%n",
@@ -237,7 +255,14 @@ final class LoopBenchmark {
   }
 
   private static Round round(
-      ControlPlane cp, Served served, String extender, int round, int pods, String podCpu, int qps)
+      ControlPlane cp,
+      Served served,
+      String extender,
+      int round,
+      int pods,
+      String podCpu,
+      int qps,
+      boolean claims)
       throws Exception {
     KubernetesClient api = cp.client();
     String ns = "loop-" + extender + "-" + round;
@@ -250,26 +275,34 @@ final class LoopBenchmark {
     double events0 = informerEvents(served);
     parallel(
         pods,
-        i ->
-            api.pods()
-                .inNamespace(ns)
-                .resource(
-                    new PodBuilder()
-                        .withNewMetadata()
-                        .withName(String.format(Locale.ROOT, "pod-%05d", i))
-                        .endMetadata()
-                        .withNewSpec()
-                        .withTerminationGracePeriodSeconds(0L)
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("registry.k8s.io/pause:3.9")
-                        .withNewResources()
-                        .withRequests(Map.of("cpu", new Quantity(podCpu)))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create());
+        i -> {
+          String name = String.format(Locale.ROOT, "pod-%05d", i);
+          PodBuilder pod =
+              new PodBuilder()
+                  .withNewMetadata()
+                  .withName(name)
+                  .endMetadata()
+                  .withNewSpec()
+                  .withTerminationGracePeriodSeconds(0L)
+                  .addNewContainer()
+                  .withName("c")
+                  .withImage("registry.k8s.io/pause:3.9")
+                  .withNewResources()
+                  .withRequests(Map.of("cpu", new Quantity(podCpu)))
+                  .endResources()
+                  .endContainer()
+                  .endSpec();
+          if (claims) {
+            Claims.claim(api, ns, name);
+            pod.editSpec()
+                .addNewResourceClaim()
+                .withName("gpu")
+                .withResourceClaimName(name)
+                .endResourceClaim()
+                .endSpec();
+          }
+          api.pods().inNamespace(ns).resource(pod.build()).create();
+        });
     Map<String, Long> boundAt = new ConcurrentHashMap<>();
     try (Watch watch =
         api.pods()
@@ -315,6 +348,9 @@ final class LoopBenchmark {
       while (!api.pods().inNamespace(ns).list().getItems().isEmpty() && System.nanoTime() < gone) {
         TimeUnit.MILLISECONDS.sleep(200);
       }
+      if (claims) {
+        Claims.deleteAll(api, ns);
+      }
       return new Round(
           extender,
           round,
@@ -357,7 +393,7 @@ final class LoopBenchmark {
   /**
    * Runs {@code work(0..n-1)} on 8 threads and waits for all of it, failing on the first failure.
    */
-  private static void parallel(int n, IntConsumer work) throws Exception {
+  static void parallel(int n, IntConsumer work) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> all = new ArrayList<>();

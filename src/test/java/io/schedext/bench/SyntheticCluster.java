@@ -4,9 +4,21 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.NodeWrapper;
@@ -19,7 +31,9 @@ import java.util.Random;
 /**
  * A reproducible synthetic cluster for benchmarks and randomized tests: nodes in five zones with
  * labels, some taints and images; pods per node with a realistic mix of requests, some with pod
- * (anti-)affinity and topology spread; Services selecting the apps; and the pending pods to
+ * (anti-)affinity and topology spread; Services selecting the apps; a GPU pool (a DeviceClass, one
+ * ResourceSlice of {@value #GPUS_PER_NODE} devices per node: every fourth node's are 16Gi devices,
+ * the rest 80Gi; every fifth node's devices all allocated to a claim); and the pending pods to
  * schedule, one per {@link Kind}.
  */
 public final class SyntheticCluster {
@@ -33,8 +47,19 @@ public final class SyntheticCluster {
     /** Required pod anti-affinity and preferred pod affinity. */
     POD_AFFINITY,
     /** A hard zone spread and a soft hostname spread. */
-    SPREAD
+    SPREAD,
+    /** Requests and one ResourceClaim for a device of the GPU pool with 40Gi or more. */
+    CLAIM
   }
+
+  /** The made-up driver of the GPU pool, also its DeviceClass's name. */
+  public static final String GPU_DRIVER = "gpu.example.com";
+
+  /** Devices every node's ResourceSlice publishes. */
+  public static final int GPUS_PER_NODE = 8;
+
+  /** The unallocated claims the {@link Kind#CLAIM} pods take in turn, in namespace ns-1. */
+  static final int PENDING_CLAIMS = 8;
 
   static final String[] INSTANCE_TYPES = {"m.xlarge", "m.2xlarge", "c.4xlarge"};
   static final int APPS = 200;
@@ -104,7 +129,147 @@ public final class SyntheticCluster {
         c.pods.add(runningPod(r, name, i, p));
       }
     }
+    gpuPool(c, nodeCount);
     return c;
+  }
+
+  /**
+   * The GPU pool: built from the node index alone, so the nodes and running pods are what they were
+   * before the pool was added.
+   */
+  private static void gpuPool(SyntheticCluster c, int nodeCount) {
+    c.others.add(
+        new DeviceClassBuilder()
+            .withNewMetadata()
+            .withName(GPU_DRIVER)
+            .endMetadata()
+            .withNewSpec()
+            .addNewSelector()
+            .withNewCel()
+            .withExpression("device.driver == \"" + GPU_DRIVER + "\"")
+            .endCel()
+            .endSelector()
+            .endSpec()
+            .build());
+    for (int i = 0; i < nodeCount; i++) {
+      String node = String.format("node-%05d", i);
+      boolean small = i % 4 == 0;
+      List<Device> devices = new ArrayList<>();
+      for (int d = 0; d < GPUS_PER_NODE; d++) {
+        devices.add(
+            new DeviceBuilder()
+                .withName("gpu-" + d)
+                .addToAttributes(
+                    "model", new DeviceAttributeBuilder().withString(small ? "t4" : "h100").build())
+                .addToCapacity(
+                    "memory",
+                    new DeviceCapacityBuilder()
+                        .withValue(new Quantity(small ? "16Gi" : "80Gi"))
+                        .build())
+                .build());
+      }
+      c.others.add(
+          new ResourceSliceBuilder()
+              .withNewMetadata()
+              .withName(node + "-" + GPU_DRIVER)
+              .withResourceVersion("1")
+              .endMetadata()
+              .withNewSpec()
+              .withDriver(GPU_DRIVER)
+              .withNodeName(node)
+              .withNewPool()
+              .withName(node)
+              .withGeneration(1L)
+              .withResourceSliceCount(1L)
+              .endPool()
+              .withDevices(devices)
+              .endSpec()
+              .build());
+      if (i % 5 == 2) {
+        c.others.add(allocatedClaim(node, "busy-" + i));
+      }
+    }
+    for (int k = 0; k < PENDING_CLAIMS; k++) {
+      c.others.add(
+          new ResourceClaimBuilder()
+              .withNewMetadata()
+              .withName("gpu-" + k)
+              .withNamespace("ns-1")
+              .withUid("claim-gpu-" + k)
+              .withResourceVersion("1")
+              .endMetadata()
+              .withNewSpec()
+              .withNewDevices()
+              .addNewRequest()
+              .withName("gpu")
+              .withNewExactly()
+              .withDeviceClassName(GPU_DRIVER)
+              .withAllocationMode("ExactCount")
+              .withCount(1L)
+              .addNewSelector()
+              .withNewCel()
+              .withExpression(
+                  "device.capacity[\""
+                      + GPU_DRIVER
+                      + "\"].memory.compareTo(quantity(\"40Gi\")) >= 0")
+              .endCel()
+              .endSelector()
+              .endExactly()
+              .endRequest()
+              .endDevices()
+              .endSpec()
+              .build());
+    }
+  }
+
+  /** A claim in ns-2 holding every device of {@code node}. */
+  private static ResourceClaim allocatedClaim(String node, String name) {
+    List<DeviceRequestAllocationResult> results = new ArrayList<>();
+    for (int d = 0; d < GPUS_PER_NODE; d++) {
+      results.add(
+          new DeviceRequestAllocationResultBuilder()
+              .withRequest("gpus")
+              .withDriver(GPU_DRIVER)
+              .withPool(node)
+              .withDevice("gpu-" + d)
+              .build());
+    }
+    return new ResourceClaimBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("ns-2")
+        .withUid("claim-" + name)
+        .withResourceVersion("1")
+        .endMetadata()
+        .withNewSpec()
+        .withNewDevices()
+        .addNewRequest()
+        .withName("gpus")
+        .withNewExactly()
+        .withDeviceClassName(GPU_DRIVER)
+        .withAllocationMode("All")
+        .endExactly()
+        .endRequest()
+        .endDevices()
+        .endSpec()
+        .withNewStatus()
+        .withNewAllocation()
+        .withNewDevices()
+        .withResults(results)
+        .endDevices()
+        .withNodeSelector(
+            new NodeSelectorBuilder()
+                .addNewNodeSelectorTerm()
+                .addNewMatchField()
+                .withKey("metadata.name")
+                .withOperator("In")
+                .withValues(node)
+                .endMatchField()
+                .endNodeSelectorTerm()
+                .build())
+        .endAllocation()
+        .endStatus()
+        .build();
   }
 
   private static Pod runningPod(Random r, String node, int i, int p) {
@@ -172,6 +337,7 @@ public final class SyntheticCluster {
                   1, "topology.kubernetes.io/zone", "DoNotSchedule", selector("app", "app-1"))
               .spreadConstraint(
                   1, "kubernetes.io/hostname", "ScheduleAnyway", selector("app", "app-1"));
+      case CLAIM -> w.resourceClaim("gpu", "gpu-" + (index % PENDING_CLAIMS));
       default -> throw new IllegalArgumentException(kind.name());
     }
     Pod p = w.obj();
