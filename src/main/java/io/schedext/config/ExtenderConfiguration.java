@@ -15,6 +15,7 @@ import io.schedext.cluster.KubernetesClients;
 import io.schedext.cluster.KubernetesCluster;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
+import io.schedext.extender.Compilers;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.NanoTime;
 import io.schedext.extender.WarmUp;
@@ -315,7 +316,7 @@ public class ExtenderConfiguration {
             () -> sampled(props, profiles.get()),
             unread,
             NanoTime.SYSTEM,
-            WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),
+            Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),
             System::gc);
     // Started once the context is refreshed, over HTTP when the service serves it (ExtenderWiring).
     return warmUp;

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
+import io.schedext.extender.Compilers;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
@@ -45,7 +46,7 @@ class ReadinessTest {
         () -> new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         new ExtenderMetrics(new SimpleMeterRegistry()),
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT,
+        Compilers.NO_WAIT,
         () -> {});
   }
 

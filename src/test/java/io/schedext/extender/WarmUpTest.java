@@ -132,7 +132,7 @@ class WarmUpTest {
         frameworks,
         privateMetrics,
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT,
+        Compilers.NO_WAIT,
         () -> {});
   }
 
@@ -575,8 +575,8 @@ class WarmUpTest {
       return now;
     }
 
-    WarmUp.Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
-      return new WarmUp.Compilers(
+    Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
+      return new Compilers(
           () -> {
             if (!asked) {
               asked = true;
@@ -600,7 +600,7 @@ class WarmUpTest {
     }
   }
 
-  private WarmUp warmUp(int pairs, FakeCompilers fake, WarmUp.Compilers compilers) {
+  private WarmUp warmUp(int pairs, FakeCompilers fake, Compilers compilers) {
     fake.warmUp =
         new WarmUp(
             pairs,
@@ -644,7 +644,7 @@ class WarmUpTest {
             this::privateFrameworks,
             privateMetrics,
             System::nanoTime,
-            WarmUp.Compilers.NO_WAIT,
+            Compilers.NO_WAIT,
             () ->
                 steps.add(
                     "collected after "
@@ -719,7 +719,7 @@ class WarmUpTest {
     warmUp(
             1,
             untimed,
-            new WarmUp.Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
+            new Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
         .run();
     assertThat(untimed.windows).isZero();
   }
