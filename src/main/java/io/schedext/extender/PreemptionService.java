@@ -95,9 +95,10 @@ final class PreemptionService {
     ProposalReview.review(fw, snapshot, preemptor, proposals(args))
         .forEach(
             (node, needed) -> {
-              List<MetaPod> pods = new ArrayList<>(needed.victims().size());
-              for (PodInfo p : needed.victims()) {
-                pods.add(new MetaPod(p.uid()));
+              List<String> uids = needed.uids();
+              List<MetaPod> pods = new ArrayList<>(uids.size());
+              for (String uid : uids) {
+                pods.add(new MetaPod(uid));
               }
               out.put(node, new MetaVictims(pods, needed.numPdbViolations()));
             });

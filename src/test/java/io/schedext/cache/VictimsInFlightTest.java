@@ -12,6 +12,7 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.plugins.Names;
+import io.schedext.plugins.defaultpreemption.ProposalReview;
 import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -67,6 +68,18 @@ class VictimsInFlightTest {
 
   /** The verdicts of a scheduling cycle's Filter for {@code pod} over {@code candidates}. */
   private List<Code> verdicts(PodInfo pod, NodeInfo... candidates) {
+    Framework fw = framework();
+    List<NodeInfo> all = List.of(candidates);
+    CycleState state = TestFrameworks.cycleState(all);
+    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
+    assertThat(pre.status().isSuccess()).isTrue();
+    return java.util.Arrays.stream(fw.runFilterPluginsOnNodes(state, pod, all))
+        .map(st -> st.code())
+        .toList();
+  }
+
+  /** NodeResourcesFit's framework, its nominator knowing the victims agreed. */
+  private Framework framework() {
     FrameworkServices base = TestFrameworks.services(new ObjectStore());
     FrameworkServices services =
         new FrameworkServices(
@@ -78,16 +91,8 @@ class VictimsInFlightTest {
             base.timers(),
             base.waitingPods(),
             base.metrics());
-    Framework fw =
-        TestFrameworks.framework(
-            InTreeRegistry.create(), services, List.of(Names.NODE_RESOURCES_FIT), Map.of());
-    List<NodeInfo> all = List.of(candidates);
-    CycleState state = TestFrameworks.cycleState(all);
-    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
-    assertThat(pre.status().isSuccess()).isTrue();
-    return java.util.Arrays.stream(fw.runFilterPluginsOnNodes(state, pod, all))
-        .map(st -> st.code())
-        .toList();
+    return TestFrameworks.framework(
+        InTreeRegistry.create(), services, List.of(Names.NODE_RESOURCES_FIT), Map.of());
   }
 
   @Test
@@ -204,5 +209,28 @@ class VictimsInFlightTest {
     assertThat(victims.on("p0", "n0")).isEmpty();
     assertThat(victims.on("p" + VictimsInFlight.MAX_PREEMPTORS, "n0"))
         .isEqualTo(Set.of("v" + VictimsInFlight.MAX_PREEMPTORS));
+  }
+
+  @Test
+  void aProposedVictimThisCacheHasLostButAgreedEarlierIsNamedAgain() {
+    // kube-scheduler preempts again before its cache has lost n0-1, which this one already has:
+    // the node needs nothing more, and naming n0-1 again costs nothing.
+    victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1")));
+    NodeInfo n0 = fullNode("n0");
+    NodeInfo emptied =
+        MakeNode.node()
+            .name("n0")
+            .capacity(Map.of("cpu", "4", "pods", "110"))
+            .info(n0.pods().get(2), n0.pods().get(3));
+
+    Map<String, ProposalReview.Needed> answer =
+        ProposalReview.review(
+            framework(),
+            Snapshot.of(List.of(emptied, fullNode("n1"))),
+            preemptor(null),
+            Map.of("n0", Set.of("n0-1"), "n1", Set.of("n1-0", "n1-1")));
+
+    assertThat(answer).containsOnlyKeys("n0");
+    assertThat(answer.get("n0").uids()).containsExactly("n0-1");
   }
 }

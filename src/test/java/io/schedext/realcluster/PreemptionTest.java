@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -59,11 +61,13 @@ class PreemptionTest {
     // API reads of bind wait on the delayed responses too.
     registry.add("extender.cluster.request-timeout", () -> "5s");
     registry.add("extender.bind.timeout", () -> "10s");
-    registry.add("logging.level.io.schedext.extender.decisions", () -> "debug");
   }
 
   @BeforeEach
   void ready() {
+    // Every verb's decision in the log, for reading a failure: each call's line says what was kept.
+    LoggingSystem.get(getClass().getClassLoader())
+        .setLogLevel("io.schedext.extender.decisions", LogLevel.DEBUG);
     cp = RealClusterExtension.get();
     api = cp.client();
     http = new Http(port);
