@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The victims the preempt verb agreed to count as gone when their preemptor is filtered on the node
@@ -137,8 +139,9 @@ class VictimsInFlightTest {
     assertThat(filter(preemptor("n0"), fullNode("n0"))).isEqualTo(Code.UNSCHEDULABLE);
   }
 
-  @Test
-  void aTerminatingVictimHoldsItsPlaceAsInKubeSchedulersCache() {
+  @ParameterizedTest(name = "grace period {0}: {1}")
+  @CsvSource({"30, UNSCHEDULABLE", "0, SUCCESS"})
+  void aVictimTerminatingGracefullyHoldsItsPlaceOneDeletedAtOnceDoesNot(long grace, Code want) {
     victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1")));
     NodeInfo n0 = fullNode("n0");
     NodeInfo withTerminating =
@@ -153,12 +156,12 @@ class VictimsInFlightTest {
                     .node("n0")
                     .priority(10)
                     .req(Map.of("cpu", "1"))
-                    .terminating()
+                    .terminating(grace)
                     .info(),
                 n0.pods().get(2),
                 n0.pods().get(3));
 
-    assertThat(filter(preemptor("n0"), withTerminating)).isEqualTo(Code.UNSCHEDULABLE);
+    assertThat(filter(preemptor("n0"), withTerminating)).isEqualTo(want);
   }
 
   @Test
