@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.schedext.plugins.defaultpreemption.ProposalReview;
 import io.schedext.testing.Http;
 import io.schedext.testing.StallingProxy;
 import io.schedext.testing.realcluster.ControlPlane;
@@ -66,8 +67,9 @@ class PreemptionTest {
   @BeforeEach
   void ready() {
     // Every verb's decision in the log, for reading a failure: each call's line says what was kept.
-    LoggingSystem.get(getClass().getClassLoader())
-        .setLogLevel("io.schedext.extender.decisions", LogLevel.DEBUG);
+    LoggingSystem logs = LoggingSystem.get(getClass().getClassLoader());
+    logs.setLogLevel("io.schedext.extender.decisions", LogLevel.DEBUG);
+    logs.setLogLevel(ProposalReview.class.getName(), LogLevel.DEBUG);
     cp = RealClusterExtension.get();
     api = cp.client();
     http = new Http(port);

@@ -114,7 +114,12 @@ public final class ProposalReview {
       out.put(inFlight, there);
     }
     log.debug(
-        "preempt pod={} proposed={} kept={}", preemptor.key(), proposedUids.keySet(), out.keySet());
+        "preempt pod={} proposed={} kept={} (nominated to {}, a node being emptied: {})",
+        preemptor.key(),
+        proposedUids,
+        out.keySet(),
+        preemptor.nominatedNodeName(),
+        inFlight);
     return out;
   }
 
