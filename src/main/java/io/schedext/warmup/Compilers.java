@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
