@@ -77,6 +77,13 @@ public final class ApiAccess {
           new Grant("", "persistentvolumes", Set.of("update")),
           new Grant("", "persistentvolumeclaims", Set.of("update")));
 
+  /**
+   * The non-resource URLs it reads: {@code /version}, {@link ApiProbe}'s question whether the API
+   * server answers at all. Every authenticated client may read it (the built-in ClusterRole {@code
+   * system:public-info-viewer}), so the deployment's ClusterRole does not grant it.
+   */
+  public static final List<String> PUBLIC_READS = List.of("/version");
+
   /** Every grant, watched and written, as sorted {@code group/resource:verb} triples. */
   public static Set<String> triples() {
     Set<String> out = new TreeSet<>();

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.EventGate;
@@ -30,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * assigned pods feed the scheduler cache, unassigned pods are kept for bind and for nominations
  * ({@link PendingPods}), and Services, Namespaces, volumes, storage, PDBs and controllers feed the
  * object store, all through {@link ClusterEventHandlers}, which trim what no plugin reads ({@link
- * Trim}). Ready once every informer has synced; not ready while a watch has been down for longer
- * than the grace period. Binds go through {@link KubernetesBinder}, volume writes through {@link
- * KubernetesVolumeWriter}, both bounded by the bind timeout; {@link #compare()} through {@link
- * CacheComparer}. Thread-safe.
+ * Trim}). Ready once every informer has synced; not ready while a watch has been down, or the API
+ * server has not answered ({@link ApiProbe}), for longer than the grace period. Binds go through
+ * {@link KubernetesBinder}, volume writes through {@link KubernetesVolumeWriter}, both bounded by
+ * the bind timeout; {@link #compare()} through {@link CacheComparer}. Thread-safe.
  */
 public final class KubernetesCluster implements ClusterSource {
 
@@ -109,6 +110,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.handlers = new ClusterEventHandlers(cache, store, pending, gate);
     this.clock = clock;
     this.health = new WatchHealth(clock, syncGrace);
+    health.probe(new ApiProbe(clock, syncGrace, this::askVersion));
     this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, pending::contains);
   }
@@ -171,6 +173,20 @@ public final class KubernetesCluster implements ClusterSource {
     // Sampled every second whatever polls readiness, so an outage is timed from when it began.
     healthPoller.scheduleWithFixedDelay(health::poll, 1, 1, TimeUnit.SECONDS);
     log.info("Watching {} kinds on {}", health.informers().size(), client.getMasterUrl());
+  }
+
+  /**
+   * {@code GET /version} on the watches' client, answered by any API server that is reachable (it
+   * needs no permission beyond being authenticated): {@link ApiProbe}'s question.
+   */
+  private CompletableFuture<?> askVersion() {
+    HttpClient http = client.getHttpClient();
+    return http.sendAsync(
+        http.newHttpRequestBuilder()
+            .uri(client.getMasterUrl().toString().replaceAll("/+$", "") + "/version")
+            .timeout(ApiProbe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .build(),
+        String.class);
   }
 
   private <T extends HasMetadata> void add(

@@ -10,10 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the informers' state can be trusted: every informer synced, and no watch down for longer
- * than the grace period, timed from the moment it dropped. {@link #poll()} samples every watch (the
- * source runs it every second, so an outage is timed whether or not anything asks for readiness)
- * and logs one line when a watch drops or recovers and when readiness changes. Thread-safe.
+ * Whether the informers' state can be trusted: every informer synced, no watch down for longer than
+ * the grace period, timed from the moment it dropped, and (with an {@link ApiProbe}) the API server
+ * not silent for longer than that either: a stalled connection leaves every watch looking up.
+ * {@link #poll()} samples every watch and the probe (the source runs it every second, so an outage
+ * is timed whether or not anything asks for readiness) and logs one line when a watch drops or
+ * recovers and when readiness changes. Thread-safe.
  */
 final class WatchHealth {
 
@@ -22,6 +24,7 @@ final class WatchHealth {
   private final Clock clock;
   private final Duration syncGrace;
   private final List<InformerHandle<?>> informers = new CopyOnWriteArrayList<>();
+  private volatile ApiProbe probe;
   private String lastReason;
 
   WatchHealth(Clock clock, Duration syncGrace) {
@@ -37,11 +40,20 @@ final class WatchHealth {
     return informers;
   }
 
+  /** Asks {@code probe} at every {@link #poll()} whether the API server answers at all. */
+  void probe(ApiProbe probe) {
+    this.probe = probe;
+  }
+
   /**
    * Samples every watch now, logs what changed, and returns why the state is not ready (empty:
    * ready).
    */
   synchronized String poll() {
+    ApiProbe p = probe;
+    if (p != null) {
+      p.poll();
+    }
     for (InformerHandle<?> h : informers) {
       switch (h.sample()) {
         case DROPPED ->
@@ -84,17 +96,20 @@ final class WatchHealth {
         down.add(h.kind() + " (since " + since + ")");
       }
     }
-    StringBuilder sb = new StringBuilder();
+    List<String> reasons = new ArrayList<>();
     if (!unsynced.isEmpty()) {
-      sb.append("informers not synced yet: ").append(unsynced);
+      reasons.add("informers not synced yet: " + unsynced);
     }
     if (!down.isEmpty()) {
-      if (sb.length() > 0) {
-        sb.append("; ");
-      }
-      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
+      reasons.add("watches down for longer than " + syncGrace + ": " + down);
     }
-    return sb.toString();
+    ApiProbe p = probe;
+    Instant unanswered = p == null ? null : p.unansweredSince();
+    if (unanswered != null && Duration.between(unanswered, now).compareTo(syncGrace) > 0) {
+      reasons.add(
+          "API server not answering for longer than " + syncGrace + " (since " + unanswered + ")");
+    }
+    return String.join("; ", reasons);
   }
 
   /** The kinds whose watch is down (within the grace period or not), as of the last samples. */
@@ -108,9 +123,13 @@ final class WatchHealth {
     return out;
   }
 
-  /** Watch outages and further list/watch failures of every informer since start. */
+  /**
+   * Watch outages and further list/watch failures of every informer, and times the API server
+   * stopped answering, since start.
+   */
   long errors() {
-    long n = 0;
+    ApiProbe p = probe;
+    long n = p == null ? 0 : p.outages();
     for (InformerHandle<?> h : informers) {
       n += h.errors();
     }

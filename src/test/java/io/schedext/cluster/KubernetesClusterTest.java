@@ -22,6 +22,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.StallingProxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -519,5 +520,49 @@ class KubernetesClusterTest {
         new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
     await().atMost(Duration.ofSeconds(30)).until(source::isReady);
+  }
+
+  @Test
+  void aStalledConnectionLeavesEveryWatchLookingUpButTurnsReadinessDownUntilItFlows() {
+    client.nodes().resource(node("n1", "4")).create();
+    try (StallingProxy proxy =
+            new StallingProxy(
+                new java.net.InetSocketAddress(
+                    java.net.InetAddress.getLoopbackAddress(), server.getPort()));
+        KubernetesClient stallable =
+            server.createClient(
+                b ->
+                    b.withKubernetesSerialization(new WatchEventSerialization())
+                        .editOrNewConfig()
+                        .withMasterUrl(proxy.url())
+                        .endConfig())) {
+      source =
+          new KubernetesCluster(
+              stallable, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
+      source.start();
+      await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+      await().atMost(Duration.ofSeconds(20)).until(() -> source.watchesDown().isEmpty());
+
+      proxy.stall();
+      try {
+        // The probe's next request is held; the sampling every second finds it unanswered.
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> {
+                  clock.advance(Duration.ofSeconds(1));
+                  return !source.isReady();
+                });
+        assertThat(source.watchesDown()).as("fabric8 still calls every watch up").isEmpty();
+        assertThat(source.notReadyReason())
+            .startsWith("API server not answering for longer than PT30S (since ");
+        assertThat(source.informerErrors()).isEqualTo(1);
+      } finally {
+        proxy.resume();
+      }
+      await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+      source.close();
+      source = null;
+    }
   }
 }
