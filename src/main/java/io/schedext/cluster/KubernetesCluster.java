@@ -284,9 +284,26 @@ public final class KubernetesCluster implements ClusterSource {
     try {
       return lookups.pods().inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
-      log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
+      log.warn("Looking up pod {}/{} failed: {}", namespace, name, why(e));
       return null;
     }
+  }
+
+  /**
+   * What went wrong, in a few words for a log line: the exception's message, or the first cause's
+   * that has one, with its type (the client's own exception for a cancelled or interrupted call has
+   * no message: a log line saying "failed: null" told nobody anything).
+   */
+  static String why(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t == e ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+      }
+      if (t.getCause() == null) {
+        return t.getClass().getSimpleName();
+      }
+    }
+    return e.getClass().getSimpleName();
   }
 
   /** Events handled since start. */

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -564,5 +565,21 @@ class KubernetesClusterTest {
       source.close();
       source = null;
     }
+  }
+
+  @Test
+  void aFailedLookupIsLoggedWithWhatWentWrongEvenWithoutAMessage() {
+    assertThat(KubernetesCluster.why(new KubernetesClientException("Forbidden")))
+        .isEqualTo("Forbidden");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    null, new java.io.IOException("Connection was closed"))))
+        .isEqualTo("IOException: Connection was closed");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    null, new java.util.concurrent.CancellationException())))
+        .isEqualTo("CancellationException");
   }
 }
