@@ -292,18 +292,34 @@ public final class KubernetesCluster implements ClusterSource {
   /**
    * What went wrong, in a few words for a log line: the exception's message, or the first cause's
    * that has one, with its type (the client's own exception for a cancelled or interrupted call has
-   * no message: a log line saying "failed: null" told nobody anything).
+   * no message: a log line saying "failed: null" told nobody anything), followed by the root cause
+   * when that is another one (the client's message for a failed request names only the request:
+   * "Operation: [get] for kind: [Pod] ... failed.", and the connection refused under it is what
+   * went wrong).
    */
   static String why(Throwable e) {
+    String said = null;
+    Throwable sayer = null;
+    Throwable root = e;
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && !t.getMessage().isBlank()) {
-        return t == e ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
-      }
-      if (t.getCause() == null) {
-        return t.getClass().getSimpleName();
+      root = t;
+      if (said == null && t.getMessage() != null && !t.getMessage().isBlank()) {
+        said = t == e ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+        sayer = t;
       }
     }
-    return e.getClass().getSimpleName();
+    if (said == null) {
+      return root.getClass().getSimpleName();
+    }
+    if (root == sayer) {
+      return said;
+    }
+    String rootMessage = root.getMessage();
+    return said
+        + " ("
+        + root.getClass().getSimpleName()
+        + (rootMessage == null || rootMessage.isBlank() ? "" : ": " + rootMessage)
+        + ")";
   }
 
   /** Events handled since start. */

@@ -581,5 +581,15 @@ class KubernetesClusterTest {
                 new KubernetesClientException(
                     null, new java.util.concurrent.CancellationException())))
         .isEqualTo("CancellationException");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    "Operation: [get]  for kind: [Pod]  with name: [p]  in namespace: [ns] "
+                        + " failed.",
+                    new KubernetesClientException(
+                        "request failed", new java.net.ConnectException("Connection refused")))))
+        .isEqualTo(
+            "Operation: [get]  for kind: [Pod]  with name: [p]  in namespace: [ns]  failed."
+                + " (ConnectException: Connection refused)");
   }
 }
