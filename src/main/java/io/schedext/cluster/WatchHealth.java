@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * the grace period, timed from the moment it dropped, and (with an {@link ApiProbe}) the API server
  * not silent for longer than that either: a stalled connection leaves every watch looking up.
  * {@link #poll()} samples every watch and the probe (the source runs it every second, so an outage
- * is timed whether or not anything asks for readiness) and logs one line when a watch drops or
- * recovers and when readiness changes. Thread-safe.
+ * is timed whether or not anything asks for readiness) and logs one line when watches drop (one for
+ * all that dropped since the last sample) or recover and when readiness changes. Thread-safe.
  */
 final class WatchHealth {
 
@@ -54,17 +54,40 @@ final class WatchHealth {
     if (p != null) {
       p.poll();
     }
+    // An API server that restarts drops every watch at once: one line for all of them, not one
+    // per kind.
+    List<String> dropped = new ArrayList<>();
+    List<String> recovered = new ArrayList<>();
+    Instant firstDrop = null;
     for (InformerHandle<?> h : informers) {
       switch (h.sample()) {
-        case DROPPED ->
-            log.warn(
-                "{} watch dropped at {}; readiness turns DOWN at {} unless it recovers",
-                h.kind(),
-                h.downSince(),
-                h.downSince().plus(syncGrace));
-        case RECOVERED -> log.info("{} watch recovered", h.kind());
+        case DROPPED -> {
+          dropped.add(h.kind());
+          Instant since = h.downSince();
+          firstDrop = firstDrop == null || since.isBefore(firstDrop) ? since : firstDrop;
+        }
+        case RECOVERED -> recovered.add(h.kind());
         case NONE -> {}
       }
+    }
+    if (dropped.size() == 1) {
+      log.warn(
+          "{} watch dropped at {}; readiness turns DOWN at {} unless it recovers",
+          dropped.get(0),
+          firstDrop,
+          firstDrop.plus(syncGrace));
+    } else if (!dropped.isEmpty()) {
+      log.warn(
+          "{} watches dropped at {}: {}; readiness turns DOWN at {} unless they recover",
+          dropped.size(),
+          firstDrop,
+          dropped,
+          firstDrop.plus(syncGrace));
+    }
+    if (recovered.size() == 1) {
+      log.info("{} watch recovered", recovered.get(0));
+    } else if (!recovered.isEmpty()) {
+      log.info("{} watches recovered: {}", recovered.size(), recovered);
     }
     String reason = notReadyReason();
     if (lastReason != null && !reason.equals(lastReason)) {
