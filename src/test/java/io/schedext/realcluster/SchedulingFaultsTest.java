@@ -479,7 +479,10 @@ class SchedulingFaultsTest {
    * and kube-proxy keep them: every 500 ms each instance's readiness is asked; one that failed
    * three looks in a row (the layout's readinessProbe has {@code failureThreshold: 3}) is taken out
    * of the balancer and put back once it answers ready again; one that is terminating is taken out
-   * at the next look, whatever it answers, as a terminating pod's endpoint is.
+   * at once, for good, as a terminating pod's endpoint is. The lag before kube-proxy learns of that
+   * is left out: a replica that had no call for a second ({@code extender.http.drain-quiet}) stops
+   * at once, and a new connection sent to it within the lag would be refused, which only a pause
+   * before SIGTERM (a preStop hook) would cover.
    */
   private static final class Endpoints implements AutoCloseable {
 
@@ -501,9 +504,10 @@ class SchedulingFaultsTest {
       service.add(e.port());
     }
 
-    /** Marks {@code e} terminating: out of service at the next look, for good. */
-    void terminate(ExtenderProcess e) {
+    /** Marks {@code e} terminating: out of service now, for good. */
+    synchronized void terminate(ExtenderProcess e) {
       terminating.add(e);
+      service.remove(e.port());
     }
 
     private void look() {
@@ -513,10 +517,17 @@ class SchedulingFaultsTest {
           failures.remove(e);
         } else if (e.ready()) {
           failures.put(e, 0);
-          service.add(e.port());
+          putBack(e);
         } else if (failures.merge(e, 1, Integer::sum) >= 3) {
           service.remove(e.port());
         }
+      }
+    }
+
+    /** Puts {@code e} back in service, unless it was marked terminating meanwhile. */
+    private synchronized void putBack(ExtenderProcess e) {
+      if (!terminating.contains(e)) {
+        service.add(e.port());
       }
     }
 
