@@ -99,6 +99,19 @@ public final class VictimsInFlight {
     return a.byNode().getOrDefault(node, Set.of());
   }
 
+  /** The nodes with victims agreed for {@code preemptor} while the agreement lasts; else empty. */
+  public Set<String> nodes(String preemptor) {
+    Agreement a = byPreemptor.get(preemptor);
+    if (a == null) {
+      return Set.of();
+    }
+    if (expired(a, clock.instant())) {
+      byPreemptor.remove(preemptor, a);
+      return Set.of();
+    }
+    return a.byNode().keySet();
+  }
+
   /** How many preemptors have an agreement remembered (expired ones included until looked at). */
   public int size() {
     return byPreemptor.size();
@@ -121,6 +134,11 @@ public final class VictimsInFlight {
       @Override
       public Set<String> victimsAgreed(String preemptor, String nodeName) {
         return victims.on(preemptor, nodeName);
+      }
+
+      @Override
+      public Set<String> nodesWithVictimsAgreed(String preemptor) {
+        return victims.nodes(preemptor);
       }
     };
   }

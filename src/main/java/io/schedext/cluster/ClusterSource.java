@@ -55,12 +55,19 @@ public interface ClusterSource extends AutoCloseable {
   }
 
   /**
-   * Runs what this source does with a pod's events, {@code times} times over the events {@code pod}
-   * would bring (created pending, then bound to {@code nodeName}), keeping nothing: the warm-up
-   * before readiness ({@code extender/WarmUp}) calls it so that the code is compiled before real
-   * events. Nothing for a source without events.
+   * Whether this source keeps the cache up to date from watch events ({@link #readWatchEvents}).
    */
-  default void warmUpEvents(Pod pod, String nodeName, int times) {}
+  default boolean watches() {
+    return false;
+  }
+
+  /**
+   * Decodes each of {@code events} (watch events as the API server writes them), {@code times}
+   * over, as this source's watches decode theirs, and reads it as its event handlers would, keeping
+   * nothing: that code then runs on events no cache should see (before readiness, so that it is
+   * compiled before real events come). Nothing for a source without watches.
+   */
+  default void readWatchEvents(List<String> events, int times) {}
 
   @Override
   default void close() {}

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
-import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.PodNominator;
@@ -218,33 +217,22 @@ public final class KubernetesCluster implements ClusterSource {
     return health.down();
   }
 
-  /**
-   * The events of {@code pod} ({@link WarmUpEvents#podLife}), {@code times} over, then those of
-   * other kinds ({@link WarmUpEvents#otherKinds}) once, decoded by the client's serialization as
-   * the watches decode them, trimmed and read as the cache would read them, and dropped. Only the
-   * decoding and the reading are shared with real events: the informers, the handlers and the cache
-   * never see these.
-   */
   @Override
-  public void warmUpEvents(Pod pod, String nodeName, int times) {
+  public boolean watches() {
+    return true;
+  }
+
+  @Override
+  public void readWatchEvents(List<String> events, int times) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
-    List<String> events = WarmUpEvents.podLife(serialization, pod, nodeName);
     for (int i = 0; i < times; i++) {
       for (String event : events) {
-        warmUpEvent(serialization, event);
+        readWithoutKeeping(serialization, event);
       }
-    }
-    // Once: what matters for them is that their path has been taken before it is compiled, and a
-    // large cluster's node is a long text to decode.
-    NodeInfo node = cache.snapshot().get(nodeName);
-    for (String event :
-        WarmUpEvents.otherKinds(
-            serialization, pod.getMetadata().getNamespace(), node == null ? null : node.node())) {
-      warmUpEvent(serialization, event);
     }
   }
 
-  private static void warmUpEvent(KubernetesSerialization serialization, String json) {
+  private static void readWithoutKeeping(KubernetesSerialization serialization, String json) {
     if (serialization.unmarshal(json, WatchEvent.class).getObject() instanceof Pod decoded) {
       Trim.object(decoded);
       if (!ClusterEventHandlers.terminal(decoded) && ClusterEventHandlers.assigned(decoded)) {

@@ -46,8 +46,8 @@ public final class WatchEventSerialization extends KubernetesSerialization {
    * The parsers this decoder reads objects of other kinds than pods through, loaded with it. The
    * optimising compiler takes a method that only one loaded class implements as final, and throws
    * away all code compiled so when a second class comes: loaded first by the first event of another
-   * kind (a namespace, a node), {@link JsonParserSequence} took the pod decoders compiled during
-   * the warm-up, and Jackson's deserializers, back to the interpreter at the first real events
+   * kind (a namespace, a node), {@link JsonParserSequence} took the pod decoders compiled before
+   * readiness, and Jackson's deserializers, back to the interpreter at the first real events
    * (docs/performance.md). Made before anything is compiled (named is not enough: a class counts
    * once it is linked, by its first instance at the latest), it costs nothing.
    */

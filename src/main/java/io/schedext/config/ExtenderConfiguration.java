@@ -2,8 +2,6 @@ package io.schedext.config;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.schedext.cache.CacheDebugger;
 import io.schedext.cache.EventGate;
 import io.schedext.cache.SchedulerCache;
@@ -17,7 +15,6 @@ import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.BindWorkers;
 import io.schedext.extender.ExtenderMetrics;
 import io.schedext.extender.NanoTime;
-import io.schedext.extender.WarmUp;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.Registry;
 import io.schedext.framework.parallelize.Parallelizer;
@@ -33,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -200,7 +196,7 @@ public class ExtenderConfiguration {
     return new WaitingPodsMap();
   }
 
-  /** The live metrics; the warm-up's private ones leave their bind counters out. */
+  /** The live metrics; private ones of separate verbs leave their bind counters out. */
   @Bean
   ExtenderMetrics extenderMetrics(MeterRegistry registry) {
     return new ExtenderMetrics(registry).withBindCountersAtZero();
@@ -260,65 +256,12 @@ public class ExtenderConfiguration {
   }
 
   /** {@code frameworks}, each timing its plugins in the configured share of cycles. */
-  private static Frameworks sampled(ExtenderProperties props, Frameworks frameworks) {
+  public static Frameworks sampled(ExtenderProperties props, Frameworks frameworks) {
     frameworks
         .all()
         .forEach(
             f -> f.setPluginMetricsSamplePercent(props.scheduling().pluginMetricsSamplePercent()));
     return frameworks;
-  }
-
-  /**
-   * The request path run before readiness ({@link WarmUp}): a private instance of every profile for
-   * each of its instances in turn, over services whose metrics nobody reads and which cannot bind
-   * or write volumes. It is started once the application context is refreshed and runs once the
-   * cluster source is ready.
-   */
-  @Bean(destroyMethod = "close")
-  WarmUp warmUp(
-      Registry registry,
-      ObjectStore store,
-      ClusterSource source,
-      SchedulerCache cache,
-      Parallelizer parallelizer,
-      Clock clock,
-      ScheduledTimers timers,
-      WireCodec codec,
-      ExtenderProperties props) {
-    ExtenderMetrics unread =
-        new ExtenderMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    FrameworkServices services =
-        new FrameworkServices(
-            store,
-            WarmUp.NO_BINDS,
-            parallelizer,
-            source.nominator(),
-            clock,
-            timers,
-            new WaitingPodsMap(),
-            unread);
-    // Read and reported once; each of the warm-up's private instances is built again from it.
-    Supplier<Frameworks> profiles =
-        FrameworkBuilder.repeatable(
-            props.config().file(),
-            props.policy().file(),
-            props.scheduling().defaultProfile(),
-            registry,
-            services);
-    WarmUp warmUp =
-        new WarmUp(
-            props.scheduling().warmUpCalls(),
-            props.scheduling().warmUpSmallCalls(),
-            source,
-            cache,
-            codec,
-            () -> sampled(props, profiles.get()),
-            unread,
-            NanoTime.SYSTEM,
-            WarmUp.Compilers.ofThisJvm(props.scheduling().warmUpCompilerWait()),
-            System::gc);
-    // Started once the context is refreshed, over HTTP when the service serves it (ExtenderWiring).
-    return warmUp;
   }
 
   @Bean
@@ -338,13 +281,18 @@ public class ExtenderConfiguration {
   }
 
   /**
-   * Readiness: UP only when the cluster state is loaded (or synced) and not lost, and the request
-   * path has been warmed up on it ({@link WarmUp}).
+   * Readiness: UP only when the cluster state is loaded (or synced) and not lost, and every other
+   * condition readiness waits for is met ({@link ReadinessCondition}), the first unmet one giving
+   * the reason.
    */
   @Bean
-  HealthIndicator clusterState(ClusterSource source, SchedulerCache cache, WarmUp warmUp) {
+  HealthIndicator clusterState(
+      ClusterSource source, SchedulerCache cache, List<ReadinessCondition> conditions) {
     return () -> {
-      String reason = source.isReady() ? warmUp.progress() : source.notReadyReason();
+      String reason = source.isReady() ? null : source.notReadyReason();
+      for (int i = 0; reason == null && i < conditions.size(); i++) {
+        reason = conditions.get(i).notReadyReason();
+      }
       return reason == null
           ? Health.up()
               .withDetail("source", source.describe())

@@ -41,9 +41,9 @@ import org.springframework.web.util.UriUtils;
  * on, so no mapping would ever reach it. Everything else the service serves (the web page, the
  * debug views, Actuator) stays with Spring MVC.
  *
- * <p>The warm-up before readiness ({@link WarmUp}) calls a second instance over HTTP, under a path
- * prefix of its own, with the warm-up's private verbs, frameworks, snapshots and metrics: the same
- * code from the HTTP server's first byte to the reply's last, on state no caller sees.
+ * <p>Separate verbs ({@link SeparateVerbs#endpoint}) are served by other instances, under a path
+ * prefix of their own, with their own verbs, frameworks, snapshots and metrics: the same code from
+ * the HTTP server's first byte to the reply's last, on state no caller sees.
  */
 final class ExtenderEndpoint extends HttpServlet {
 

@@ -47,10 +47,10 @@ public final class ExtenderMetrics implements FrameworkMetrics {
   /**
    * Meters found by a key, each made at its key's first use. Its one lookup has no branch of its
    * own for a first use: the branch is {@link ConcurrentHashMap#computeIfAbsent}'s, which the whole
-   * process takes both ways. A branch here would be taken only at each meter's first use, and the
-   * warm-up's calls use meters of their own (extender/WarmUp): the live instance's first call would
-   * take it in code compiled without it, and throw away the compiled request path it is inlined
-   * into (the whole filter and prioritize path, for the request timer).
+   * process takes both ways. A branch here would be taken only at each meter's first use, and
+   * separate verbs ({@link SeparateVerbs}) use meters of their own: the live instance's first call
+   * would take it in code compiled without it, and throw away the compiled request path it is
+   * inlined into (the whole filter and prioritize path, for the request timer).
    */
   private static final class ByKey<K, V> {
     private final ConcurrentHashMap<K, V> made = new ConcurrentHashMap<>();

@@ -9,28 +9,11 @@ import io.schedext.framework.runtime.Frameworks;
 import io.schedext.scheduler.BindingCycle;
 import io.schedext.scheduler.PodsInDoubt;
 import io.schedext.scheduler.SchedulingCycle;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.web.server.Ssl;
-import org.springframework.boot.web.server.WebServer;
-import org.springframework.boot.web.server.autoconfigure.ServerProperties;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ApplicationContext;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.ContextRefreshedEvent;
-import org.springframework.core.Ordered;
 
 /**
  * Wires the endpoint, the verbs and the services behind them from the core the application
@@ -38,8 +21,6 @@ import org.springframework.core.Ordered;
  */
 @Configuration(proxyBeanMethods = false)
 class ExtenderWiring {
-
-  private static final Logger log = LoggerFactory.getLogger(ExtenderWiring.class);
 
   /**
    * The pods of recent calls, for a bind the cluster source cannot answer yet: 10,000 pods for 10
@@ -89,97 +70,18 @@ class ExtenderWiring {
    */
   @Bean
   FilterRegistrationBean<Filter> extenderEndpointFirst(ExtenderEndpoint endpoint) {
-    return first("extenderEndpointFirst", new EndpointRef(endpoint), ExtenderEndpoint.URL_PATTERNS);
+    return new EndpointRef(endpoint)
+        .firstFilter("extenderEndpointFirst", ExtenderEndpoint.URL_PATTERNS);
   }
 
   /**
-   * The endpoint the warm-up posts its calls to ({@link WarmUp}): another endpoint for each of the
-   * warm-up's private instances, answering filter and prioritize with the instance's services and
-   * frameworks, the warm-up's snapshots and metrics, under the warm-up's unguessable path prefix,
-   * first in the filter chain as the extender's own. Its gate never holds watch events back.
+   * Makes separate instances of the filter and prioritize verbs ({@link SeparateVerbs}), over this
+   * service's codec, explain service, cluster source and bind workers.
    */
   @Bean
-  FilterRegistrationBean<Filter> warmUpEndpointFirst(
-      WarmUp warmUp,
-      ExplainService explain,
-      WireCodec codec,
-      ClusterSource source,
-      BindWorkers bindWorkers) {
-    warmUp.answerOverHttpWith(
-        instance ->
-            new ExtenderEndpoint(
-                Verbs.scheduling(codec, instance.filter(), instance.prioritize()),
-                explain,
-                instance.frameworks(),
-                warmUp::snapshot,
-                codec,
-                source,
-                warmUp.metrics(),
-                EventGate.off(),
-                bindWorkers,
-                warmUp.pathPrefix()));
-    return first("warmUpEndpointFirst", warmUp.endpoint(), List.of(warmUp.pathPrefix() + "/*"));
-  }
-
-  /**
-   * A filter named {@code name} handing every request to {@code urlPatterns} to the endpoint {@code
-   * endpoint} holds, first in the chain (one filter class for every endpoint instance).
-   */
-  private static FilterRegistrationBean<Filter> first(
-      String name, EndpointRef endpoint, List<String> urlPatterns) {
-    Filter first =
-        (request, response, chain) ->
-            endpoint.get().service((HttpServletRequest) request, (HttpServletResponse) response);
-    FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(first);
-    registration.setName(name);
-    registration.setUrlPatterns(urlPatterns);
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-    registration.setDispatcherTypes(DispatcherType.REQUEST);
-    registration.setAsyncSupported(true);
-    return registration;
-  }
-
-  /**
-   * Starts the warm-up once the application context is refreshed, by when the web server, if there
-   * is one, listens: its calls are posted to this service when it serves plain HTTP on a port, and
-   * made in process otherwise (a TLS server, which may demand client certificates; no server).
-   */
-  @Bean
-  ApplicationListener<ContextRefreshedEvent> warmUpStarter(
-      WarmUp warmUp, ApplicationContext context, ObjectProvider<ServerProperties> server) {
-    return event -> {
-      // A child context (a management server of its own) publishes its refresh here too.
-      if (event.getApplicationContext() != context) {
-        return;
-      }
-      InetSocketAddress address = warmUpTarget(context, server.getIfAvailable());
-      if (address == null) {
-        warmUp.start();
-      } else {
-        ServerProperties props = server.getIfAvailable();
-        warmUp.start(address, props == null ? "" : props.getServlet().getContextPath());
-      }
-    };
-  }
-
-  /**
-   * Where the warm-up can post to this service: its port on the address it listens on (loopback
-   * when it listens on every interface), or null when there is no server listening, or it serves
-   * TLS.
-   */
-  static InetSocketAddress warmUpTarget(ApplicationContext context, ServerProperties props) {
-    WebServer web = context instanceof WebServerApplicationContext w ? w.getWebServer() : null;
-    if (web == null || web.getPort() <= 0) {
-      return null;
-    }
-    if (props != null && Ssl.isEnabled(props.getSsl())) {
-      log.info("Warm-up calls are made in process: the server serves TLS");
-      return null;
-    }
-    InetAddress bound = props == null ? null : props.getAddress();
-    return new InetSocketAddress(
-        bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound,
-        web.getPort());
+  SeparateVerbs.Factory separateVerbs(
+      WireCodec codec, ExplainService explain, ClusterSource source, BindWorkers bindWorkers) {
+    return new SeparateVerbs.Factory(codec, explain, source, bindWorkers);
   }
 
   /** The verb table the endpoint serves. */

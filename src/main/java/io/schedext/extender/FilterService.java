@@ -41,8 +41,8 @@ final class FilterService {
   }
 
   /**
-   * The verb, its decisions logged only when {@code logsDecisions}: the warm-up's calls are not
-   * decisions anybody asked for.
+   * The verb, its decisions logged only when {@code logsDecisions}: the calls of separate verbs
+   * ({@link SeparateVerbs}) are not decisions anybody asked for.
    */
   FilterService(
       IncomingPods pods,
@@ -72,8 +72,8 @@ final class FilterService {
     Map<String, String> failed = fit.failed();
     Map<String, String> unresolvable = fit.unresolvable();
     String error = fit.error();
-    // The logger's level first: with it off, as it usually is, the warm-up's instance and the live
-    // one take the same path, and neither throws the other's compiled code away.
+    // The logger's level first: with it off, as it usually is, a separate instance and the live one
+    // take the same path, and neither throws the other's compiled code away.
     if (DecisionLog.LOG.isDebugEnabled() && logsDecisions) {
       Map<String, String> rejected = new LinkedHashMap<>(failed);
       rejected.putAll(unresolvable);

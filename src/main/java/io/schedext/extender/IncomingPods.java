@@ -20,8 +20,8 @@ final class IncomingPods {
    * The last pod read. The request decoder hands prioritize the very instance filter decoded when
    * kube-scheduler sent the same bytes ({@link io.schedext.extender.wire.RecentPod}), and then the
    * framework's view of it is reused too. Never null (a read of no pod at first), so that the first
-   * call on this instance takes the path every later one takes: the warm-up's calls, on an instance
-   * of their own, compile it.
+   * call on this instance takes the path every later one takes: the calls of separate verbs, on an
+   * instance of their own, compile it.
    */
   private final AtomicReference<Read> last = new AtomicReference<>(new Read(null, null));
 

@@ -7,6 +7,7 @@ import io.schedext.extender.wire.ExtenderPreemptionArgs;
 import io.schedext.extender.wire.ExtenderPreemptionResult;
 import io.schedext.extender.wire.MetaPod;
 import io.schedext.extender.wire.MetaVictims;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.plugins.defaultpreemption.ProposalReview;
@@ -42,24 +43,18 @@ final class PreemptionService {
   ExtenderPreemptionResult preempt(Call call, ExtenderPreemptionArgs args) {
     Framework fw = call.framework();
     PodInfo pod = pods.read(args.pod());
-    ExtenderPreemptionResult result = review(fw, call.snapshot(), pod, args);
+    Map<String, Set<String>> proposals = proposals(args);
+    boolean agreedBefore = !victims.nodes(pod.uid()).isEmpty();
+    ExtenderPreemptionResult result = review(fw, call.snapshot(), pod, proposals);
     remember(pod, result);
     metrics.preemption(
         result.nodeNameToMetaVictims().values().stream().map(v -> v.pods().size()).toList());
     if (DecisionLog.LOG.isDebugEnabled()) {
-      Map<String, ?> proposed =
-          args.nodeNameToMetaVictims() != null
-              ? args.nodeNameToMetaVictims()
-              : args.nodeNameToVictims() != null ? args.nodeNameToVictims() : Map.of();
       Snapshot snapshot = call.snapshot();
       Map<String, String> dropped = new LinkedHashMap<>();
-      for (String node : proposed.keySet()) {
-        if (!result.nodeNameToMetaVictims().containsKey(node)) {
-          dropped.put(
-              node,
-              snapshot.get(node) == null
-                  ? "node not in the extender's cache"
-                  : "no proposed victim runs on the node");
+      for (Map.Entry<String, Set<String>> e : proposals.entrySet()) {
+        if (!result.nodeNameToMetaVictims().containsKey(e.getKey())) {
+          dropped.put(e.getKey(), whyDropped(snapshot, e.getKey(), e.getValue(), agreedBefore));
         }
       }
       int victims =
@@ -68,7 +63,7 @@ final class PreemptionService {
           "preempt pod={} profile={} proposedNodes={} keptNodes={} victims={} dropped={} topReasons={}",
           pod.key(),
           fw.profileName(),
-          proposed.size(),
+          proposals.size(),
           result.nodeNameToMetaVictims().size(),
           victims,
           dropped.size(),
@@ -89,15 +84,31 @@ final class PreemptionService {
     victims.agreed(pod.uid(), byNode);
   }
 
+  /** Why the review left {@code node} out, for the decision log. */
+  private static String whyDropped(
+      Snapshot snapshot, String node, Set<String> proposed, boolean agreedBefore) {
+    NodeInfo info = snapshot.get(node);
+    if (info == null) {
+      return "node not in the extender's cache";
+    }
+    if (info.pods().stream().noneMatch(p -> proposed.contains(p.uid()))) {
+      return "no proposed victim runs on the node";
+    }
+    return agreedBefore
+        ? "another node is being emptied for the pod, or the pod does not need this one"
+        : "the pod does not fit there after the evictions, or fits without them";
+  }
+
   private static ExtenderPreemptionResult review(
-      Framework fw, Snapshot snapshot, PodInfo preemptor, ExtenderPreemptionArgs args) {
+      Framework fw, Snapshot snapshot, PodInfo preemptor, Map<String, Set<String>> proposals) {
     Map<String, MetaVictims> out = new LinkedHashMap<>();
-    ProposalReview.review(fw, snapshot, preemptor, proposals(args))
+    ProposalReview.review(fw, snapshot, preemptor, proposals)
         .forEach(
             (node, needed) -> {
-              List<MetaPod> pods = new ArrayList<>(needed.victims().size());
-              for (PodInfo p : needed.victims()) {
-                pods.add(new MetaPod(p.uid()));
+              List<String> uids = needed.uids();
+              List<MetaPod> pods = new ArrayList<>(uids.size());
+              for (String uid : uids) {
+                pods.add(new MetaPod(uid));
               }
               out.put(node, new MetaVictims(pods, needed.numPdbViolations()));
             });

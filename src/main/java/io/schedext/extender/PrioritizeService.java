@@ -29,8 +29,8 @@ final class PrioritizeService {
   }
 
   /**
-   * The verb, its decisions logged only when {@code logsDecisions}: the warm-up's calls are not
-   * decisions anybody asked for.
+   * The verb, its decisions logged only when {@code logsDecisions}: the calls of separate verbs
+   * ({@link SeparateVerbs}) are not decisions anybody asked for.
    */
   PrioritizeService(
       IncomingPods pods, SchedulingCycle cycle, ExtenderMetrics metrics, boolean logsDecisions) {
@@ -76,8 +76,8 @@ final class PrioritizeService {
       scores[k++] = HostPriority.MIN_EXTENDER_PRIORITY;
     }
     List<HostPriority> out = new HostPriorityList(hosts, encodedHosts, scores, n);
-    // The logger's level first: with it off, as it usually is, the warm-up's instance and the live
-    // one take the same path, and neither throws the other's compiled code away.
+    // The logger's level first: with it off, as it usually is, a separate instance and the live one
+    // take the same path, and neither throws the other's compiled code away.
     if (DecisionLog.LOG.isDebugEnabled() && logsDecisions) {
       List<HostPriority> best = new ArrayList<>(out);
       best.sort(Comparator.comparingLong(HostPriority::score).reversed());

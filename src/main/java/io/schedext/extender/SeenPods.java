@@ -83,7 +83,7 @@ public final class SeenPods {
   }
 
   /** The number of pods held, expired ones not yet let go included. */
-  int size() {
+  public int size() {
     return byUid.size();
   }
 

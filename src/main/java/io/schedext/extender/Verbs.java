@@ -71,7 +71,7 @@ final class Verbs {
 
   /**
    * Filter and prioritize alone, defined as {@link #of} defines them (the same code, so that the
-   * warm-up's calls, {@link WarmUp}, run what kube-scheduler's will).
+   * calls of separate verbs, {@link SeparateVerbs}, run what kube-scheduler's will).
    */
   static Verbs scheduling(WireCodec codec, FilterService filter, PrioritizeService prioritize) {
     return new Verbs(schedulingVerbs(codec, filter, prioritize));

@@ -38,11 +38,12 @@ public interface PluginsRunner {
       CycleState state, PodInfo pod, PodInfo podToRemove, NodeInfo node);
 
   /**
-   * Removes from {@code node} the pods of {@code uids} still on it and not yet terminating, with
-   * the RemovePod extensions of {@code pod}'s cycle on {@code state}; both are the caller's copies.
-   * For pods kube-scheduler has already deleted while this cache may still hold them (a terminating
-   * pod holds its resources in kube-scheduler's view as well, so it stays). The first extension
-   * that fails stops it, with its status.
+   * Removes from {@code node} the pods of {@code uids} still on it, with the RemovePod extensions
+   * of {@code pod}'s cycle on {@code state}; both are the caller's copies. For pods kube-scheduler
+   * has already deleted while this cache may still hold them. A pod terminating gracefully stays:
+   * it holds its resources in kube-scheduler's view as well until it is gone; one deleted with no
+   * grace period is gone, whose deletion the API server writes as an update and then a delete. The
+   * first extension that fails stops it, with its status.
    */
   default Status removeGonePods(CycleState state, PodInfo pod, NodeInfo node, Set<String> uids) {
     for (String uid : uids) {
@@ -53,7 +54,7 @@ public interface PluginsRunner {
           break;
         }
       }
-      if (gone == null || gone.terminating()) {
+      if (gone == null || (gone.terminating() && !deletedAtOnce(gone))) {
         continue;
       }
       node.removePod(gone);
@@ -71,4 +72,10 @@ public interface PluginsRunner {
    * state and node) and without.
    */
   Status runFilterPluginsWithNominatedPods(CycleState state, PodInfo pod, NodeInfo node);
+
+  /** Whether {@code p} is being deleted with no grace period (gone at once). */
+  private static boolean deletedAtOnce(PodInfo p) {
+    Long grace = p.pod().getMetadata().getDeletionGracePeriodSeconds();
+    return grace != null && grace == 0;
+  }
 }

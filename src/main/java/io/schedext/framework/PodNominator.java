@@ -53,4 +53,12 @@ public interface PodNominator {
   default Set<String> victimsAgreed(String preemptor, String nodeName) {
     return Set.of();
   }
+
+  /**
+   * The nodes on which this extender agreed to evict pods for the pod with UID {@code preemptor}
+   * ({@link #victimsAgreed}); empty when none (the default).
+   */
+  default Set<String> nodesWithVictimsAgreed(String preemptor) {
+    return Set.of();
+  }
 }

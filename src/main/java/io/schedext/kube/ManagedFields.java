@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * Managed-fields entries as the API server records them on a pod, for objects made to look like the
  * API server's: every pod it writes carries them, in watch events and in kube-scheduler's calls
- * alike, and the decoders skip them ({@link UnreadFields}). The warm-up's pods and events carry
- * them so that the skipping, and the field names it parses, run before real objects come.
+ * alike, and the decoders skip them ({@link UnreadFields}). Pods and events made before real
+ * objects come carry them, so that the skipping, and the field names it parses, have run.
  */
 public final class ManagedFields {
 

@@ -63,8 +63,8 @@ public final class FrameworkBuilder {
   /**
    * As {@link #build(String, String, String, Registry, FrameworkServices)}, as often as the
    * returned supplier is asked: the files are read, checked and reported once, here, and every
-   * build after is silent (the warm-up's private instances, a new one every few hundred calls).
-   * Throws as {@code build} does.
+   * build after is silent (private instances of every profile, made again and again). Throws as
+   * {@code build} does.
    */
   public static Supplier<Frameworks> repeatable(
       String configFile,

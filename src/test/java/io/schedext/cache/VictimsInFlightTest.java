@@ -12,6 +12,7 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.FrameworkServices;
 import io.schedext.plugins.Names;
+import io.schedext.plugins.defaultpreemption.ProposalReview;
 import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
@@ -24,6 +25,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The victims the preempt verb agreed to count as gone when their preemptor is filtered on the node
@@ -58,10 +61,27 @@ class VictimsInFlightTest {
   }
 
   /**
-   * The Filter verdict of a scheduling cycle of NodeResourcesFit for {@code pod} on {@code node},
-   * nominations on.
+   * The Filter verdict of a scheduling cycle of NodeResourcesFit for {@code pod} on the first of
+   * {@code candidates} (the nodes of the call), nominations on.
    */
-  private Code filter(PodInfo pod, NodeInfo node, NodeInfo... others) {
+  private Code filter(PodInfo pod, NodeInfo... candidates) {
+    return verdicts(pod, candidates).get(0);
+  }
+
+  /** The verdicts of a scheduling cycle's Filter for {@code pod} over {@code candidates}. */
+  private List<Code> verdicts(PodInfo pod, NodeInfo... candidates) {
+    Framework fw = framework();
+    List<NodeInfo> all = List.of(candidates);
+    CycleState state = TestFrameworks.cycleState(all);
+    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
+    assertThat(pre.status().isSuccess()).isTrue();
+    return java.util.Arrays.stream(fw.runFilterPluginsOnNodes(state, pod, all))
+        .map(st -> st.code())
+        .toList();
+  }
+
+  /** NodeResourcesFit's framework, its nominator knowing the victims agreed. */
+  private Framework framework() {
     FrameworkServices base = TestFrameworks.services(new ObjectStore());
     FrameworkServices services =
         new FrameworkServices(
@@ -73,18 +93,8 @@ class VictimsInFlightTest {
             base.timers(),
             base.waitingPods(),
             base.metrics());
-    Framework fw =
-        TestFrameworks.framework(
-            InTreeRegistry.create(), services, List.of(Names.NODE_RESOURCES_FIT), Map.of());
-    List<NodeInfo> all = new java.util.ArrayList<>(List.of(others));
-    all.add(node);
-    CycleState state = TestFrameworks.cycleState(all);
-    PreFilterResult pre = fw.runPreFilterPlugins(state, pod);
-    assertThat(pre.status().isSuccess()).isTrue();
-    Code alone = fw.runFilterPluginsOnNodes(state, pod, List.of(node))[0].code();
-    Code among = fw.runFilterPluginsOnNodes(state, pod, all)[all.size() - 1].code();
-    assertThat(among).as("the same verdict among other nodes").isEqualTo(alone);
-    return alone;
+    return TestFrameworks.framework(
+        InTreeRegistry.create(), services, List.of(Names.NODE_RESOURCES_FIT), Map.of());
   }
 
   @Test
@@ -98,10 +108,21 @@ class VictimsInFlightTest {
   }
 
   @Test
-  void withoutANominationNothingIsLeftOut() {
-    victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1")));
+  void withoutANominationTheOneCandidateWithAgreedVictimsIsTakenAsKubeSchedulersPick() {
+    // kube-scheduler's own filters passed only the node whose victims it deleted: the others still
+    // hold theirs in its cache.
+    victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1"), "n1", List.of("n1-0", "n1-1")));
 
-    assertThat(filter(preemptor(null), fullNode("n0"))).isEqualTo(Code.UNSCHEDULABLE);
+    assertThat(verdicts(preemptor(null), fullNode("n0"), fullNode("n2")))
+        .containsExactly(Code.SUCCESS, Code.UNSCHEDULABLE);
+  }
+
+  @Test
+  void withoutANominationTwoCandidatesWithAgreedVictimsLeaveNothingOut() {
+    victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1"), "n1", List.of("n1-0", "n1-1")));
+
+    assertThat(verdicts(preemptor(null), fullNode("n0"), fullNode("n1")))
+        .containsExactly(Code.UNSCHEDULABLE, Code.UNSCHEDULABLE);
   }
 
   @Test
@@ -118,8 +139,9 @@ class VictimsInFlightTest {
     assertThat(filter(preemptor("n0"), fullNode("n0"))).isEqualTo(Code.UNSCHEDULABLE);
   }
 
-  @Test
-  void aTerminatingVictimHoldsItsPlaceAsInKubeSchedulersCache() {
+  @ParameterizedTest(name = "grace period {0}: {1}")
+  @CsvSource({"30, UNSCHEDULABLE", "0, SUCCESS"})
+  void aVictimTerminatingGracefullyHoldsItsPlaceOneDeletedAtOnceDoesNot(long grace, Code want) {
     victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1")));
     NodeInfo n0 = fullNode("n0");
     NodeInfo withTerminating =
@@ -134,12 +156,12 @@ class VictimsInFlightTest {
                     .node("n0")
                     .priority(10)
                     .req(Map.of("cpu", "1"))
-                    .terminating()
+                    .terminating(grace)
                     .info(),
                 n0.pods().get(2),
                 n0.pods().get(3));
 
-    assertThat(filter(preemptor("n0"), withTerminating)).isEqualTo(Code.UNSCHEDULABLE);
+    assertThat(filter(preemptor("n0"), withTerminating)).isEqualTo(want);
   }
 
   @Test
@@ -190,5 +212,28 @@ class VictimsInFlightTest {
     assertThat(victims.on("p0", "n0")).isEmpty();
     assertThat(victims.on("p" + VictimsInFlight.MAX_PREEMPTORS, "n0"))
         .isEqualTo(Set.of("v" + VictimsInFlight.MAX_PREEMPTORS));
+  }
+
+  @Test
+  void aProposedVictimThisCacheHasLostButAgreedEarlierIsNamedAgain() {
+    // kube-scheduler preempts again before its cache has lost n0-1, which this one already has:
+    // the node needs nothing more, and naming n0-1 again costs nothing.
+    victims.agreed("vip", Map.of("n0", List.of("n0-0", "n0-1")));
+    NodeInfo n0 = fullNode("n0");
+    NodeInfo emptied =
+        MakeNode.node()
+            .name("n0")
+            .capacity(Map.of("cpu", "4", "pods", "110"))
+            .info(n0.pods().get(2), n0.pods().get(3));
+
+    Map<String, ProposalReview.Needed> answer =
+        ProposalReview.review(
+            framework(),
+            Snapshot.of(List.of(emptied, fullNode("n1"))),
+            preemptor(null),
+            Map.of("n0", Set.of("n0-1"), "n1", Set.of("n1-0", "n1-1")));
+
+    assertThat(answer).containsOnlyKeys("n0");
+    assertThat(answer.get("n0").uids()).containsExactly("n0-1");
   }
 }

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -201,140 +199,40 @@ class KubernetesClusterTest {
   }
 
   @Test
-  void warmingUpOnAPodsEventsReadsThemAsTheWatchWouldAndKeepsNothing() {
+  void watchEventsReadWithoutKeepingAreDecodedAndReadAsTheWatchWouldAndLeaveNothing() {
     client.nodes().resource(node("n1", "4")).create();
     create(pod("p1", "n1", "1"));
     startSource();
     long generation = cache.snapshot().generation();
     long events = source.events();
-    Pod pending = pod("warm", null, "500m");
-    pending.getMetadata().setUid("warm-uid");
-    pending.getStatus().setPhase("Pending");
+    Pod bound = pod("warm", "n1", "500m");
+    bound.getMetadata().setUid("warm-uid");
+    String json = client.getKubernetesSerialization().asJson(bound);
 
-    source.warmUpEvents(pending, "n1", 3);
+    assertThat(source.watches()).isTrue();
+    source.readWatchEvents(
+        List.of(
+            "{\"type\":\"ADDED\",\"object\":" + json + "}",
+            "{\"type\":\"DELETED\",\"object\":" + json + "}"),
+        3);
 
     assertThat(cache.podCount()).isEqualTo(1);
     assertThat(cache.snapshot().generation()).isEqualTo(generation);
     assertThat(source.events()).isEqualTo(events);
     assertThat(source.pendingPods()).isEmpty();
     assertThat(source.findPod("default", "warm", "")).isNull();
-    assertThat(pending.getSpec().getNodeName()).as("the pod given is not changed").isNull();
     assertThat(requestedMilliCpu("n1")).isEqualTo(1000);
 
-    // The bound event is read as the cache reads a pod: one it would refuse fails the warm-up too.
-    Pod unreadable = pod("bad", null, "lots");
+    // A bound pod is read as the cache reads one: one it would refuse fails here too.
+    Pod unreadable = pod("bad", "n1", "lots");
     unreadable.getMetadata().setUid("bad-uid");
-    assertThatThrownBy(() -> source.warmUpEvents(unreadable, "n1", 1))
+    String bad =
+        "{\"type\":\"ADDED\",\"object\":"
+            + client.getKubernetesSerialization().asJson(unreadable)
+            + "}";
+    assertThatThrownBy(() -> source.readWatchEvents(List.of(bad), 1))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(cache.podCount()).isEqualTo(1);
-  }
-
-  @Test
-  void theWarmUpsBoundEventCarriesANullProbeTimeAsTheApiServerWritesIt() {
-    Pod bound = pod("warm", "n1", "500m");
-    bound
-        .getStatus()
-        .setConditions(
-            List.of(new PodConditionBuilder().withType("PodScheduled").withStatus("True").build()));
-    String json = WarmUpEvents.withNullProbeTime(client.getKubernetesSerialization().asJson(bound));
-
-    assertThat(json).contains("\"lastProbeTime\":null,\"type\":\"PodScheduled\"");
-    Pod decoded = client.getKubernetesSerialization().unmarshal(json, Pod.class);
-    assertThat(decoded.getStatus().getConditions())
-        .singleElement()
-        .satisfies(
-            c -> {
-              assertThat(c.getType()).isEqualTo("PodScheduled");
-              assertThat(c.getLastProbeTime()).isNull();
-            });
-  }
-
-  @Test
-  void theWarmUpsEventsAreAPodsLifeWrittenAsTheApiServerWritesIt() {
-    Pod pending = pod("warm", null, "500m");
-    pending.getStatus().setPhase("Pending");
-    WatchEventSerialization serialization = new WatchEventSerialization();
-
-    List<String> texts = WarmUpEvents.podLife(serialization, pending, "n1");
-
-    assertThat(texts)
-        .extracting(t -> t.substring(0, t.indexOf(",\"object\"")))
-        .containsExactly(
-            "{\"type\":\"ADDED\"",
-            "{\"type\":\"MODIFIED\"",
-            "{\"type\":\"MODIFIED\"",
-            "{\"type\":\"DELETED\"");
-    assertThat(texts)
-        .allSatisfy(
-            t -> {
-              assertThat(t).contains(",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",");
-              assertThat(t).endsWith("}}\n");
-              assertThat(t)
-                  .contains("\"managedFields\":[{")
-                  .contains("\"manager\":\"kubectl-create\"");
-            });
-    assertThat(texts.get(0)).doesNotContain("kube-scheduler");
-    assertThat(texts.get(1))
-        .contains("\"manager\":\"kube-scheduler\"", "\"subresource\":\"status\"");
-    List<Pod> decoded =
-        texts.stream().map(t -> (Pod) serialization.decodeWatchEvent(t).getObject()).toList();
-    assertThat(decoded)
-        .extracting(p -> p.getSpec().getNodeName())
-        .containsExactly(null, "n1", "n1", "n1");
-    assertThat(decoded)
-        .extracting(p -> p.getMetadata().getDeletionGracePeriodSeconds())
-        .containsExactly(null, null, 30L, 30L);
-    assertThat(decoded)
-        .extracting(p -> p.getMetadata().getManagedFields())
-        .as("skipped by the decoder, as in real events")
-        .allSatisfy(m -> assertThat(m).isNullOrEmpty());
-    assertThat(decoded.get(1).getStatus().getConditions())
-        .singleElement()
-        .satisfies(c -> assertThat(c.getType()).isEqualTo("PodScheduled"));
-    assertThat(pending.getMetadata().getManagedFields())
-        .as("the pod given is not changed")
-        .isNullOrEmpty();
-  }
-
-  @Test
-  void theWarmUpsOtherEventsAreANamespacesLifeAndANodesStatus() {
-    WatchEventSerialization serialization = new WatchEventSerialization();
-    Node node = node("n1", "4");
-
-    List<String> texts = WarmUpEvents.otherKinds(serialization, "team-a", node);
-
-    assertThat(texts).hasSize(4).allSatisfy(t -> assertThat(t).endsWith("}}\n"));
-    assertThat(texts.subList(0, 3))
-        .allSatisfy(
-            t ->
-                assertThat(t)
-                    .contains("\"object\":{\"kind\":\"Namespace\",\"apiVersion\":\"v1\","));
-    assertThat(texts.get(3)).contains("\"object\":{\"kind\":\"Node\",\"apiVersion\":\"v1\",");
-    assertThat(texts).allSatisfy(t -> assertThat(t).contains("\"managedFields\":[{"));
-    List<Object> decoded =
-        texts.stream().map(t -> serialization.decodeWatchEvent(t).getObject()).toList();
-    assertThat(decoded.subList(0, 3))
-        .allSatisfy(o -> assertThat(((Namespace) o).getMetadata().getName()).isEqualTo("team-a"));
-    assertThat(((Namespace) decoded.get(1)).getStatus().getPhase()).isEqualTo("Terminating");
-    assertThat(((Node) decoded.get(3)).getMetadata().getName()).isEqualTo("n1");
-    assertThat(node.getMetadata().getManagedFields())
-        .as("the node given is not changed")
-        .isNullOrEmpty();
-    assertThat(WarmUpEvents.otherKinds(serialization, null, null))
-        .as("no node: the namespace's events alone")
-        .hasSize(3);
-  }
-
-  @Test
-  void anEventsObjectComesKindFirstAndTheEventWithANewline() {
-    assertThat(
-            WarmUpEvents.watchEvent(
-                "ADDED", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{}}"))
-        .isEqualTo(
-            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{}}}\n");
-    assertThat(WarmUpEvents.watchEvent("DELETED", "{\"kind\":\"Pod\"}"))
-        .as("another order is left as it is")
-        .isEqualTo("{\"type\":\"DELETED\",\"object\":{\"kind\":\"Pod\"}}\n");
   }
 
   @Test

@@ -8,7 +8,7 @@ import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.extender.ExtenderMetrics;
-import io.schedext.extender.WarmUp;
+import io.schedext.extender.SeparateVerbsFixture;
 import io.schedext.extender.WireCodec;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
@@ -17,14 +17,20 @@ import io.schedext.profiles.ProfileDefaults;
 import io.schedext.testing.FixedSource;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.TestFrameworks;
+import io.schedext.warmup.Compilers;
+import io.schedext.warmup.WarmUp;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-/** Readiness is UP once the cluster state is in and the request path has been warmed up on it. */
+/**
+ * Readiness is UP once the cluster state is in and every other condition is met: the request path
+ * warmed up on it ({@link WarmUp#progress}), as the warm-up's configuration makes it one.
+ */
 class ReadinessTest {
 
   private final SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
@@ -41,16 +47,18 @@ class ReadinessTest {
         0,
         source,
         cache,
-        new WireCodec(1 << 20),
+        SeparateVerbsFixture.inProcess(new WireCodec(1 << 20)),
         () -> new Frameworks(Map.of(fw.profileName(), fw), fw.profileName()),
         new ExtenderMetrics(new SimpleMeterRegistry()),
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT,
+        Compilers.NO_WAIT,
         () -> {});
   }
 
   private Health health(ClusterSource source, WarmUp warmUp) {
-    return new ExtenderConfiguration().clusterState(source, cache, warmUp).health();
+    return new ExtenderConfiguration()
+        .clusterState(source, cache, List.of(warmUp::progress))
+        .health();
   }
 
   @Test

@@ -131,4 +131,20 @@ class AgreedVictimsTest {
 
     assertThat(uids(again, "n1")).as("two of four are enough").hasSize(2);
   }
+
+  @Test
+  void
+      aPreemptionAgainWhileTheFirstVictimsAreStillInKubeSchedulersCacheAnswersTheNodeBeingEmptied() {
+    // kube-scheduler retried the pod before its own cache saw the first deletions: it proposes
+    // every node with two victims again, and would pick among them at random.
+    String fourth = pod("fourth", null);
+    preempt(fourth, victims("n0", "n0-2", "n0-3") + "," + victims("n1", "n1-2", "n1-3"));
+    String nominated = pod("fourth", "n0");
+
+    JsonNode again =
+        preempt(nominated, victims("n0", "n0-2", "n0-3") + "," + victims("n1", "n1-2", "n1-3"));
+
+    assertThat(again.fieldNames()).toIterable().containsExactly("n0");
+    assertThat(uids(again, "n0")).containsExactlyInAnyOrder("n0-2", "n0-3");
+  }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.schedext.plugins.defaultpreemption.ProposalReview;
 import io.schedext.testing.Http;
 import io.schedext.testing.StallingProxy;
 import io.schedext.testing.realcluster.ControlPlane;
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -59,11 +62,14 @@ class PreemptionTest {
     // API reads of bind wait on the delayed responses too.
     registry.add("extender.cluster.request-timeout", () -> "5s");
     registry.add("extender.bind.timeout", () -> "10s");
-    registry.add("logging.level.io.schedext.extender.decisions", () -> "debug");
   }
 
   @BeforeEach
   void ready() {
+    // Every verb's decision in the log, for reading a failure: each call's line says what was kept.
+    LoggingSystem logs = LoggingSystem.get(getClass().getClassLoader());
+    logs.setLogLevel("io.schedext.extender.decisions", LogLevel.DEBUG);
+    logs.setLogLevel(ProposalReview.class.getName(), LogLevel.DEBUG);
     cp = RealClusterExtension.get();
     api = cp.client();
     http = new Http(port);

@@ -126,6 +126,16 @@ public final class PodWrapper {
     return this;
   }
 
+  /**
+   * Marks the pod as being deleted with a grace period of {@code seconds} (0: the API server's
+   * update before it deletes the pod at once).
+   */
+  public PodWrapper terminating(long seconds) {
+    terminating();
+    pod.getMetadata().setDeletionGracePeriodSeconds(seconds);
+    return this;
+  }
+
   public PodWrapper phase(String phase) {
     pod.getStatus().setPhase(phase);
     return this;

@@ -176,7 +176,7 @@ final class FilterPhase {
     // Asked once per call rather than per node: nominations change only with watch events, which a
     // node-by-node answer would not see consistently either.
     boolean noneNominated = services.nominator().isEmpty();
-    Leaving leaving = Leaving.of(services.nominator(), pod);
+    Leaving leaving = Leaving.of(services.nominator(), pod, nodes);
     services
         .parallelizer()
         .untilLight(
@@ -218,14 +218,36 @@ final class FilterPhase {
    */
   private record Leaving(String node, Set<String> uids) {
 
-    /** What is leaving the node {@code pod} is nominated to, or null when nothing is. */
-    static Leaving of(PodNominator nominator, PodInfo pod) {
+    /**
+     * What is leaving for {@code pod} in a cycle over {@code nodes}, or null when nothing is: the
+     * victims agreed on the node it is nominated to; for a pod not (yet) shown nominated, those of
+     * the one node among {@code nodes} that has victims agreed for it. kube-scheduler deletes the
+     * victims of the node it picked only, and hands the extender only nodes its own filters passed:
+     * the other nodes answered in the same preempt call still hold their victims in its cache, so
+     * with its resource filter on only the picked node comes. kube-scheduler 1.34 retries a
+     * preemptor when the deletions arrive, which can be before the nomination it patched does: the
+     * pod it sends then carries none. With more than one such node no choice is made.
+     */
+    static Leaving of(PodNominator nominator, PodInfo pod, List<NodeInfo> nodes) {
       String nominated = pod.nominatedNodeName();
-      if (nominated.isEmpty()) {
+      if (!nominated.isEmpty()) {
+        Set<String> uids = nominator.victimsAgreed(pod.uid(), nominated);
+        return uids.isEmpty() ? null : new Leaving(nominated, uids);
+      }
+      Set<String> agreedOn = nominator.nodesWithVictimsAgreed(pod.uid());
+      if (agreedOn.isEmpty()) {
         return null;
       }
-      Set<String> uids = nominator.victimsAgreed(pod.uid(), nominated);
-      return uids.isEmpty() ? null : new Leaving(nominated, uids);
+      String only = null;
+      for (NodeInfo n : nodes) {
+        if (agreedOn.contains(n.name())) {
+          if (only != null) {
+            return null;
+          }
+          only = n.name();
+        }
+      }
+      return only == null ? null : new Leaving(only, nominator.victimsAgreed(pod.uid(), only));
     }
 
     /** Removes the leaving pods from {@code node} ({@link PluginsRunner#removeGonePods}). */

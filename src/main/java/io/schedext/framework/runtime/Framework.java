@@ -400,7 +400,8 @@ public final class Framework implements PluginsRunner {
    * The Filter of a scheduling cycle: filters every node of {@code nodes} in parallel ({@link
    * #runFilterPluginsWithNominatedPods} on each) and returns their statuses in the same order; one
    * Filter extension-point sample covers all of them, as upstream. On the node the pod is nominated
-   * to, the victims this extender agreed to evict for it are gone first, as in kube-scheduler's
+   * to (for a pod not yet shown nominated, the one node of {@code nodes} with victims agreed for
+   * it), the victims this extender agreed to evict for it are gone first, as in kube-scheduler's
    * cache ({@link io.schedext.framework.PodNominator#victimsAgreed}). In a cycle that records
    * plugin metrics, per-plugin durations are observed on at most {@link #PLUGIN_METRICS_NODES}
    * nodes spread evenly over the list.

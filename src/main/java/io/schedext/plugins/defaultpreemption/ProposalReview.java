@@ -6,6 +6,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.NodeInfoLister;
 import io.schedext.framework.PluginsRunner;
 import io.schedext.framework.PodInfo;
+import io.schedext.framework.PodNominator;
 import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * importance) and the PDB violations are recounted. A node where the pod still does not fit, or
  * fits without evicting anything, is left out. Victims agreed for the same pod on the same node in
  * an earlier review that the proposal no longer names are gone ({@link
- * io.schedext.framework.PodNominator#victimsAgreed}). Simulates only; never evicts. Stateless.
+ * PodNominator#victimsAgreed}); and when kube-scheduler is known to be evicting those of one node
+ * already, that node alone is answered. Simulates only; never evicts. Stateless.
  */
 public final class ProposalReview {
 
@@ -41,8 +43,22 @@ public final class ProposalReview {
    * @param victims the pods to evict, a subset of the proposal, in the order DefaultPreemption
    *     names them
    * @param numPdbViolations how many of them violate a PodDisruptionBudget
+   * @param leaving UIDs of proposed victims this cache no longer holds that were agreed for the
+   *     same pod on the same node earlier: kube-scheduler, whose cache still does, is evicting them
+   *     already, and names them again at no cost
    */
-  public record Needed(List<PodInfo> victims, int numPdbViolations) {}
+  public record Needed(List<PodInfo> victims, int numPdbViolations, List<String> leaving) {
+
+    /** The victims' UIDs, then those of the leaving pods, as the answer names them. */
+    public List<String> uids() {
+      List<String> out = new ArrayList<>(victims.size() + leaving.size());
+      for (PodInfo p : victims) {
+        out.add(p.uid());
+      }
+      out.addAll(leaving);
+      return out;
+    }
+  }
 
   /**
    * The nodes of {@code proposedUids} (node name → proposed victims by UID) where {@code preemptor}
@@ -91,9 +107,71 @@ public final class ProposalReview {
         out.put(names.get(i), answers[i]);
       }
     }
+    String inFlight = nodeBeingEmptied(fw.handle().nominator(), snapshot, preemptor, out.keySet());
+    if (inFlight != null) {
+      Needed there = out.get(inFlight);
+      out.clear();
+      out.put(inFlight, there);
+    }
     log.debug(
-        "preempt pod={} proposed={} kept={}", preemptor.key(), proposedUids.keySet(), out.keySet());
+        "preempt pod={} proposed={} kept={} (nominated to {}, a node being emptied: {})",
+        preemptor.key(),
+        proposedUids,
+        out.keySet(),
+        preemptor.nominatedNodeName(),
+        inFlight);
     return out;
+  }
+
+  /**
+   * The node among {@code kept} where kube-scheduler is already evicting the victims agreed for
+   * {@code preemptor} in an earlier review, or null when none is known to be: the node the pod is
+   * nominated to, else the one agreed node where some agreed victim is gone from the snapshot or
+   * terminating. kube-scheduler may preempt again for the same pod before its first deletions have
+   * reached its own cache (any cluster event requeues a pod an extender rejected), and then pick
+   * among equal candidates at random; answering that node alone has it finish the eviction it
+   * started instead of starting another elsewhere.
+   */
+  private static String nodeBeingEmptied(
+      PodNominator nominator, NodeInfoLister snapshot, PodInfo preemptor, Set<String> kept) {
+    String nominated = preemptor.nominatedNodeName();
+    if (!nominated.isEmpty()) {
+      return kept.contains(nominated)
+              && !nominator.victimsAgreed(preemptor.uid(), nominated).isEmpty()
+          ? nominated
+          : null;
+    }
+    String found = null;
+    for (String node : nominator.nodesWithVictimsAgreed(preemptor.uid())) {
+      NodeInfo info = snapshot.get(node);
+      if (!kept.contains(node) || info == null) {
+        continue;
+      }
+      if (anyGoneOrTerminating(nominator.victimsAgreed(preemptor.uid(), node), info)) {
+        if (found != null) {
+          return null;
+        }
+        found = node;
+      }
+    }
+    return found;
+  }
+
+  /** Whether one of {@code uids} is no longer on {@code node}, or is terminating there. */
+  private static boolean anyGoneOrTerminating(Set<String> uids, NodeInfo node) {
+    for (String uid : uids) {
+      PodInfo p = null;
+      for (PodInfo q : node.pods()) {
+        if (q.uid().equals(uid)) {
+          p = q;
+          break;
+        }
+      }
+      if (p == null || p.terminating()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -112,14 +190,18 @@ public final class ProposalReview {
     for (PodInfo p : node.pods()) {
       onNode.put(p.uid(), p);
     }
+    Set<String> agreed = fw.handle().nominator().victimsAgreed(preemptor.uid(), node.name());
     List<PodInfo> victims = new ArrayList<>(uids.size());
+    List<String> leaving = new ArrayList<>();
     for (String uid : uids) {
       PodInfo p = onNode.get(uid);
       if (p != null) {
         victims.add(p);
+      } else if (agreed.contains(uid)) {
+        leaving.add(uid);
       }
     }
-    if (victims.isEmpty()) {
+    if (victims.isEmpty() && leaving.isEmpty()) {
       return null;
     }
     // kube-scheduler preempts again for the same pod when its first victims are gone from its
@@ -127,8 +209,7 @@ public final class ProposalReview {
     // are gone.
     CycleState stateCopy = state.copy();
     NodeInfo nodeCopy = node.snapshotCopy();
-    Set<String> gone =
-        new HashSet<>(fw.handle().nominator().victimsAgreed(preemptor.uid(), node.name()));
+    Set<String> gone = new HashSet<>(agreed);
     gone.removeAll(uids);
     if (!gone.isEmpty()) {
       Status s = fw.removeGonePods(stateCopy, preemptor, nodeCopy, gone);
@@ -136,9 +217,14 @@ public final class ProposalReview {
         return null;
       }
     }
+    if (victims.isEmpty()) {
+      // Every proposed victim is gone here already: the node helps if the pod fits it now.
+      Status fits = fw.runFilterPluginsWithNominatedPods(stateCopy, preemptor, nodeCopy);
+      return fits.isSuccess() ? new Needed(List.of(), 0, leaving) : null;
+    }
     VictimSelection sel =
         evaluator.selectVictimsAmong(stateCopy, preemptor, nodeCopy, victims, pdbs);
-    if (!sel.status().isSuccess() || sel.victims().isEmpty()) {
+    if (!sel.status().isSuccess() || (sel.victims().isEmpty() && leaving.isEmpty())) {
       log.debug(
           "preempt pod={} node={}: dropped ({})",
           preemptor.key(),
@@ -146,6 +232,6 @@ public final class ProposalReview {
           sel.status().isSuccess() ? "fits without evicting anything" : sel.status().message());
       return null;
     }
-    return new Needed(sel.victims(), sel.numPdbViolations());
+    return new Needed(sel.victims(), sel.numPdbViolations(), leaving);
   }
 }

@@ -1,4 +1,4 @@
-package io.schedext.cluster;
+package io.schedext.warmup;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceSpec;
@@ -18,9 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The texts of the watch events the warm-up decodes ({@link KubernetesCluster#warmUpEvents}),
- * written as the API server writes them, so that the code compiled on them is the code real events
- * run.
+ * The texts of the watch events the warm-up decodes ({@link
+ * io.schedext.cluster.ClusterSource#readWatchEvents}), written as the API server writes them, so
+ * that the code compiled on them is the code real events run.
  */
 final class WarmUpEvents {
 

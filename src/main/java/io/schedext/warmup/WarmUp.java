@@ -1,9 +1,14 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ClusterSource;
+import io.schedext.extender.EndpointRef;
+import io.schedext.extender.ExtenderMetrics;
+import io.schedext.extender.SeparateVerbs;
+import io.schedext.extender.WireCodec;
 import io.schedext.extender.wire.ExtenderArgs;
 import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.framework.FrameworkException;
@@ -12,25 +17,18 @@ import io.schedext.framework.PodBinder;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.runtime.Framework;
 import io.schedext.framework.runtime.Frameworks;
-import io.schedext.scheduler.SchedulingCycle;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
-import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.web.util.UriUtils;
 
 /**
  * Runs the filter and prioritize path on the live cluster before readiness reports UP, so that the
@@ -53,12 +51,12 @@ import org.springframework.web.util.UriUtils;
  * own code. What the calls change stays private: the frameworks are a private instance of every
  * profile over services of their own (their metrics go to a registry nobody reads, the waiting pods
  * map is theirs, they cannot bind or write volumes), and the services remember pods in their own
- * {@link SeenPods}; every {@link #PAIRS_PER_INSTANCE} pairs a new {@link Instance} takes over, with
- * new pods, so that the first-call branches live services take are compiled too. The live cache is
- * only read, through snapshots (the node infos' memos, keyed by a pod's scoring inputs, fill as for
- * any call). As kube-scheduler binds each pod it places, a real call finds a node or two changed
- * since the one before; the sampled calls see the same, on copies of nodes with earlier warm-up
- * pods placed on them ({@link #place}).
+ * seen pods ({@link SeparateVerbs}); every {@link #PAIRS_PER_INSTANCE} pairs a new {@link Instance}
+ * takes over, with new pods, so that the first-call branches live services take are compiled too.
+ * The live cache is only read, through snapshots (the node infos' memos, keyed by a pod's scoring
+ * inputs, fill as for any call). As kube-scheduler binds each pod it places, a real call finds a
+ * node or two changed since the one before; the sampled calls see the same, on copies of nodes with
+ * earlier warm-up pods placed on them ({@link #place}).
  *
  * <p>Then come {@code smallPairs} pairs over {@link #SMALL_PAIR_NODES} nodes each. HotSpot
  * optimises a method without loops after some thousands of calls, so what runs once per call (the
@@ -76,10 +74,10 @@ import org.springframework.web.util.UriUtils;
  * made in process.
  *
  * <p>After each pair, the cluster source runs its own side of those pods ({@link
- * ClusterSource#warmUpEvents}): for the Kubernetes source, the pod's watch events (created, bound,
- * being deleted, deleted) decoded by the client's serialization and read as the cache reads them,
- * then dropped. In a cold loop round the watch's decoders were a large part of what the optimising
- * compiler did.
+ * ClusterSource#readWatchEvents}): for the Kubernetes source, the pod's watch events (created,
+ * bound, being deleted, deleted) decoded by the client's serialization and read as the cache reads
+ * them, then dropped. In a cold loop round the watch's decoders were a large part of what the
+ * optimising compiler did.
  *
  * <p>Readiness waits for the warm-up ({@link #finished()}); the verbs do not (a call that comes
  * early is answered, only slower). A warm-up that fails is logged and no longer held against
@@ -104,10 +102,10 @@ public final class WarmUp {
   static final int KEPT_PODS = PODS / 2;
 
   /**
-   * Times the source's pod events are run per pair ({@link ClusterSource#warmUpEvents}; four events
-   * for the Kubernetes source): two events per scheduled pod and two more when it goes, but each is
-   * decoded in a fraction of a call's time, and the decoders are compiled only after a few thousand
-   * events. Per large pair; the small pairs run none. Where fewer large pairs run ({@link
+   * Times the source's pod events are run per pair ({@link ClusterSource#readWatchEvents}; four
+   * events for the Kubernetes source): two events per scheduled pod and two more when it goes, but
+   * each is decoded in a fraction of a call's time, and the decoders are compiled only after a few
+   * thousand events. Per large pair; the small pairs run none. Where fewer large pairs run ({@link
    * #largePairs}), so do fewer events: bringing as many as the configured pairs would at 5,000
    * nodes took the warm-up from 7.2 to 8.5 s, and start to ready from 23.4 to 25.0 s, listing an
    * API server.
@@ -136,26 +134,6 @@ public final class WarmUp {
   private static final long READY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   /**
-   * The just-in-time compilers as the warm-up sees them: how much they have compiled so far, and
-   * how long the warm-up waits for them to finish what its calls set them to compile.
-   *
-   * @param compiledMillis the compilers' CPU time so far, in milliseconds (summed over their
-   *     threads), or -1 when it cannot be known
-   * @param maxWaitNanos the longest wait after the calls; 0 waits not at all
-   * @param park waits the given nanoseconds (or returns earlier)
-   */
-  public record Compilers(LongSupplier compiledMillis, long maxWaitNanos, LongConsumer park) {
-
-    /** Not waited for. */
-    public static final Compilers NO_WAIT = new Compilers(() -> -1, 0, nanos -> {});
-
-    /** This JVM's compilers ({@link CompilerCpu}), waited for at most {@code maxWait}. */
-    public static Compilers ofThisJvm(Duration maxWait) {
-      return new Compilers(CompilerCpu.ofThisJvm(), maxWait.toNanos(), LockSupport::parkNanos);
-    }
-  }
-
-  /**
    * The compilers count as done once they compile less than {@link #QUIET_MILLIS} over this long: a
    * tenth of one compiler thread.
    */
@@ -169,14 +147,15 @@ public final class WarmUp {
   private final ClusterSource source;
   private final SchedulerCache cache;
   private final WireCodec codec;
+  private final SeparateVerbs.Factory verbs;
   private final Supplier<Frameworks> newFrameworks;
   private final LongSupplier nanoTime;
   private final Compilers compilers;
   private final Runnable collectGarbage;
   private final ExtenderMetrics metrics;
   private final String pathPrefix;
-  private final EndpointRef endpoint = new EndpointRef(null);
-  private volatile Function<Instance, ExtenderEndpoint> endpoints;
+  private final EndpointRef endpoint = new EndpointRef();
+  private volatile boolean overHttpEndpoint;
   private volatile Instance instance;
   private volatile Supplier<Snapshot> pairSnapshots;
   private volatile InetSocketAddress server;
@@ -204,7 +183,7 @@ public final class WarmUp {
       int smallPairs,
       ClusterSource source,
       SchedulerCache cache,
-      WireCodec codec,
+      SeparateVerbs.Factory verbs,
       Supplier<Frameworks> frameworks,
       ExtenderMetrics metrics,
       LongSupplier nanoTime,
@@ -219,7 +198,8 @@ public final class WarmUp {
     this.planned = pairs + smallPairs;
     this.source = source;
     this.cache = cache;
-    this.codec = codec;
+    this.codec = verbs.codec();
+    this.verbs = verbs;
     this.newFrameworks = frameworks;
     this.nanoTime = nanoTime;
     this.compilers = compilers;
@@ -257,43 +237,40 @@ public final class WarmUp {
    * @param filter its filter service
    * @param prioritize its prioritize service
    */
-  record Instance(
-      int number, Frameworks frameworks, FilterService filter, PrioritizeService prioritize) {}
+  record Instance(int number, SeparateVerbs verbs) {
+
+    /** Its frameworks, one per profile. */
+    Frameworks frameworks() {
+      return verbs.frameworks();
+    }
+  }
 
   /** Instance {@code number}, new in everything it holds. */
   private Instance newInstance(int number) {
-    IncomingPods pods = new IncomingPods(new SeenPods(KEPT_PODS, Duration.ofMinutes(1), nanoTime));
-    SchedulingCycle cycle = new SchedulingCycle();
-    return new Instance(
-        number,
-        newFrameworks.get(),
-        new FilterService(pods, cycle, codec.recentNames(), metrics, false),
-        new PrioritizeService(pods, cycle, metrics, false));
+    return new Instance(number, verbs.create(newFrameworks.get(), metrics, KEPT_PODS, nanoTime));
   }
 
   /** Starts instance {@code number}, with its endpoint when the calls go over HTTP. */
   private Instance renew(int number) {
     Instance next = newInstance(number);
     instance = next;
-    Function<Instance, ExtenderEndpoint> toEndpoint = endpoints;
-    if (toEndpoint != null) {
-      endpoint.set(toEndpoint.apply(next));
+    if (overHttpEndpoint) {
+      endpoint.set(next.verbs().endpoint(this::snapshot, pathPrefix));
     }
     return next;
   }
 
   /**
-   * Has the calls over HTTP answered by the endpoint {@code endpoints} makes for each instance (one
-   * under {@link #pathPrefix()} with the instance's services and frameworks), from the current
-   * instance on; {@link #endpoint()} hands requests to it.
+   * Has the calls over HTTP answered by an endpoint of each instance's verbs under {@link
+   * #pathPrefix()}, from the current instance on; {@link #endpoint()} hands requests to it.
    */
-  public void answerOverHttpWith(Function<Instance, ExtenderEndpoint> endpoints) {
-    this.endpoints = endpoints;
-    endpoint.set(endpoints.apply(instance));
+  public void answerOverHttp() {
+    overHttpEndpoint = true;
+    endpoint.set(instance.verbs().endpoint(this::snapshot, pathPrefix));
   }
 
   /** The endpoint answering the warm-up's calls over HTTP: the current instance's. */
-  EndpointRef endpoint() {
+  public EndpointRef endpoint() {
     return endpoint;
   }
 
@@ -341,16 +318,10 @@ public final class WarmUp {
   }
 
   /**
-   * The current instance's filter service (its own pods and PreFilter hand-off, the warm-up's
-   * metrics).
+   * The current instance's verbs (their own pods and PreFilter hand-off, the warm-up's metrics).
    */
-  FilterService filterService() {
-    return instance.filter();
-  }
-
-  /** The current instance's prioritize service. */
-  PrioritizeService prioritizeService() {
-    return instance.prioritize();
+  SeparateVerbs verbs() {
+    return instance.verbs();
   }
 
   /** The current instance's frameworks: a private instance of every profile. */
@@ -361,6 +332,26 @@ public final class WarmUp {
   /** The metrics of the warm-up's services and frameworks, which nobody reads. */
   ExtenderMetrics metrics() {
     return metrics;
+  }
+
+  /** Marshals the warm-up's watch events (the source decodes them with its own). */
+  private static final KubernetesSerialization EVENTS = new KubernetesSerialization();
+
+  /**
+   * Has the source read the watch events of {@code pod} ({@link WarmUpEvents#podLife}: created,
+   * bound to {@code node}, being deleted, deleted), {@link #EVENTS_PER_PAIR} times over, then those
+   * of other kinds ({@link WarmUpEvents#otherKinds}) once; nothing for a source without watches. In
+   * a cold loop round the watch's decoders were a large part of what the optimising compiler did.
+   */
+  private void readEvents(Pod pod, NodeInfo node) {
+    if (!source.watches()) {
+      return;
+    }
+    source.readWatchEvents(WarmUpEvents.podLife(EVENTS, pod, node.name()), EVENTS_PER_PAIR);
+    // Once: what matters for them is that their path has been taken before it is compiled, and a
+    // large cluster's node is a long text to decode.
+    source.readWatchEvents(
+        WarmUpEvents.otherKinds(EVENTS, pod.getMetadata().getNamespace(), node.node()), 1);
   }
 
   private static String randomHex(int bytes) {
@@ -442,7 +433,6 @@ public final class WarmUp {
       // the snapshot it takes. Set at the first pair of each instance.
       List<Pod> pods = List.of();
       List<PodInfo> podInfos = List.of();
-      SnapshotNames nameIndexes = null;
       Snapshot bodiesFor = null;
       List<String> names = List.of();
       byte[][] bodies = null;
@@ -461,7 +451,7 @@ public final class WarmUp {
             podInfos = pods.stream().map(PodInfo::of).toList();
             bodies = new byte[pods.size()][];
             bodiesFor = null;
-            nameIndexes = new SnapshotNames();
+            current.verbs().newNameIndex();
             placed.clear();
           }
           // Every other pair is the call kube-scheduler makes with its default
@@ -476,7 +466,7 @@ public final class WarmUp {
               overrides.isEmpty() ? cache::snapshot : () -> withPlaced(cache.snapshot(), overrides);
           Framework framework =
               current.frameworks().get(profiles.get((i / (2 * PODS)) % profiles.size()));
-          Call call = new Call(framework, snapshots, nameIndexes);
+          SeparateVerbs.Pair call = current.verbs().pair(framework, snapshots);
           if (bodiesFor == null || !bodiesFor.sameNodeOrder(call.snapshot())) {
             bodiesFor = call.snapshot();
             names = names(bodiesFor);
@@ -502,17 +492,14 @@ public final class WarmUp {
             }
           }
           if (http == null) {
-            codec.encode(current.filter().filter(call, decode(body, call)), buf);
-            codec.encode(current.prioritize().prioritize(call, decode(body, call)), buf);
+            call.filter(body, buf);
+            call.prioritize(body, buf);
           }
           if (sampledPair) {
             place(podInfos.get(pod), call.snapshot().get(sample.get(0)), placed);
           }
           if (!small) {
-            source.warmUpEvents(
-                pods.get(pod),
-                call.snapshot().list().get(i % call.snapshot().size()).name(),
-                EVENTS_PER_PAIR);
+            readEvents(pods.get(pod), call.snapshot().list().get(i % call.snapshot().size()));
           }
           done = i + 1;
         }
@@ -625,15 +612,7 @@ public final class WarmUp {
    */
   private boolean postPair(
       LoopbackClient http, Frameworks frameworks, Framework framework, byte[] body) {
-    String base =
-        contextPath
-            + pathPrefix
-            + (framework == frameworks.defaultFramework()
-                ? ExtenderEndpoint.DEFAULT_PROFILE_PREFIX
-                : ExtenderEndpoint.NAMED_PROFILE_PREFIX
-                    + "/"
-                    + UriUtils.encodePathSegment(framework.profileName(), StandardCharsets.UTF_8))
-            + "/";
+    String base = contextPath + pathPrefix + SeparateVerbs.verbsPath(frameworks, framework);
     String failed;
     try {
       int f = http.post(base + "filter", body);
@@ -648,11 +627,6 @@ public final class WarmUp {
     http.close();
     log.info("Warm-up calls go on in process after {} over HTTP: {}", overHttp, failed);
     return false;
-  }
-
-  /** A body decoded as the endpoint decodes a request's. */
-  private ExtenderArgs decode(byte[] body, Call call) {
-    return codec.decodeSchedulingArgs(new ByteArrayInputStream(body), body.length, call.names());
   }
 
   /**

@@ -1,17 +1,20 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.spy;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -20,8 +23,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.schedext.cache.SchedulerCache;
 import io.schedext.cluster.ClusterSource;
 import io.schedext.cluster.ObjectStore;
+import io.schedext.extender.ExtenderMetrics;
+import io.schedext.extender.SeenPods;
+import io.schedext.extender.SeparateVerbs;
+import io.schedext.extender.SeparateVerbsFixture;
+import io.schedext.extender.WireCodec;
 import io.schedext.extender.wire.ExtenderArgs;
-import io.schedext.extender.wire.ExtenderFilterResult;
+import io.schedext.extender.wire.ReplyBuffer;
 import io.schedext.framework.FrameworkException;
 import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
@@ -128,11 +136,11 @@ class WarmUpTest {
         smallPairs,
         source,
         cache,
-        codec,
+        SeparateVerbsFixture.inProcess(codec),
         frameworks,
         privateMetrics,
         System::nanoTime,
-        WarmUp.Compilers.NO_WAIT,
+        Compilers.NO_WAIT,
         () -> {});
   }
 
@@ -182,7 +190,7 @@ class WarmUpTest {
     // The pods taken in turn outnumber those kept, so each filter call meets its pod anew (the
     // branch the live filter path takes for every pod's first call) and its prioritize finds it.
     assertThat(WarmUp.KEPT_PODS).isLessThan(WarmUp.PODS);
-    assertThat(w.filterService().pods().seen().size()).isEqualTo(WarmUp.KEPT_PODS);
+    assertThat(w.verbs().seenPods().size()).isEqualTo(WarmUp.KEPT_PODS);
   }
 
   @Test
@@ -197,22 +205,15 @@ class WarmUpTest {
               made.add(f);
               return f;
             });
-    List<Integer> endpointsFor = new ArrayList<>();
-    w.answerOverHttpWith(
-        g -> {
-          endpointsFor.add(g.number());
-          return null;
-        });
-    FilterService first = w.filterService();
+    SeparateVerbs first = w.verbs();
 
     w.run();
 
     assertThat(made).hasSize(2);
     assertThat(w.frameworks()).isSameAs(made.get(1));
-    assertThat(w.filterService()).isNotSameAs(first);
-    assertThat(endpointsFor).containsExactly(0, 1);
+    assertThat(w.verbs()).isNotSameAs(first);
     // The second instance remembers pods of its own, none of the first's.
-    SeenPods seen = w.filterService().pods().seen();
+    SeenPods seen = w.verbs().seenPods();
     assertThat(IntStream.range(0, WarmUp.PODS).mapToObj(i -> seen.get(WarmUpPods.uid(i))))
         .containsOnlyNulls();
     assertThat(
@@ -289,19 +290,23 @@ class WarmUpTest {
   void onlyTheLargePairsRunWatchEvents() {
     nodes(10_000);
     ClusterSource source = spy(FixedSource.ready());
+    doReturn(true).when(source).watches();
     WarmUp w = warmUp(20, 3, this::privateFrameworks, source);
     w.run();
     assertThat(w.done()).isEqualTo(13);
-    // 10 of the 20 large pairs run at 10,000 nodes, each with its events; the small ones with none.
-    verify(source, times(10)).warmUpEvents(any(), any(), eq(WarmUp.EVENTS_PER_PAIR));
-    verify(source, times(10)).warmUpEvents(any(), any(), anyInt());
+    // 10 of the 20 large pairs run at 10,000 nodes, each with its pod's events and once those of
+    // other kinds; the small ones with none.
+    verify(source, times(10)).readWatchEvents(anyList(), eq(WarmUp.EVENTS_PER_PAIR));
+    verify(source, times(10)).readWatchEvents(anyList(), eq(1));
+    verify(source, times(20)).readWatchEvents(anyList(), anyInt());
   }
 
   @Test
   void theWarmUpsCallsAreNoDecisionsToLog() {
     nodes(3);
     ch.qos.logback.classic.Logger decisions =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(DecisionLog.NAME);
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger("io.schedext.extender.decisions");
     ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
         new ch.qos.logback.core.read.ListAppender<>();
     ch.qos.logback.classic.Level previous = decisions.getLevel();
@@ -432,18 +437,17 @@ class WarmUpTest {
     nodes(1);
     PodInfo first = PodInfo.of(WarmUpPods.pod(0));
     assertThat(first.uid()).isNotEqualTo(PodInfo.of(WarmUpPods.pod(1)).uid());
-    VerbHarness harness =
-        new VerbHarness(
-            cache,
-            FixedSource.ready(),
-            privateFrameworks(),
-            TestFrameworks.services(store).parallelizer(),
-            new SeenPods(10, Duration.ofMinutes(1), System::nanoTime),
-            privateMetrics);
-    ExtenderFilterResult r =
-        harness.filter(null, new ExtenderArgs(WarmUpPods.pod(0), null, List.of("node-0")));
-    assertThat(r.nodeNames()).containsExactly("node-0");
-    assertThat(r.error()).isEmpty();
+    SeparateVerbs verbs =
+        SeparateVerbsFixture.inProcess(codec)
+            .create(privateFrameworks(), privateMetrics, 10, System::nanoTime);
+    ReplyBuffer reply = codec.borrowBuffer();
+    verbs
+        .pair(verbs.frameworks().defaultFramework(), cache::snapshot)
+        .filter(codec.encode(new ExtenderArgs(WarmUpPods.pod(0), null, List.of("node-0"))), reply);
+    JsonNode r = codec.readTree(reply.toByteArray(), false);
+    codec.release(reply);
+    assertThat(r.get("NodeNames")).extracting(JsonNode::asText).containsExactly("node-0");
+    assertThat(r.get("Error").asText()).isEmpty();
   }
 
   @Test
@@ -575,8 +579,8 @@ class WarmUpTest {
       return now;
     }
 
-    WarmUp.Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
-      return new WarmUp.Compilers(
+    Compilers compilers(int busyWindows, long perWindow, long maxWaitMillis) {
+      return new Compilers(
           () -> {
             if (!asked) {
               asked = true;
@@ -600,14 +604,14 @@ class WarmUpTest {
     }
   }
 
-  private WarmUp warmUp(int pairs, FakeCompilers fake, WarmUp.Compilers compilers) {
+  private WarmUp warmUp(int pairs, FakeCompilers fake, Compilers compilers) {
     fake.warmUp =
         new WarmUp(
             pairs,
             0,
             FixedSource.ready(),
             cache,
-            codec,
+            SeparateVerbsFixture.inProcess(codec),
             this::privateFrameworks,
             privateMetrics,
             fake::nanoTime,
@@ -640,11 +644,11 @@ class WarmUpTest {
             0,
             FixedSource.ready(),
             cache,
-            codec,
+            SeparateVerbsFixture.inProcess(codec),
             this::privateFrameworks,
             privateMetrics,
             System::nanoTime,
-            WarmUp.Compilers.NO_WAIT,
+            Compilers.NO_WAIT,
             () ->
                 steps.add(
                     "collected after "
@@ -719,7 +723,7 @@ class WarmUpTest {
     warmUp(
             1,
             untimed,
-            new WarmUp.Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
+            new Compilers(() -> -1, TimeUnit.SECONDS.toNanos(5), nanos -> untimed.windows++))
         .run();
     assertThat(untimed.windows).isZero();
   }

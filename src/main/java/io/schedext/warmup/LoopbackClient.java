@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;

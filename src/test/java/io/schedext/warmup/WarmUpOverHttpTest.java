@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,7 +18,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      ExplainByNameTest.UNTOUCHED_DEMO,
+      "extender.cluster.file=classpath:cluster/demo-cluster.yaml",
       "extender.scheduling.warm-up-calls=40",
       "extender.scheduling.warm-up-small-calls=10"
     })

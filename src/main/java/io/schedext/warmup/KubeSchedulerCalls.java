@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import java.util.ArrayList;
 import java.util.List;

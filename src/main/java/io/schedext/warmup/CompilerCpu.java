@@ -1,4 +1,4 @@
-package io.schedext.extender;
+package io.schedext.warmup;
 
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
