@@ -466,9 +466,15 @@ final class FaultRun implements AutoCloseable {
     return err.length() > 80 ? err.substring(0, 80) : err;
   }
 
-  /** Seconds from {@code t} until the last pod was seen bound. */
-  long allBoundAfter(Instant t) {
-    return bound.last().map(b -> Duration.between(t, b).toSeconds()).orElse(-1L);
+  /**
+   * When the last pod was seen bound, against {@code t}: "all bound N s after it", or "all bound
+   * before it" when the run was over by then.
+   */
+  String allBound(Instant t) {
+    Instant last = bound.last().orElse(t);
+    return last.isBefore(t)
+        ? "all bound before it"
+        : "all bound " + Duration.between(t, last).toSeconds() + " s after it";
   }
 
   /** Prints one line of the case's figures, for docs/troubleshooting.md. */

@@ -86,14 +86,14 @@ class SchedulingFaultsTest {
           String.format(
               Locale.ROOT,
               "killed at %d bound, in step %d s later; API server restarted at %d bound (away %d"
-                  + " s), in step %d s later, all bound %d s after it was back; after the restart"
+                  + " s), in step %d s later, %s; after the restart"
                   + " %s",
               boundAtKill,
               back.toSeconds(),
               boundAtStop,
               Duration.between(stopped, apiUp).toSeconds(),
               apiBack.toSeconds(),
-              run.allBoundAfter(apiUp),
+              run.allBound(apiUp),
               calls.summary()));
     }
   }
@@ -153,14 +153,14 @@ class SchedulingFaultsTest {
             String.format(
                 Locale.ROOT,
                 "killed at %d bound with binds in flight: %d bind calls cut off (%d had landed, %d"
-                    + " bound by a retry); in step %d s after the kill, all bound %d s after it;"
+                    + " bound by a retry); in step %d s after the kill, %s;"
                     + " after the restart %s",
                 boundAtKill,
                 cut.size(),
                 landedBefore,
                 cut.size() - landedBefore,
                 back.toSeconds(),
-                run.allBoundAfter(killed),
+                run.allBound(killed),
                 calls.summary()));
       }
     }
@@ -208,13 +208,13 @@ class SchedulingFaultsTest {
               Locale.ROOT,
               "stopped at %d bound, away %d s, etcd compacted at revision %d; %d lists after;"
                   + " in step %d s after the API server was back,"
-                  + " all bound %d s after it; %s",
+                  + " %s; %s",
               boundAtStop,
               Duration.between(stopped, restarted).toSeconds(),
               revision,
               relists.size(),
               back.toSeconds(),
-              run.allBoundAfter(restarted),
+              run.allBound(restarted),
               calls.summary()));
     }
   }
@@ -276,12 +276,12 @@ class SchedulingFaultsTest {
             String.format(
                 Locale.ROOT,
                 "stalled at %d bound for %d s; readiness DOWN %d s into it; in step %d s after"
-                    + " the restore, all bound %d s after it; %s",
+                    + " the restore, %s; %s",
                 boundAtStall,
                 Duration.between(stalled, resumed).toSeconds(),
                 down.toSeconds(),
                 back.toSeconds(),
-                run.allBoundAfter(resumed),
+                run.allBound(resumed),
                 calls.summary()));
       }
     }
