@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and rolled. Unless a case says otherwise kube-scheduler's own resource filter and scorers are
  * off: only the extender keeps a node from being over-committed. Each case prints a line of its
  * figures ({@code scheduling fault [...]}), which docs/troubleshooting.md quotes. The class takes
- * about six minutes per Kubernetes version on two shared CPUs, the flood one of them.
+ * four to six minutes per Kubernetes version on two shared CPUs, the flood one to two of them.
  */
 @RealCluster
 class SchedulingFaultsTest {
