@@ -84,6 +84,13 @@ public final class ApiAccess {
           new Grant("resource.k8s.io", "resourceclaims", Set.of("get", "update")),
           new Grant("resource.k8s.io", "resourceclaims/status", Set.of("update", "patch")));
 
+  /**
+   * The non-resource URLs it reads: {@code /version}, {@link ApiProbe}'s question whether the API
+   * server answers at all. Every authenticated client may read it (the built-in ClusterRole {@code
+   * system:public-info-viewer}), so the deployment's ClusterRole does not grant it.
+   */
+  public static final List<String> PUBLIC_READS = List.of("/version");
+
   /** Every grant, watched and written, as sorted {@code group/resource:verb} triples. */
   public static Set<String> triples() {
     Set<String> out = new TreeSet<>();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.schedext.cache.EventGate;
@@ -32,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * ({@link PendingPods}), and Services, Namespaces, volumes, storage, PDBs, controllers and (where
  * the API server serves resource.k8s.io/v1) ResourceClaims, DeviceClasses and ResourceSlices feed
  * the object store, all through {@link ClusterEventHandlers}, which trim what no plugin reads
- * ({@link Trim}). Ready once every informer has synced; not ready while a watch has been down for
- * longer than the grace period. Binds go through {@link KubernetesBinder}, volume writes through
- * {@link KubernetesVolumeWriter}, claim writes through {@link KubernetesClaimWriter}, all bounded
- * by the bind timeout; {@link #compare()} through {@link CacheComparer}. Thread-safe.
+ * ({@link Trim}). Ready once every informer has synced; not ready while a watch has been down, or
+ * the API server has not answered ({@link ApiProbe}), for longer than the grace period. Binds go
+ * through {@link KubernetesBinder}, volume writes through {@link KubernetesVolumeWriter}, claim
+ * writes through {@link KubernetesClaimWriter}, all bounded by the bind timeout; {@link #compare()}
+ * through {@link CacheComparer}. Thread-safe.
  */
 public final class KubernetesCluster implements ClusterSource {
 
@@ -112,6 +114,7 @@ public final class KubernetesCluster implements ClusterSource {
     this.handlers = new ClusterEventHandlers(cache, store, pending, gate);
     this.clock = clock;
     this.health = new WatchHealth(clock, syncGrace);
+    health.probe(new ApiProbe(clock, syncGrace, this::askVersion));
     this.binder = new KubernetesBinder(client, bindTimeout, requestTimeout);
     this.volumeWriter = new KubernetesVolumeWriter(client, bindTimeout, pending::contains);
     this.claimWriter = new KubernetesClaimWriter(client, bindTimeout);
@@ -199,6 +202,20 @@ public final class KubernetesCluster implements ClusterSource {
       log.warn("Discovery of resource.k8s.io/v1 failed: {}", e.getMessage());
       return false;
     }
+  }
+
+  /**
+   * {@code GET /version} on the watches' client, answered by any API server that is reachable (it
+   * needs no permission beyond being authenticated): {@link ApiProbe}'s question.
+   */
+  private CompletableFuture<?> askVersion() {
+    HttpClient http = client.getHttpClient();
+    return http.sendAsync(
+        http.newHttpRequestBuilder()
+            .uri(client.getMasterUrl().toString().replaceAll("/+$", "") + "/version")
+            .timeout(ApiProbe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .build(),
+        String.class);
   }
 
   private <T extends HasMetadata> void add(
@@ -290,9 +307,42 @@ public final class KubernetesCluster implements ClusterSource {
     try {
       return lookups.pods().inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
-      log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
+      log.warn("Looking up pod {}/{} failed: {}", namespace, name, why(e));
       return null;
     }
+  }
+
+  /**
+   * What went wrong, in a few words for a log line: the exception's message, or the first cause's
+   * that has one, with its type (the client's own exception for a cancelled or interrupted call has
+   * no message: a log line saying "failed: null" told nobody anything), followed by the root cause
+   * when that is another one (the client's message for a failed request names only the request:
+   * "Operation: [get] for kind: [Pod] ... failed.", and the connection refused under it is what
+   * went wrong).
+   */
+  static String why(Throwable e) {
+    String said = null;
+    Throwable sayer = null;
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      root = t;
+      if (said == null && t.getMessage() != null && !t.getMessage().isBlank()) {
+        said = t == e ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+        sayer = t;
+      }
+    }
+    if (said == null) {
+      return root.getClass().getSimpleName();
+    }
+    if (root == sayer) {
+      return said;
+    }
+    String rootMessage = root.getMessage();
+    return said
+        + " ("
+        + root.getClass().getSimpleName()
+        + (rootMessage == null || rootMessage.isBlank() ? "" : ": " + rootMessage)
+        + ")";
   }
 
   /** Events handled since start. */

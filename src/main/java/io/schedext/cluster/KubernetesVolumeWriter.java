@@ -68,7 +68,7 @@ final class KubernetesVolumeWriter implements VolumeWriter {
     try {
       return client.pods().inNamespace(namespace).withName(name).get() != null;
     } catch (KubernetesClientException e) {
-      log.warn("Looking up pod {}/{} failed: {}", namespace, name, e.getMessage());
+      log.warn("Looking up pod {}/{} failed: {}", namespace, name, KubernetesCluster.why(e));
       return true;
     }
   }

@@ -10,10 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the informers' state can be trusted: every informer synced, and no watch down for longer
- * than the grace period, timed from the moment it dropped. {@link #poll()} samples every watch (the
- * source runs it every second, so an outage is timed whether or not anything asks for readiness)
- * and logs one line when a watch drops or recovers and when readiness changes. Thread-safe.
+ * Whether the informers' state can be trusted: every informer synced, no watch down for longer than
+ * the grace period, timed from the moment it dropped, and (with an {@link ApiProbe}) the API server
+ * not silent for longer than that either: a stalled connection leaves every watch looking up.
+ * {@link #poll()} samples every watch and the probe (the source runs it every second, so an outage
+ * is timed whether or not anything asks for readiness) and logs one line when watches drop (one for
+ * all that dropped since the last sample) or recover and when readiness changes. Thread-safe.
  */
 final class WatchHealth {
 
@@ -22,6 +24,7 @@ final class WatchHealth {
   private final Clock clock;
   private final Duration syncGrace;
   private final List<InformerHandle<?>> informers = new CopyOnWriteArrayList<>();
+  private volatile ApiProbe probe;
   private String lastReason;
 
   WatchHealth(Clock clock, Duration syncGrace) {
@@ -37,22 +40,54 @@ final class WatchHealth {
     return informers;
   }
 
+  /** Asks {@code probe} at every {@link #poll()} whether the API server answers at all. */
+  void probe(ApiProbe probe) {
+    this.probe = probe;
+  }
+
   /**
    * Samples every watch now, logs what changed, and returns why the state is not ready (empty:
    * ready).
    */
   synchronized String poll() {
+    ApiProbe p = probe;
+    if (p != null) {
+      p.poll();
+    }
+    // An API server that restarts drops every watch at once: one line for all of them, not one
+    // per kind.
+    List<String> dropped = new ArrayList<>();
+    List<String> recovered = new ArrayList<>();
+    Instant firstDrop = null;
     for (InformerHandle<?> h : informers) {
       switch (h.sample()) {
-        case DROPPED ->
-            log.warn(
-                "{} watch dropped at {}; readiness turns DOWN at {} unless it recovers",
-                h.kind(),
-                h.downSince(),
-                h.downSince().plus(syncGrace));
-        case RECOVERED -> log.info("{} watch recovered", h.kind());
+        case DROPPED -> {
+          dropped.add(h.kind());
+          Instant since = h.downSince();
+          firstDrop = firstDrop == null || since.isBefore(firstDrop) ? since : firstDrop;
+        }
+        case RECOVERED -> recovered.add(h.kind());
         case NONE -> {}
       }
+    }
+    if (dropped.size() == 1) {
+      log.warn(
+          "{} watch dropped at {}; readiness turns DOWN at {} unless it recovers",
+          dropped.get(0),
+          firstDrop,
+          firstDrop.plus(syncGrace));
+    } else if (!dropped.isEmpty()) {
+      log.warn(
+          "{} watches dropped at {}: {}; readiness turns DOWN at {} unless they recover",
+          dropped.size(),
+          firstDrop,
+          dropped,
+          firstDrop.plus(syncGrace));
+    }
+    if (recovered.size() == 1) {
+      log.info("{} watch recovered", recovered.get(0));
+    } else if (!recovered.isEmpty()) {
+      log.info("{} watches recovered: {}", recovered.size(), recovered);
     }
     String reason = notReadyReason();
     if (lastReason != null && !reason.equals(lastReason)) {
@@ -84,17 +119,20 @@ final class WatchHealth {
         down.add(h.kind() + " (since " + since + ")");
       }
     }
-    StringBuilder sb = new StringBuilder();
+    List<String> reasons = new ArrayList<>();
     if (!unsynced.isEmpty()) {
-      sb.append("informers not synced yet: ").append(unsynced);
+      reasons.add("informers not synced yet: " + unsynced);
     }
     if (!down.isEmpty()) {
-      if (sb.length() > 0) {
-        sb.append("; ");
-      }
-      sb.append("watches down for longer than ").append(syncGrace).append(": ").append(down);
+      reasons.add("watches down for longer than " + syncGrace + ": " + down);
     }
-    return sb.toString();
+    ApiProbe p = probe;
+    Instant unanswered = p == null ? null : p.unansweredSince();
+    if (unanswered != null && Duration.between(unanswered, now).compareTo(syncGrace) > 0) {
+      reasons.add(
+          "API server not answering for longer than " + syncGrace + " (since " + unanswered + ")");
+    }
+    return String.join("; ", reasons);
   }
 
   /** The kinds whose watch is down (within the grace period or not), as of the last samples. */
@@ -108,9 +146,13 @@ final class WatchHealth {
     return out;
   }
 
-  /** Watch outages and further list/watch failures of every informer since start. */
+  /**
+   * Watch outages and further list/watch failures of every informer, and times the API server
+   * stopped answering, since start.
+   */
   long errors() {
-    long n = 0;
+    ApiProbe p = probe;
+    long n = p == null ? 0 : p.outages();
     for (InformerHandle<?> h : informers) {
       n += h.errors();
     }

@@ -12,7 +12,7 @@ import org.springframework.util.unit.DataSize;
  *
  * @param cluster where the cluster state comes from
  * @param cache scheduler cache settings
- * @param http request handling limits
+ * @param http request handling limits, and the drain at shutdown
  * @param scheduling framework runtime settings
  * @param bind binding settings
  * @param config the scheduler configuration file the profiles come from
@@ -81,10 +81,15 @@ public record ExtenderProperties(
    *     objects)
    * @param bodyReadTimeout how long the reads of one request body may wait for the client in all;
    *     longer gets 408
+   * @param drain at shutdown, how long calls may go on being answered (with {@code Connection:
+   *     close}) before the server stops; 0 = not at all
+   * @param drainQuiet at shutdown, the drain ends once no scheduling call has come for this long
    */
   public record Http(
       @DefaultValue("256MB") DataSize maxRequestBytes,
-      @DefaultValue("2s") Duration bodyReadTimeout) {}
+      @DefaultValue("2s") Duration bodyReadTimeout,
+      @DefaultValue("10s") Duration drain,
+      @DefaultValue("1s") Duration drainQuiet) {}
 
   /**
    * Framework runtime settings.

@@ -25,4 +25,13 @@ public class ServerAccessConfiguration {
   SocketBuffers socketBuffers() {
     return new SocketBuffers();
   }
+
+  /**
+   * Calls answered with {@code Connection: close} between SIGTERM and the server's graceful
+   * shutdown, so that a rolling update fails none (see {@link ShutdownDrain}).
+   */
+  @Bean
+  ShutdownDrain shutdownDrain(ExtenderProperties props) {
+    return new ShutdownDrain(props.http(), System::nanoTime);
+  }
 }

@@ -265,7 +265,10 @@ final class ExtenderEndpoint extends HttpServlet {
       Call call = call(profile);
       A args = verb.decoder().decode(request, call);
       Reply notReady = verb.unlessReady(args, source);
-      return new Prepared<>(verb, call, args, notReady == null ? null : Answer.of(notReady));
+      // Filter and bind answer 200 with an Error while not ready, as kube-scheduler reads them;
+      // counted as what they are, so that they show among the not-ready answers.
+      return new Prepared<>(
+          verb, call, args, notReady == null ? null : new Answer(notReady, "unavailable"));
     } catch (IOException | RuntimeException e) {
       return new Prepared<>(verb, null, null, failure(verb.name(), e));
     }

@@ -7,6 +7,7 @@ import io.schedext.cluster.ClusterSource;
 import io.schedext.framework.parallelize.Parallelizer;
 import io.schedext.framework.runtime.Frameworks;
 import io.schedext.scheduler.BindingCycle;
+import io.schedext.scheduler.PodsInDoubt;
 import io.schedext.scheduler.SchedulingCycle;
 import jakarta.servlet.Filter;
 import java.time.Duration;
@@ -94,13 +95,14 @@ class ExtenderWiring {
       WireCodec codec,
       ExplainService explain,
       VictimsInFlight victims) {
-    SchedulingCycle cycle = new SchedulingCycle();
+    PodsInDoubt inDoubt = new PodsInDoubt(cache);
+    SchedulingCycle cycle = new SchedulingCycle(inDoubt);
     return Verbs.of(
         codec,
         new FilterService(pods, cycle, codec.recentNames(), metrics),
         new PrioritizeService(pods, cycle, metrics),
         new PreemptionService(pods, metrics, victims),
-        new BindService(new BindingCycle(cache, victims), source, seenPods, metrics),
+        new BindService(new BindingCycle(cache, victims, inDoubt), source, seenPods, metrics),
         explain);
   }
 }

@@ -14,7 +14,6 @@ import io.schedext.framework.PreFilterResult;
 import io.schedext.framework.Status;
 import io.schedext.framework.runtime.Framework;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,16 +35,11 @@ public final class BindingCycle {
 
   private static final Logger log = LoggerFactory.getLogger(BindingCycle.class);
 
-  /** The size at which entries of pods no longer assumed are dropped from {@link #inDoubt}. */
-  private static final int IN_DOUBT_PRUNE_AT = 1024;
-
   private final SchedulerCache cache;
   private final VictimsInFlight victims;
 
-  /**
-   * Pods (by UID) whose last Binding has an unknown outcome, with the node they stay assumed on.
-   */
-  private final ConcurrentHashMap<String, String> inDoubt = new ConcurrentHashMap<>();
+  /** Pods whose last Binding has an unknown outcome, with the node they stay assumed on. */
+  private final PodsInDoubt inDoubt;
 
   /** Serialises the binds of the same pod (by UID); binds of other pods rarely share a stripe. */
   private final Object[] podStripes = newStripes(256);
@@ -58,8 +52,17 @@ public final class BindingCycle {
 
   /** Binding cycles assuming pods in {@code cache}, aware of the {@code victims} in flight. */
   public BindingCycle(SchedulerCache cache, VictimsInFlight victims) {
+    this(cache, victims, new PodsInDoubt(cache));
+  }
+
+  /**
+   * The same, recording the pods whose Binding has an unknown outcome in {@code inDoubt} (which the
+   * scheduling cycle reads: {@link SchedulingCycle#SchedulingCycle(PodsInDoubt)}).
+   */
+  public BindingCycle(SchedulerCache cache, VictimsInFlight victims, PodsInDoubt inDoubt) {
     this.cache = cache;
     this.victims = victims;
+    this.inDoubt = inDoubt;
   }
 
   private static Object[] newStripes(int n) {
@@ -116,16 +119,10 @@ public final class BindingCycle {
     PodInfo cached = cache.getPod(a.uid());
     PodInfo inDoubtOnNode = null;
     if (cached != null) {
-      String doubtful = inDoubt.get(a.uid());
-      if (doubtful != null && doubtful.equals(cached.nodeName()) && cache.isAssumedPod(a.uid())) {
+      String doubtful = inDoubt.nodeOf(a.uid());
+      if (doubtful != null) {
         if (!doubtful.equals(a.node())) {
-          return Outcome.failed(
-              "pod "
-                  + key
-                  + " stays assumed on node "
-                  + doubtful
-                  + ": the outcome of binding it "
-                  + "there is unknown until the watch shows where it went or the assumed pod expires");
+          return Outcome.failed(PodsInDoubt.elsewhere(key, doubtful));
         }
         // Bind again: if the first Binding landed the API server answers 409 and the binder finds
         // the pod on this node (success); if not, this one binds it.
@@ -180,7 +177,7 @@ public final class BindingCycle {
     Assumption assumption;
     synchronized (nodeStripes[Math.floorMod(a.node().hashCode(), nodeStripes.length)]) {
       if (inDoubtOnNode != null) {
-        inDoubt.remove(a.uid());
+        inDoubt.forget(a.uid());
         forget(inDoubtOnNode, key);
       }
       assumption = checkFitAndAssume(fw, info, key, a.node());
@@ -215,7 +212,7 @@ public final class BindingCycle {
     }
     String message = s.message().isEmpty() ? s.code().upstreamName() : s.message();
     if (s.isError() && BindingOutcomeUnknownException.in(s.cause())) {
-      rememberInDoubt(assumed.uid(), node);
+      inDoubt.remember(assumed.uid(), node);
       return new Outcome(
           "unknown",
           message
@@ -260,17 +257,6 @@ public final class BindingCycle {
     } catch (FrameworkException e) {
       log.warn("Could not forget pod {} after a failed bind: {}", key, e.getMessage());
     }
-  }
-
-  /**
-   * Remembers a pod whose binding to {@code node} has an unknown outcome; drops entries of pods no
-   * longer assumed.
-   */
-  private void rememberInDoubt(String uid, String node) {
-    if (inDoubt.size() >= IN_DOUBT_PRUNE_AT) {
-      inDoubt.keySet().removeIf(u -> !cache.isAssumedPod(u));
-    }
-    inDoubt.put(uid, node);
   }
 
   /**

@@ -30,6 +30,20 @@ public final class SchedulingCycle {
   public static final String UNKNOWN_NODE = "node \"%s\" is not in the extender's cache";
 
   private final PreFilterHandoff handoff = new PreFilterHandoff();
+  private final PodsInDoubt inDoubt;
+
+  /** Scheduling cycles of calls that never bind: no pod is ever in doubt. */
+  public SchedulingCycle() {
+    this(PodsInDoubt.none());
+  }
+
+  /**
+   * Scheduling cycles that offer a pod whose Binding is in doubt ({@code inDoubt}, which the
+   * binding cycle records) only the node it stays assumed on, without its own assumed copy there.
+   */
+  public SchedulingCycle(PodsInDoubt inDoubt) {
+    this.inDoubt = inDoubt;
+  }
 
   /**
    * What the Filter phase decided for the candidate nodes.
@@ -55,8 +69,64 @@ public final class SchedulingCycle {
    * the rest in parallel. {@code rejected} holds the caller's own UnschedulableAndUnresolvable
    * nodes (names it does not know) and becomes the result's map. The PreFilter state is kept for
    * the prioritize call of the same cycle.
+   *
+   * <p>A pod whose last Binding has an unknown outcome stays assumed on its node ({@link
+   * PodsInDoubt}): it may be there already, and a bind elsewhere is refused until that is settled.
+   * Its cycle offers it that node alone (the others are UnschedulableAndUnresolvable for that
+   * reason), filtered without the pod's own assumed copy, as the node would be were the pod not
+   * there: bound there again, the pod settles its doubt at once (the API server answers 409 if the
+   * first Binding landed). When that node is not among the candidates or does not fit, the cycle is
+   * the usual one. Upstream never meets this state: its cache forgets a pod whose bind failed.
    */
   public Feasibility findNodesThatFit(
+      Framework fw,
+      Snapshot snapshot,
+      PodInfo pod,
+      List<NodeInfo> candidates,
+      LinkedHashMap<String, String> rejected) {
+    String doubtful = inDoubt.nodeOf(pod.uid());
+    return doubtful == null
+        ? fit(fw, snapshot, pod, candidates, rejected)
+        : fitInDoubt(fw, snapshot, pod, candidates, rejected, doubtful);
+  }
+
+  private Feasibility fitInDoubt(
+      Framework fw,
+      Snapshot snapshot,
+      PodInfo pod,
+      List<NodeInfo> candidates,
+      LinkedHashMap<String, String> rejected,
+      String doubtful) {
+    int at = -1;
+    for (int i = 0; i < candidates.size() && at < 0; i++) {
+      if (candidates.get(i).name().equals(doubtful)) {
+        at = i;
+      }
+    }
+    if (at >= 0) {
+      NodeInfo without = candidates.get(at).snapshotCopy();
+      without.removePod(pod.uid());
+      LinkedHashMap<String, String> others = new LinkedHashMap<>(rejected);
+      String elsewhere = PodsInDoubt.elsewhere(pod.key(), doubtful);
+      for (NodeInfo n : candidates) {
+        if (n != candidates.get(at)) {
+          others.put(n.name(), elsewhere);
+        }
+      }
+      Feasibility f =
+          fit(fw, snapshot.withOverrides(List.of(without)), pod, List.of(without), others);
+      if (!f.nodes().isEmpty()) {
+        return new Feasibility(f.nodes(), new int[] {at}, f.failed(), f.unresolvable(), f.error());
+      }
+    }
+    // Its node is not a candidate (kube-scheduler sends a sample of the nodes in a large cluster)
+    // or no longer fits it: the usual cycle. A bind elsewhere is refused as an error, which
+    // kube-scheduler retries after a back-off, until the doubt is settled; rejecting every node
+    // instead would leave the pod waiting for a cluster event that the assumed pod's expiry is not.
+    return fit(fw, snapshot, pod, candidates, rejected);
+  }
+
+  private Feasibility fit(
       Framework fw,
       Snapshot snapshot,
       PodInfo pod,

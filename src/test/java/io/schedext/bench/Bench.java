@@ -10,6 +10,7 @@ import io.schedext.cluster.EventThreads;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.ImageJvmOptions;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.ServiceJvm;
 import io.schedext.testing.realcluster.ControlPlane;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -272,41 +273,32 @@ public final class Bench {
    */
   static Launched startService(Map<String, String> o, List<String> sourceArgs) throws IOException {
     int port = ControlPlane.freePort();
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                // java=: another JDK's launcher for the service (the image's, say), while the
-                // driver stays on this one.
-                o.getOrDefault("java", javaBin()),
-                "-Xmx" + o.getOrDefault("heap", "1g"),
-                "-XX:+Use" + o.getOrDefault("gc", ImageJvmOptions.gc()) + "GC"));
-    cmd.addAll(ImageJvmOptions.memory());
-    if (!"false".equals(o.get("priorities"))) {
-      cmd.addAll(EventThreads.JVM_OPTIONS);
-    }
-    if (!"default".equals(o.get("compiler"))) {
-      cmd.addAll(ImageJvmOptions.compiler());
-    }
+    List<String> jvm = new ArrayList<>();
     if (o.containsKey("jvm")) {
-      cmd.addAll(List.of(o.get("jvm").split(";")));
+      jvm.addAll(List.of(o.get("jvm").split(";")));
     }
     if (o.containsKey("jfr")) {
-      cmd.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
+      jvm.add("-XX:StartFlightRecording=filename=" + o.get("jfr") + ",settings=profile");
     }
-    cmd.addAll(
-        List.of(
-            "-cp",
+    ServiceJvm service =
+        new ServiceJvm(
+            // java=: another JDK's launcher for the service (the image's, say), while the driver
+            // stays on this one.
+            o.getOrDefault("java", javaBin()),
+            o.getOrDefault("heap", "1g"),
+            o.getOrDefault("gc", ImageJvmOptions.gc()),
+            !"false".equals(o.get("priorities")),
+            !"default".equals(o.get("compiler")),
+            jvm,
             // cp=: the service from other class files than the benchmark's own, such as the jar an
             // image ships (an AOT cache takes jars only).
-            o.getOrDefault("cp", System.getProperty("java.class.path")),
-            SchedulerExtenderApplication.class.getName(),
-            "--server.port=" + port,
-            "--logging.level.root=WARN"));
-    cmd.addAll(sourceArgs);
+            o.getOrDefault("cp", ServiceJvm.classPath()));
+    List<String> args = new ArrayList<>(List.of("--logging.level.root=WARN"));
+    args.addAll(sourceArgs);
     if (o.containsKey("serviceArgs")) {
-      cmd.addAll(List.of(o.get("serviceArgs").split(";")));
+      args.addAll(List.of(o.get("serviceArgs").split(";")));
     }
-    Process process = new ProcessBuilder(cmd).inheritIO().start();
+    Process process = new ProcessBuilder(service.command(port, args)).inheritIO().start();
     return new Launched(process, new HttpLoadDriver("http://127.0.0.1:" + port));
   }
 
@@ -779,7 +771,7 @@ public final class Bench {
   }
 
   static String javaBin() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return ServiceJvm.javaBin();
   }
 
   private static String jcmd() {

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -20,6 +21,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PodInfo;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
+import io.schedext.testing.StallingProxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -417,5 +419,75 @@ class KubernetesClusterTest {
         new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), api, false);
     server.init(java.net.InetAddress.getLoopbackAddress(), port);
     await().atMost(Duration.ofSeconds(30)).until(source::isReady);
+  }
+
+  @Test
+  void aStalledConnectionLeavesEveryWatchLookingUpButTurnsReadinessDownUntilItFlows() {
+    client.nodes().resource(node("n1", "4")).create();
+    try (StallingProxy proxy =
+            new StallingProxy(
+                new java.net.InetSocketAddress(
+                    java.net.InetAddress.getLoopbackAddress(), server.getPort()));
+        KubernetesClient stallable =
+            server.createClient(
+                b ->
+                    b.withKubernetesSerialization(new WatchEventSerialization())
+                        .editOrNewConfig()
+                        .withMasterUrl(proxy.url())
+                        .endConfig())) {
+      source =
+          new KubernetesCluster(
+              stallable, cache, store, clock, Duration.ofSeconds(30), Duration.ofSeconds(5));
+      source.start();
+      await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+      await().atMost(Duration.ofSeconds(20)).until(() -> source.watchesDown().isEmpty());
+
+      proxy.stall();
+      try {
+        // The probe's next request is held; the sampling every second finds it unanswered.
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> {
+                  clock.advance(Duration.ofSeconds(1));
+                  return !source.isReady();
+                });
+        assertThat(source.watchesDown()).as("fabric8 still calls every watch up").isEmpty();
+        assertThat(source.notReadyReason())
+            .startsWith("API server not answering for longer than PT30S (since ");
+        assertThat(source.informerErrors()).isEqualTo(1);
+      } finally {
+        proxy.resume();
+      }
+      await().atMost(Duration.ofSeconds(20)).until(source::isReady);
+      source.close();
+      source = null;
+    }
+  }
+
+  @Test
+  void aFailedLookupIsLoggedWithWhatWentWrongEvenWithoutAMessage() {
+    assertThat(KubernetesCluster.why(new KubernetesClientException("Forbidden")))
+        .isEqualTo("Forbidden");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    null, new java.io.IOException("Connection was closed"))))
+        .isEqualTo("IOException: Connection was closed");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    null, new java.util.concurrent.CancellationException())))
+        .isEqualTo("CancellationException");
+    assertThat(
+            KubernetesCluster.why(
+                new KubernetesClientException(
+                    "Operation: [get]  for kind: [Pod]  with name: [p]  in namespace: [ns] "
+                        + " failed.",
+                    new KubernetesClientException(
+                        "request failed", new java.net.ConnectException("Connection refused")))))
+        .isEqualTo(
+            "Operation: [get]  for kind: [Pod]  with name: [p]  in namespace: [ns]  failed."
+                + " (ConnectException: Connection refused)");
   }
 }

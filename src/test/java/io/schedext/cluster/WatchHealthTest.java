@@ -158,6 +158,30 @@ class WatchHealthTest {
   }
 
   @Test
+  void watchesThatDropTogetherAreOneLineAndSoIsTheirRecovery() {
+    @SuppressWarnings("unchecked")
+    SharedIndexInformer<Pod> nodes = mock(SharedIndexInformer.class, RETURNS_DEEP_STUBS);
+    when(nodes.hasSynced()).thenReturn(true);
+    when(nodes.isWatching()).thenReturn(true);
+    health.add(new InformerHandle<>("Node", nodes, clock));
+    health.poll();
+
+    when(informer.isWatching()).thenReturn(false);
+    when(nodes.isWatching()).thenReturn(false);
+    health.poll();
+    clock.advance(Duration.ofSeconds(3));
+    when(informer.isWatching()).thenReturn(true);
+    when(nodes.isWatching()).thenReturn(true);
+    health.poll();
+
+    assertThat(lines())
+        .containsExactly(
+            "2 watches dropped at 2026-11-22T10:00:00Z: [Pod, Node]; readiness turns DOWN at"
+                + " 2026-11-22T10:00:30Z unless they recover",
+            "2 watches recovered: [Pod, Node]");
+  }
+
+  @Test
   void anEarlierBlipDoesNotShortenTheGraceOfTheNextOutage() {
     when(informer.isWatching()).thenReturn(false);
     health.poll();

@@ -240,4 +240,53 @@ class BindOutcomeUnknownTest {
                 .getNodeName())
         .isNull();
   }
+
+  @Test
+  void aPodInDoubtIsOfferedItsOwnNodeAloneWithItsRoomAndItsRetryThereSettlesIt() {
+    Pod[] p = oneCpuNodeAndTwoPods("own", "own-a", "own-b");
+    API.client()
+        .nodes()
+        .resource(
+            MakeNode.node()
+                .name("spare")
+                .capacity(Map.of("cpu", "1", "memory", "8Gi", "pods", "110"))
+                .obj())
+        .create();
+    await().atMost(Duration.ofSeconds(20)).until(() -> cache.snapshot().get("spare") != null);
+    PROXY.stall();
+    assertThat(bind(p[0], "own")).contains("the outcome is unknown");
+    PROXY.cut();
+    PROXY.heal();
+
+    // kube-scheduler retries the pod: its own assumed copy must not make "own" look full to it (it
+    // would find no node, and wait for a cluster event that the copy's expiry is not), and the
+    // node it may already be on is the only one a bind would accept.
+    JsonNode retry =
+        new Http(port)
+            .post(
+                "/scheduler/filter",
+                "{\"Pod\":" + new Http.Json(p[0]) + ",\"NodeNames\":[\"spare\",\"own\"]}")
+            .json();
+    assertThat(retry.get("NodeNames")).extracting(JsonNode::asText).containsExactly("own");
+    assertThat(retry.get("FailedAndUnresolvableNodes").get("spare").asText())
+        .startsWith("pod default/own-a stays assumed on node own");
+    // Every other pod still finds the room taken.
+    assertThat(filter(p[1], "own").get("FailedNodes").get("own").asText())
+        .isEqualTo("Insufficient cpu");
+
+    assertThat(bind(p[0], "own")).isEmpty();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                "own"
+                    .equals(
+                        API.client()
+                            .pods()
+                            .inNamespace("default")
+                            .withName("own-a")
+                            .get()
+                            .getSpec()
+                            .getNodeName()));
+  }
 }

@@ -19,6 +19,7 @@ import io.schedext.testing.TestFrameworks;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -31,6 +32,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 class NotReadyTest {
 
   private final ObjectMapper json = new ObjectMapper();
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
   private ExtenderEndpoint endpoint() {
     SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
@@ -45,7 +47,7 @@ class NotReadyTest {
     ClusterSource lost =
         FixedSource.notReady(
             "watches down for longer than PT30S: [Pod (since 2026-11-22T10:00:00Z)]");
-    ExtenderMetrics metrics = new ExtenderMetrics(new SimpleMeterRegistry());
+    ExtenderMetrics metrics = new ExtenderMetrics(meters);
     VerbHarness service =
         new VerbHarness(
             cache,
@@ -116,6 +118,29 @@ class NotReadyTest {
                 .get("Error")
                 .asText())
         .startsWith("extender cluster state is not ready");
+  }
+
+  @Test
+  void everyNotReadyAnswerIsCountedAsUnavailableWhateverItsStatus() throws Exception {
+    String args = "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}},\"NodeNames\":[\"n1\"]}";
+    post("filter", args, 200);
+    post("prioritize", args, 503);
+    post(
+        "bind", "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}", 200);
+    // Filter and bind answer 200 with an Error, as kube-scheduler reads them: the count says what
+    // they were, so that not-ready answers show in extender_request_duration_seconds.
+    for (String verb : List.of("filter", "prioritize", "bind")) {
+      assertThat(
+              meters
+                  .find("extender.request.duration")
+                  .tag("verb", verb)
+                  .tag("outcome", "unavailable")
+                  .timer())
+          .as("%s answered while not ready", verb)
+          .isNotNull()
+          .satisfies(t -> assertThat(t.count()).isEqualTo(1));
+    }
+    assertThat(meters.find("extender.request.duration").tag("outcome", "ok").timers()).isEmpty();
   }
 
   @Test

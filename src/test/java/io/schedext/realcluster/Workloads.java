@@ -15,10 +15,18 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -101,6 +109,57 @@ final class Workloads {
     String full = id + "-" + name;
     Nodes.createReady(client, full, cpu, "16Gi", Map.of(SCOPE, id));
     return full;
+  }
+
+  /**
+   * {@code count} schedulable nodes of {@code cpu} each, named {@code <prefix>-0001} and on (then
+   * prefixed with the scope's name), created a few at a time; returns their full names in order.
+   */
+  List<String> nodes(String prefix, int count, String cpu) {
+    List<String> names =
+        IntStream.rangeClosed(1, count)
+            .mapToObj(i -> String.format(Locale.ROOT, "%s-%04d", prefix, i))
+            .toList();
+    return inParallel(names, n -> node(n, cpu));
+  }
+
+  /** Creates every pod of {@code pods}, a few at a time. */
+  void createAll(List<PodBuilder> pods) {
+    inParallel(pods, this::create);
+  }
+
+  /** Deletes the pods named {@code names} at once (their grace period is 0), a few at a time. */
+  void deleteAll(List<String> names) {
+    inParallel(names, n -> client.pods().inNamespace(id).withName(n).delete());
+  }
+
+  /**
+   * Deletes every pod and node of the scope (the namespace stays: it would never finish deleting),
+   * so that the cluster the next tests watch stays small.
+   */
+  void clear() {
+    client.pods().inNamespace(id).delete();
+    client.nodes().withLabel(SCOPE, id).delete();
+  }
+
+  /** {@code work} applied to every item, 8 at a time; the results in the items' order. */
+  private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<R>> all = items.stream().map(i -> pool.submit(() -> work.apply(i))).toList();
+      List<R> out = new ArrayList<>();
+      for (Future<R> f : all) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** A pending pod of this scope requesting {@code cpu}; not created yet. */

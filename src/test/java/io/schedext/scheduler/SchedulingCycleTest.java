@@ -2,6 +2,7 @@ package io.schedext.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.schedext.cache.SchedulerCache;
 import io.schedext.cache.Snapshot;
 import io.schedext.cluster.ObjectStore;
 import io.schedext.framework.Code;
@@ -14,6 +15,8 @@ import io.schedext.profiles.InTreeRegistry;
 import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,5 +99,70 @@ class SchedulingCycleTest {
     assertThat(r.status().isSuccess()).isTrue();
     assertThat(r.nodes()).containsExactly(small, big);
     assertThat(r.totals()[1]).as("the emptier node scores higher").isGreaterThan(r.totals()[0]);
+  }
+
+  /**
+   * A cache holding {@code small} (its pod q included) and {@code big}, and pod p assumed on small.
+   */
+  private static SchedulerCache cacheWithPAssumedOnSmall(PodInfo p) {
+    SchedulerCache cache = new SchedulerCache(Clock.systemUTC(), Duration.ZERO);
+    cache.addNode(MakeNode.node().name("small").capacity(Map.of("cpu", "2", "pods", "10")).obj());
+    cache.addNode(MakeNode.node().name("big").capacity(Map.of("cpu", "4", "pods", "10")).obj());
+    cache.addPod(MakePod.pod().name("q").uid("q").node("small").req(Map.of("cpu", "1")).info());
+    cache.assumePod(p.assignedTo("small"));
+    return cache;
+  }
+
+  @Test
+  void aPodInDoubtIsOfferedTheNodeItMayBeOnAloneWithItsOwnRoom() {
+    PodInfo p = MakePod.pod().name("p").uid("p").req(Map.of("cpu", "1")).info();
+    SchedulerCache cache = cacheWithPAssumedOnSmall(p);
+    PodsInDoubt inDoubt = new PodsInDoubt(cache);
+    inDoubt.remember("p", "small");
+    Snapshot now = cache.snapshot();
+
+    SchedulingCycle.Feasibility f =
+        new SchedulingCycle(inDoubt)
+            .findNodesThatFit(
+                fw, now, p, List.of(now.get("big"), now.get("small")), new LinkedHashMap<>());
+
+    assertThat(f.nodes()).extracting(NodeInfo::name).containsExactly("small");
+    assertThat(f.nodes().get(0).requested().milliCpu())
+        .as("small without p's own assumed copy")
+        .isEqualTo(1000);
+    assertThat(f.at()[0]).as("small's place among the candidates").isEqualTo(1);
+    assertThat(f.unresolvable())
+        .isEqualTo(Map.of("big", PodsInDoubt.elsewhere("default/p", "small")));
+    assertThat(f.failed()).isEmpty();
+    assertThat(now.get("small").requested().milliCpu())
+        .as("the snapshot itself is untouched")
+        .isEqualTo(2000);
+  }
+
+  @Test
+  void aPodInDoubtWhoseNodeIsNoCandidateGetsTheUsualCycle() {
+    PodInfo p = MakePod.pod().name("p").uid("p").req(Map.of("cpu", "1")).info();
+    SchedulerCache cache = cacheWithPAssumedOnSmall(p);
+    PodsInDoubt inDoubt = new PodsInDoubt(cache);
+    inDoubt.remember("p", "small");
+    Snapshot now = cache.snapshot();
+
+    SchedulingCycle.Feasibility f =
+        new SchedulingCycle(inDoubt)
+            .findNodesThatFit(fw, now, p, List.of(now.get("big")), new LinkedHashMap<>());
+
+    assertThat(f.nodes()).extracting(NodeInfo::name).containsExactly("big");
+    assertThat(f.unresolvable()).isEmpty();
+  }
+
+  @Test
+  void aPodNoLongerAssumedIsNoLongerInDoubt() {
+    PodInfo p = MakePod.pod().name("p").uid("p").req(Map.of("cpu", "1")).info();
+    SchedulerCache cache = cacheWithPAssumedOnSmall(p);
+    PodsInDoubt inDoubt = new PodsInDoubt(cache);
+    inDoubt.remember("p", "small");
+    cache.forgetPod(p.assignedTo("small"));
+
+    assertThat(inDoubt.nodeOf("p")).isNull();
   }
 }

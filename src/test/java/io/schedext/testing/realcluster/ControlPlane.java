@@ -25,6 +25,7 @@ import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -67,6 +68,7 @@ public final class ControlPlane implements AutoCloseable {
   private final Path etcdData;
   private final String adminToken;
   private final int apiPort;
+  private final String etcdUrl;
   private final Daemon etcd;
   private final Daemon apiServer;
   private final Path adminKubeconfig;
@@ -92,7 +94,7 @@ public final class ControlPlane implements AutoCloseable {
     Files.writeString(dir.resolve("audit-policy.yaml"), AUDIT_POLICY);
     writeServiceAccountKeys();
 
-    String etcdUrl = "http://127.0.0.1:" + etcdPort;
+    this.etcdUrl = "http://127.0.0.1:" + etcdPort;
     String peerUrl = "http://127.0.0.1:" + peerPort;
     this.etcd =
         Daemon.start(
@@ -239,7 +241,8 @@ public final class ControlPlane implements AutoCloseable {
                   e.path("requestURI").asText(),
                   e.path("objectRef").path("resource").asText(),
                   e.path("objectRef").path("subresource").asText(),
-                  e.path("responseStatus").path("code").asInt()));
+                  e.path("responseStatus").path("code").asInt(),
+                  Instant.parse(e.path("requestReceivedTimestamp").asText())));
         }
       }
     } catch (IOException e) {
@@ -256,13 +259,66 @@ public final class ControlPlane implements AutoCloseable {
    * @param resource the resource, e.g. pods
    * @param subresource the subresource, e.g. binding, or empty
    * @param code the HTTP status of the response
+   * @param received when the API server received it
    */
   public record AuditedRequest(
-      String verb, String uri, String resource, String subresource, int code) {}
+      String verb, String uri, String resource, String subresource, int code, Instant received) {}
+
+  /**
+   * Compacts etcd's history up to its current revision, through etcd's JSON gateway ({@code
+   * /v3/kv/range} for the revision, then {@code /v3/kv/compaction}), as the API server's own
+   * periodic compaction does: a watch resuming from an older resourceVersion than the API server
+   * still has is answered 410 Gone, and its client must list again. Returns the revision.
+   */
+  public long compactEtcd() {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    try {
+      JsonNode range =
+          JSON.readTree(postJson(http, etcdUrl + "/v3/kv/range", "{\"key\":\"AA==\",\"limit\":1}"));
+      long revision = range.path("header").path("revision").asLong();
+      if (revision <= 0) {
+        throw new IllegalStateException("etcd answered no revision: " + range);
+      }
+      postJson(
+          http,
+          etcdUrl + "/v3/kv/compaction",
+          "{\"revision\":\"" + revision + "\",\"physical\":true}");
+      return revision;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String postJson(HttpClient http, String url, String body) throws IOException {
+    try {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .timeout(Duration.ofSeconds(30))
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        throw new IOException("etcd answered " + r.statusCode() + " to " + url + ": " + r.body());
+      }
+      return r.body();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
 
   /** Stops the API server (SIGTERM, as an operator restarting it would); etcd keeps the data. */
   public void stopApiServer() {
     apiServer.stop();
+  }
+
+  /**
+   * The same, killing it if it still runs after {@code patience}: with watches open it often waits
+   * out the 15 s of {@link #stopApiServer()}.
+   */
+  public void stopApiServer(Duration patience) {
+    apiServer.stop(patience);
   }
 
   /**

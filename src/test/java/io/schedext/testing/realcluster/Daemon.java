@@ -102,18 +102,41 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Stops the process: SIGTERM, then SIGKILL after 15 s. */
-  public synchronized void stop() {
+  public void stop() {
+    stop(Duration.ofSeconds(15));
+  }
+
+  /** Stops the process: SIGTERM, then SIGKILL if it still runs after {@code patience}. */
+  public synchronized void stop(Duration patience) {
     Process p = process;
     if (p == null) {
       return;
     }
     p.destroy();
     try {
-      if (!p.waitFor(15, TimeUnit.SECONDS)) {
+      if (!p.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    } finally {
+      LIVE.remove(p);
+    }
+  }
+
+  /**
+   * Kills the process at once (SIGKILL, as an out-of-memory kill or a node failure would): no
+   * shutdown hook runs, nothing is drained; returns once it is gone.
+   */
+  public synchronized void kill() {
+    Process p = process;
+    if (p == null) {
+      return;
+    }
+    try {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       LIVE.remove(p);

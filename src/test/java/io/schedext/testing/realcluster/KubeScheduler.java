@@ -140,6 +140,12 @@ public final class KubeScheduler implements AutoCloseable {
    * informers have synced (~1 s).
    */
   public static KubeScheduler start(ControlPlane cp, Extender extender, OwnPlugins own, int qps) {
+    return start(cp, extender, own, qps, List.of());
+  }
+
+  /** The same with {@code flags} added to kube-scheduler's command line. */
+  public static KubeScheduler start(
+      ControlPlane cp, Extender extender, OwnPlugins own, int qps, List<String> flags) {
     int n = SEQUENCE.incrementAndGet();
     String yaml =
         """
@@ -158,7 +164,7 @@ public final class KubeScheduler implements AutoCloseable {
         %s"""
             .formatted(
                 cp.adminKubeconfig(), qps, qps * 2, own.yaml().stripTrailing(), extender.yaml());
-    return start(cp, yaml.replace("\n\n", "\n"), n);
+    return start(cp, yaml.replace("\n\n", "\n"), n, flags);
   }
 
   /**
@@ -166,26 +172,27 @@ public final class KubeScheduler implements AutoCloseable {
    * (its {@code clientConnection.kubeconfig} must name a kubeconfig of {@code cp}).
    */
   public static KubeScheduler start(ControlPlane cp, String yaml) {
-    return start(cp, yaml, SEQUENCE.incrementAndGet());
+    return start(cp, yaml, SEQUENCE.incrementAndGet(), List.of());
   }
 
-  private static KubeScheduler start(ControlPlane cp, String yaml, int n) {
+  private static KubeScheduler start(ControlPlane cp, String yaml, int n, List<String> flags) {
     Path config = cp.dir().resolve("kube-scheduler-" + n + ".yaml");
     try {
       Files.writeString(config, yaml);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Daemon d =
-        Daemon.start(
-            "kube-scheduler",
+    List<String> command =
+        new ArrayList<>(
             List.of(
                 cp.assets().program("kube-scheduler").toString(),
                 "--config=" + config,
                 "--bind-address=127.0.0.1",
                 "--secure-port=0",
-                "-v=2"),
-            cp.dir().resolve("kube-scheduler-" + n + ".log"));
+                "-v=2"));
+    command.addAll(flags);
+    Daemon d =
+        Daemon.start("kube-scheduler", command, cp.dir().resolve("kube-scheduler-" + n + ".log"));
     // Running once it says so (its configuration accepted); callers wait for the effect they are
     // after (a pod bound). The whole log is searched: with pods already pending, it can log
     // hundreds of bindings within one look's 100 ms and push that line out of any tail.
