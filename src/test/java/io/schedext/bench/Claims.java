@@ -1,16 +1,10 @@
 package io.schedext.bench;
 
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.util.ArrayList;
+import io.schedext.testing.realcluster.DraObjects;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,83 +21,17 @@ final class Claims {
 
   /** Creates the DeviceClass selecting the driver's devices. */
   static void deviceClass(KubernetesClient api) {
-    api.dynamicResourceAllocation()
-        .v1()
-        .deviceClasses()
-        .resource(
-            new DeviceClassBuilder()
-                .withNewMetadata()
-                .withName(DRIVER)
-                .endMetadata()
-                .withNewSpec()
-                .addNewSelector()
-                .withNewCel()
-                .withExpression("device.driver == \"" + DRIVER + "\"")
-                .endCel()
-                .endSelector()
-                .endSpec()
-                .build())
-        .create();
+    DraObjects.deviceClass(api, DRIVER);
   }
 
   /** Publishes {@code devices} devices on {@code node}, a pool of its own in one slice. */
   static void publish(KubernetesClient api, String node, int devices) {
-    List<Device> list = new ArrayList<>(devices);
-    for (int d = 0; d < devices; d++) {
-      list.add(
-          new DeviceBuilder()
-              .withName("gpu-" + d)
-              .addToAttributes("model", new DeviceAttributeBuilder().withString("h100").build())
-              .build());
-    }
-    api.dynamicResourceAllocation()
-        .v1()
-        .resourcesSlices()
-        .resource(
-            new ResourceSliceBuilder()
-                .withNewMetadata()
-                .withName(node + "-" + DRIVER)
-                .endMetadata()
-                .withNewSpec()
-                .withDriver(DRIVER)
-                .withNodeName(node)
-                .withNewPool()
-                .withName(node)
-                .withGeneration(1L)
-                .withResourceSliceCount(1L)
-                .endPool()
-                .withDevices(list)
-                .endSpec()
-                .build())
-        .create();
+    DraObjects.publish(api, DRIVER, node, devices, "h100");
   }
 
   /** Creates claim {@code name} in {@code ns} for one device of the class. */
   static void claim(KubernetesClient api, String ns, String name) {
-    api.dynamicResourceAllocation()
-        .v1()
-        .resourceClaims()
-        .inNamespace(ns)
-        .resource(
-            new ResourceClaimBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(ns)
-                .endMetadata()
-                .withNewSpec()
-                .withNewDevices()
-                .addNewRequest()
-                .withName("gpu")
-                .withNewExactly()
-                .withDeviceClassName(DRIVER)
-                .withAllocationMode("ExactCount")
-                .withCount(1L)
-                .endExactly()
-                .endRequest()
-                .endDevices()
-                .endSpec()
-                .build())
-        .create();
+    DraObjects.claim(api, ns, name, DRIVER, 1);
   }
 
   /**

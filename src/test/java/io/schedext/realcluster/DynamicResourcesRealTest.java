@@ -6,14 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.schedext.testing.Http;
 import io.schedext.testing.realcluster.ControlPlane;
+import io.schedext.testing.realcluster.DraObjects;
 import io.schedext.testing.realcluster.KubeScheduler;
 import io.schedext.testing.realcluster.KubeScheduler.Extender;
 import io.schedext.testing.realcluster.KubeScheduler.OwnPlugins;
@@ -92,23 +90,7 @@ class DynamicResourcesRealTest {
     http = new Http(port);
     await().atMost(PATIENCE).until(() -> http.get("/actuator/health/readiness").status() == 200);
     if (api.dynamicResourceAllocation().v1().deviceClasses().withName(CLASS).get() == null) {
-      api.dynamicResourceAllocation()
-          .v1()
-          .deviceClasses()
-          .resource(
-              new DeviceClassBuilder()
-                  .withNewMetadata()
-                  .withName(CLASS)
-                  .endMetadata()
-                  .withNewSpec()
-                  .addNewSelector()
-                  .withNewCel()
-                  .withExpression("device.driver == \"" + DRIVER + "\"")
-                  .endCel()
-                  .endSelector()
-                  .endSpec()
-                  .build())
-          .create();
+      DraObjects.deviceClass(api, CLASS);
     }
   }
 
@@ -136,66 +118,12 @@ class DynamicResourcesRealTest {
 
   /** Publishes {@code devices} devices of the driver on {@code node} (a pool of its own). */
   private void publish(String node, int devices) {
-    var devs = new ArrayList<io.fabric8.kubernetes.api.model.resource.v1.Device>();
-    for (int i = 0; i < devices; i++) {
-      devs.add(
-          new io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder()
-              .withName("gpu-" + i)
-              .addToAttributes(
-                  "model",
-                  new io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder()
-                      .withString("demo")
-                      .build())
-              .build());
-    }
-    api.dynamicResourceAllocation()
-        .v1()
-        .resourcesSlices()
-        .resource(
-            new ResourceSliceBuilder()
-                .withNewMetadata()
-                .withName(node + "-" + DRIVER)
-                .endMetadata()
-                .withNewSpec()
-                .withDriver(DRIVER)
-                .withNodeName(node)
-                .withNewPool()
-                .withName(node)
-                .withGeneration(1L)
-                .withResourceSliceCount(1L)
-                .endPool()
-                .withDevices(devs)
-                .endSpec()
-                .build())
-        .create();
+    DraObjects.publish(api, DRIVER, node, devices, "demo");
   }
 
   /** A claim in the scope's namespace for {@code count} devices of the class. */
   private void claim(Workloads w, String name, long count) {
-    api.dynamicResourceAllocation()
-        .v1()
-        .resourceClaims()
-        .inNamespace(w.id())
-        .resource(
-            new ResourceClaimBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(w.id())
-                .endMetadata()
-                .withNewSpec()
-                .withNewDevices()
-                .addNewRequest()
-                .withName("gpu")
-                .withNewExactly()
-                .withDeviceClassName(CLASS)
-                .withAllocationMode("ExactCount")
-                .withCount(count)
-                .endExactly()
-                .endRequest()
-                .endDevices()
-                .endSpec()
-                .build())
-        .create();
+    DraObjects.claim(api, w.id(), name, CLASS, count);
   }
 
   /** A pod of the scope using claim {@code claim}. */
