@@ -201,16 +201,19 @@ public final class DynamicResources
     if (s.empty()) {
       return Status.success();
     }
-    List<Integer> unavailable = new ArrayList<>();
+    List<Integer> unavailable = null;
     for (int i = 0; i < s.size(); i++) {
       NodeSelectorTerms on = s.availableOn(i);
       if (on != null && !on.matches(node.name(), node.labels())) {
+        if (unavailable == null) {
+          unavailable = new ArrayList<>();
+        }
         unavailable.add(i);
       }
     }
     List<AllocationResult> allocations = null;
     if (s.allocator() != null) {
-      List<ResourceClaim> toAllocate = toAllocate(s);
+      List<ResourceClaim> toAllocate = s.toAllocate();
       long deadline =
           filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
       try {
@@ -225,7 +228,7 @@ public final class DynamicResources
         return rejectedStatus(CANNOT_ALLOCATE);
       }
     }
-    if (!unavailable.isEmpty()) {
+    if (unavailable != null) {
       s.unavailableClaims().addAll(unavailable);
       return rejectedStatus(NOT_AVAILABLE);
     }

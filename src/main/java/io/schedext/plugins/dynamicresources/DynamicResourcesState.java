@@ -25,6 +25,7 @@ final class DynamicResourcesState implements StateData {
   private final NodeSelectorTerms[] availableOnNodes;
   private final AllocationResult[] allocations;
   private final Allocator allocator;
+  private final List<ResourceClaim> toAllocate;
   private final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
   private final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
 
@@ -34,6 +35,7 @@ final class DynamicResourcesState implements StateData {
     this.availableOnNodes = availableOnNodes;
     this.allocations = new AllocationResult[claims.size()];
     this.allocator = allocator;
+    this.toAllocate = claims.stream().filter(c -> !PodClaims.allocated(c)).toList();
   }
 
   boolean empty() {
@@ -60,6 +62,14 @@ final class DynamicResourcesState implements StateData {
   /** The allocator of this cycle, or null when every claim is allocated already. */
   Allocator allocator() {
     return allocator;
+  }
+
+  /**
+   * The claims without an allocation when the cycle began, in the pod's order: what Filter
+   * allocates on every node (the claims change only in PreBind).
+   */
+  List<ResourceClaim> toAllocate() {
+    return toAllocate;
   }
 
   Set<Integer> unavailableClaims() {
