@@ -21,10 +21,10 @@ import io.schedext.framework.AllocatedDevices;
 import io.schedext.framework.ClusterObjects;
 import io.schedext.framework.DeviceId;
 import io.schedext.framework.ResourceSlices;
+import io.schedext.framework.TakenDevices;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +52,10 @@ public final class ObjectStore implements ClusterObjects {
   // with claims, which must not walk every claim. Guarded by this.
   private final Map<DeviceId, Integer> allocated = new HashMap<>();
   private long allocatedRevision;
+  // The allocated devices as handed out, made again on the first read after a change (every pod
+  // with claims reads them; claims change far less often than that). Guarded by this.
+  private TakenDevices taken = TakenDevices.NONE;
+  private long takenRevision;
   // The slices by node, rebuilt on the first read after a slice changed. Guarded by this.
   private ResourceSlices slices = ResourceSlices.EMPTY;
   private boolean slicesStale;
@@ -352,7 +356,11 @@ public final class ObjectStore implements ClusterObjects {
 
   @Override
   public synchronized AllocatedDevices allocatedDevices() {
-    return new AllocatedDevices(new HashSet<>(allocated.keySet()), allocatedRevision);
+    if (takenRevision != allocatedRevision) {
+      taken = TakenDevices.of(allocated.keySet());
+      takenRevision = allocatedRevision;
+    }
+    return new AllocatedDevices(taken, allocatedRevision);
   }
 
   @Override

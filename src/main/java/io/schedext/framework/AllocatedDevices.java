@@ -4,17 +4,16 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The devices allocated to ResourceClaims exclusively (an allocation with admin access does not
  * take its device), as the cluster source last saw the claims, and the revision of that state: it
  * grows with every change, so a reader can tell whether what it read is still current. Immutable.
  *
- * @param devices the allocated devices (a copy the caller may change)
+ * @param devices the allocated devices
  * @param revision the state's revision
  */
-public record AllocatedDevices(Set<DeviceId> devices, long revision) {
+public record AllocatedDevices(TakenDevices devices, long revision) {
 
   /**
    * The devices {@code claim}'s allocation takes for itself, in its order: every result but those

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -69,20 +68,21 @@ public final class ResourceClaimTracker {
   public synchronized DeviceId reserveIfFree(String uid, ResourceClaim allocated) {
     List<DeviceId> wanted = AllocatedDevices.takenBy(allocated);
     if (!wanted.isEmpty()) {
-      Set<DeviceId> taken = objects.allocatedDevices().devices();
+      List<DeviceId> others = new ArrayList<>();
       inFlight.forEach(
           (other, c) -> {
             if (!other.equals(uid)) {
-              taken.addAll(AllocatedDevices.takenBy(c));
+              others.addAll(AllocatedDevices.takenBy(c));
             }
           });
       String key = allocated.getMetadata().getNamespace() + "/" + allocated.getMetadata().getName();
       assumed.forEach(
           (other, c) -> {
             if (!other.equals(key)) {
-              taken.addAll(AllocatedDevices.takenBy(c));
+              others.addAll(AllocatedDevices.takenBy(c));
             }
           });
+      TakenDevices taken = objects.allocatedDevices().devices().plus(others);
       for (DeviceId d : wanted) {
         if (taken.contains(d)) {
           return d;
@@ -124,20 +124,20 @@ public final class ResourceClaimTracker {
    * flight. Read until no claim changed while reading (upstream's retry on a concurrent
    * modification), so a claim moving from in flight to assumed to the informer is never missed.
    */
-  public Set<DeviceId> allocatedDevices() {
+  public TakenDevices allocatedDevices() {
     while (true) {
       AllocatedDevices base = objects.allocatedDevices();
-      Set<DeviceId> out = base.devices();
+      List<DeviceId> more = new ArrayList<>();
       // In flight first: PreBind assumes a claim before it stops tracking it as in flight, so a
       // claim that left the in-flight map after this read is in the assumed map read next.
-      for (ResourceClaim c : new ArrayList<>(inFlight.values())) {
-        out.addAll(AllocatedDevices.takenBy(c));
+      for (ResourceClaim c : inFlight.values()) {
+        more.addAll(AllocatedDevices.takenBy(c));
       }
-      for (ResourceClaim c : new ArrayList<>(assumed.values())) {
-        out.addAll(AllocatedDevices.takenBy(c));
+      for (ResourceClaim c : assumed.values()) {
+        more.addAll(AllocatedDevices.takenBy(c));
       }
       if (objects.allocatedDevicesRevision() == base.revision()) {
-        return out;
+        return base.devices().plus(more);
       }
     }
   }

@@ -57,12 +57,12 @@ class ObjectStoreDraTest {
     store.put(claim("a", "2", "gpu-0", "gpu-1"));
     store.put(claim("b", "3", "gpu-2!"));
     AllocatedDevices d = store.allocatedDevices();
-    assertThat(d.devices()).containsExactlyInAnyOrder(gpu("gpu-0"), gpu("gpu-1"));
+    assertThat(d.devices().toSet()).containsExactlyInAnyOrder(gpu("gpu-0"), gpu("gpu-1"));
     assertThat(d.revision()).isGreaterThan(r0);
     store.put(claim("a", "4", "gpu-0"));
-    assertThat(store.allocatedDevices().devices()).containsExactly(gpu("gpu-0"));
+    assertThat(store.allocatedDevices().devices().toSet()).containsExactly(gpu("gpu-0"));
     store.remove(claim("a", "4", "gpu-0"));
-    assertThat(store.allocatedDevices().devices()).isEmpty();
+    assertThat(store.allocatedDevices().devices().toSet()).isEmpty();
   }
 
   @Test
@@ -71,9 +71,9 @@ class ObjectStoreDraTest {
     store.put(claim("a", "1", "gpu-0"));
     store.put(claim("b", "2", "gpu-0"));
     store.remove(claim("a", "1"));
-    assertThat(store.allocatedDevices().devices()).containsExactly(gpu("gpu-0"));
+    assertThat(store.allocatedDevices().devices().toSet()).containsExactly(gpu("gpu-0"));
     store.remove(claim("b", "2"));
-    assertThat(store.allocatedDevices().devices()).isEmpty();
+    assertThat(store.allocatedDevices().devices().toSet()).isEmpty();
   }
 
   static ResourceSlice slice(String name, String node, boolean allNodes) {

@@ -39,23 +39,23 @@ class ResourceClaimTrackerTest {
     ObjectStore store = new ObjectStore();
     ResourceClaimTracker t = new ResourceClaimTracker(store);
     store.put(claim("1"));
-    assertThat(t.allocatedDevices()).isEmpty();
+    assertThat(t.allocatedDevices().toSet()).isEmpty();
 
     t.signalClaimPendingAllocation("uid-c", claim("1", "gpu-0"));
     assertThat(t.claimHasPendingAllocation("uid-c")).isTrue();
-    assertThat(t.allocatedDevices()).containsExactly(GPU0);
+    assertThat(t.allocatedDevices().toSet()).containsExactly(GPU0);
 
     // PreBind wrote it: assumed first, then no longer in flight.
     assertThat(t.assumeClaimAfterApiCall(claim("2", "gpu-0"))).isTrue();
     t.removeClaimPendingAllocation("uid-c");
-    assertThat(t.allocatedDevices()).containsExactly(GPU0);
+    assertThat(t.allocatedDevices().toSet()).containsExactly(GPU0);
     assertThat(t.get("ns", "c").getMetadata().getResourceVersion()).isEqualTo("2");
 
     // The informer delivers the written claim: the assumption is no longer needed.
     store.put(claim("2", "gpu-0"));
     assertThat(t.get("ns", "c").getMetadata().getResourceVersion()).isEqualTo("2");
     assertThat(t.assumed()).isEmpty();
-    assertThat(t.allocatedDevices()).containsExactly(GPU0);
+    assertThat(t.allocatedDevices().toSet()).containsExactly(GPU0);
   }
 
   @Test
@@ -66,7 +66,7 @@ class ResourceClaimTrackerTest {
     t.signalClaimPendingAllocation("uid-c", claim("1", "gpu-0"));
     assertThat(t.removeClaimPendingAllocation("uid-c")).isTrue();
     t.assumedClaimRestore("ns", "c");
-    assertThat(t.allocatedDevices()).isEmpty();
+    assertThat(t.allocatedDevices().toSet()).isEmpty();
     assertThat(t.removeClaimPendingAllocation("uid-c")).isFalse();
   }
 
@@ -76,6 +76,6 @@ class ResourceClaimTrackerTest {
     ResourceClaimTracker t = new ResourceClaimTracker(store);
     store.put(claim("5"));
     assertThat(t.assumeClaimAfterApiCall(claim("4", "gpu-0"))).isFalse();
-    assertThat(t.allocatedDevices()).isEmpty();
+    assertThat(t.allocatedDevices().toSet()).isEmpty();
   }
 }

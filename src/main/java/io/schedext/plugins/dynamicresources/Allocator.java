@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.schedext.framework.DeviceId;
 import io.schedext.framework.ResourceSlices;
+import io.schedext.framework.TakenDevices;
 import io.schedext.plugins.dynamicresources.cel.CompiledSelector;
 import io.schedext.plugins.dynamicresources.cel.DeviceSelectors;
 import io.schedext.plugins.dynamicresources.cel.SelectorException;
@@ -50,7 +50,7 @@ final class Allocator {
   }
 
   private final Features features;
-  private final Set<DeviceId> allocated;
+  private final TakenDevices allocated;
   private final Function<String, DeviceClass> classes;
   private final ResourceSlices slices;
   private final DeviceSelectors selectors;
@@ -58,7 +58,7 @@ final class Allocator {
 
   Allocator(
       Features features,
-      Set<DeviceId> allocated,
+      TakenDevices allocated,
       Function<String, DeviceClass> classes,
       ResourceSlices slices,
       DeviceSelectors selectors,
@@ -75,7 +75,8 @@ final class Allocator {
     return features;
   }
 
-  Set<DeviceId> allocated() {
+  /** The devices other claims hold, allocated or in flight, when the cycle began. */
+  TakenDevices allocated() {
     return allocated;
   }
 

@@ -11,6 +11,7 @@ import io.schedext.plugins.dynamicresources.cel.SelectorException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Why DynamicResources rejected a node, in more detail than upstream's reason (explain only): the
@@ -179,6 +180,7 @@ final class DeviceDiagnosis {
     int usable = 0;
     int selected = 0;
     for (Pools.Pool p : pools) {
+      Set<String> taken = a.allocated().inPool(p.driver(), p.name());
       for (SliceView sv : p.slices()) {
         for (DeviceView d : sv.devices()) {
           int rejectedBy = firstRejecting(compiled, d, firsts);
@@ -196,7 +198,7 @@ final class DeviceDiagnosis {
           if ((bc != null && !bc.isEmpty()) || (counters != null && !counters.isEmpty())) {
             continue;
           }
-          if (!req.adminAccess() && a.allocated().contains(d.id())) {
+          if (!req.adminAccess() && taken.contains(d.name())) {
             allocated++;
           } else {
             usable++;

@@ -173,6 +173,9 @@ final class Search {
     }
     if (all) {
       Allocator.Candidate candidate = data.all().get(device);
+      if (taken(claim, req, candidate.device())) {
+        return false;
+      }
       Runnable undo = allocateDevice(claim, data, candidate, true);
       if (undo == null) {
         return false;
@@ -188,9 +191,13 @@ final class Search {
         throw new AllocationException(
             "pool " + pool.name() + " is invalid: " + pool.invalidReason());
       }
+      // Looked up once per pool: most pools have no device taken.
+      Set<String> taken = a.allocated().inPool(pool.driver(), pool.name());
       for (SliceView slice : pool.slices()) {
         for (DeviceView d : slice.devices()) {
-          if (req.adminAccess() ? allocatingFor(d.id()).contains(claim) : inUse(d.id())) {
+          if (req.adminAccess()
+              ? allocatingFor(d.id()).contains(claim)
+              : taken.contains(d.name()) || allocatingAny(d.id())) {
             continue;
           }
           if (!a.isSelectable(claims.get(claim), data, d)) {
@@ -211,26 +218,39 @@ final class Search {
   }
 
   private Set<Integer> allocatingFor(DeviceId id) {
+    if (allocating.isEmpty()) {
+      return Set.of();
+    }
     Set<Integer> s = allocating.get(id);
     return s == null ? Set.of() : s;
   }
 
-  private boolean inUse(DeviceId id) {
-    return a.allocated().contains(id) || !allocatingFor(id).isEmpty();
+  /** Whether this search gave the device to some claim already. */
+  private boolean allocatingAny(DeviceId id) {
+    return !allocatingFor(id).isEmpty();
   }
 
   /**
-   * Takes the candidate for the request if it is free and keeps the claim's constraints; returns
-   * how to give it back, or null when it cannot be taken. A device that must be taken (an {@code
-   * All} request's) but breaks a constraint is an error: such a claim can never be allocated.
+   * Whether the device cannot go to {@code claim}'s request {@code req}: another claim holds it, or
+   * this search gave it away already; with admin access, only whether this search gave it to the
+   * same claim.
+   */
+  private boolean taken(int claim, DeviceRequestView req, DeviceView d) {
+    return req.adminAccess()
+        ? allocatingFor(d.id()).contains(claim)
+        : a.allocated().contains(d.id()) || allocatingAny(d.id());
+  }
+
+  /**
+   * Takes the candidate, which the caller found free, for the request if the device can be used and
+   * keeps the claim's constraints; returns how to give it back, or null when it cannot be taken. A
+   * device that must be taken (an {@code All} request's) but breaks a constraint is an error: such
+   * a claim can never be allocated.
    */
   private Runnable allocateDevice(
       int claim, Allocator.RequestData data, Allocator.Candidate candidate, boolean must) {
     DeviceRequestView req = data.request();
     DeviceView d = candidate.device();
-    if (req.adminAccess() ? allocatingFor(d.id()).contains(claim) : inUse(d.id())) {
-      return null;
-    }
     var counters = d.device().getConsumesCounters();
     if (counters != null && !counters.isEmpty()) {
       // Partitionable devices are behind an alpha gate, off in 1.34.

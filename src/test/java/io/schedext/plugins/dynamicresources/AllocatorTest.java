@@ -45,6 +45,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.schedext.framework.DeviceId;
 import io.schedext.framework.ResourceSlices;
+import io.schedext.framework.TakenDevices;
 import io.schedext.plugins.dynamicresources.cel.DeviceSelectors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -1363,7 +1364,12 @@ class AllocatorTest {
     Map<String, DeviceClass> byName = new LinkedHashMap<>();
     classes.forEach(dc -> byName.put(dc.getMetadata().getName(), dc));
     return new Allocator(
-        features, allocated, byName::get, index(slices), new DeviceSelectors(), new SliceViews());
+        features,
+        TakenDevices.of(allocated),
+        byName::get,
+        index(slices),
+        new DeviceSelectors(),
+        new SliceViews());
   }
 
   static ResourceSlices index(List<ResourceSlice> slices) {

@@ -899,7 +899,7 @@ class DynamicResourcesTest {
     if (c.unreserveBeforePreBind()) {
       p.unreserve(state, pod, node);
       assertThat(tracker.inFlight()).as("in flight after Unreserve").isEmpty();
-      assertThat(tracker.allocatedDevices()).isEmpty();
+      assertThat(tracker.allocatedDevices().toSet()).isEmpty();
       return;
     }
     c.beforePreBind().accept(api);

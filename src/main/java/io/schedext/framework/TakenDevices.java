@@ -1,0 +1,103 @@
+package io.schedext.framework;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A set of devices indexed by driver and pool, so that a search over one pool looks the pool up
+ * once and then asks only for device names: most pools have no device taken at all, and their
+ * devices are then checked against an empty set. Immutable; {@link #plus} copies only the pool it
+ * adds to.
+ */
+public final class TakenDevices {
+
+  /** No device taken. */
+  public static final TakenDevices NONE = new TakenDevices(Map.of(), 0);
+
+  // driver -> pool -> device names; nothing in here is changed after construction.
+  private final Map<String, Map<String, Set<String>>> byDriver;
+  private final int size;
+
+  private TakenDevices(Map<String, Map<String, Set<String>>> byDriver, int size) {
+    this.byDriver = byDriver;
+    this.size = size;
+  }
+
+  /** The devices in {@code ids}. */
+  public static TakenDevices of(Collection<DeviceId> ids) {
+    return NONE.plus(ids);
+  }
+
+  /** These devices and those in {@code ids}. */
+  public TakenDevices plus(Collection<DeviceId> ids) {
+    if (ids.isEmpty()) {
+      return this;
+    }
+    Map<String, Map<String, Set<String>>> drivers = new HashMap<>(byDriver);
+    // The maps and sets copied by this call, which it may change.
+    Set<Object> own = Collections.newSetFromMap(new IdentityHashMap<>());
+    int n = size;
+    for (DeviceId id : ids) {
+      Map<String, Set<String>> pools = drivers.get(id.driver());
+      if (pools == null || !own.contains(pools)) {
+        pools = pools == null ? new HashMap<>() : new HashMap<>(pools);
+        own.add(pools);
+        drivers.put(id.driver(), pools);
+      }
+      Set<String> names = pools.get(id.pool());
+      if (names == null || !own.contains(names)) {
+        names = names == null ? new HashSet<>() : new HashSet<>(names);
+        own.add(names);
+        pools.put(id.pool(), names);
+      }
+      if (names.add(id.device())) {
+        n++;
+      }
+    }
+    return new TakenDevices(drivers, n);
+  }
+
+  /** The names of the devices taken in pool {@code pool} of {@code driver}; empty when none. */
+  public Set<String> inPool(String driver, String pool) {
+    Map<String, Set<String>> pools = byDriver.get(driver);
+    if (pools == null) {
+      return Set.of();
+    }
+    Set<String> names = pools.get(pool);
+    return names == null ? Set.of() : names;
+  }
+
+  /** Whether device {@code id} is taken. */
+  public boolean contains(DeviceId id) {
+    return inPool(id.driver(), id.pool()).contains(id.device());
+  }
+
+  /** How many devices are taken. */
+  public int size() {
+    return size;
+  }
+
+  public boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** The devices, as a set of IDs (a new set, for tests and debugging). */
+  public Set<DeviceId> toSet() {
+    Set<DeviceId> out = new HashSet<>();
+    byDriver.forEach(
+        (driver, pools) ->
+            pools.forEach(
+                (pool, names) -> names.forEach(d -> out.add(new DeviceId(driver, pool, d)))));
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return toSet().toString();
+  }
+}
