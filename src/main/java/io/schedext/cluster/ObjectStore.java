@@ -23,6 +23,7 @@ import io.schedext.framework.DeviceId;
 import io.schedext.framework.ResourceSlices;
 import io.schedext.framework.TakenDevices;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -348,7 +349,10 @@ public final class ObjectStore implements ClusterObjects {
         }
       }
       byNode.replaceAll((n, l) -> List.copyOf(l));
-      slices = new ResourceSlices(Map.copyOf(byNode), List.copyOf(shared), all.size());
+      // A HashMap, not Map.copyOf: node names differ in their last characters, and the immutable
+      // map's open addressing then compares whole names along long runs of neighbouring slots.
+      slices =
+          new ResourceSlices(Collections.unmodifiableMap(byNode), List.copyOf(shared), all.size());
       slicesStale = false;
     }
     return slices;

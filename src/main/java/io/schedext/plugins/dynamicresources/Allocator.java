@@ -115,8 +115,20 @@ final class Allocator {
     if (claims.isEmpty()) {
       return null;
     }
-    Search s = new Search(this, nodeName, labels, claims, now, deadline);
-    return s.run();
+    Search.Solution s = search(nodeName, labels, plan(claims), now, deadline);
+    return s == null ? null : s.results();
+  }
+
+  /**
+   * As {@link #allocate}, for claims planned once for every node: the devices found, from which the
+   * allocation results are made only for the node chosen; null when there is no solution.
+   */
+  Search.Solution search(
+      String nodeName, Map<String, String> labels, Plan plan, LongSupplier now, long deadline) {
+    if (plan.claims().isEmpty()) {
+      return null;
+    }
+    return new Search(this, nodeName, labels, plan, now, deadline).run();
   }
 
   /** The claim as upstream's logs and errors name it: {@code namespace/name}, or just the name. */
@@ -221,20 +233,97 @@ final class Allocator {
   /** A device with the slice it was found in. */
   record Candidate(DeviceView device, SliceView slice) {}
 
-  /** Keys a request or subrequest: claim, request, subrequest (0 without subrequests). */
-  record RequestKey(int claim, int request, int subRequest) {}
+  /**
+   * A request or subrequest as checked once for every node: what it needs, or the error every node
+   * reports for it.
+   *
+   * @param data what it needs (for an {@code All} request, without its devices: they depend on the
+   *     node); null when there is an error
+   * @param error the error, or null
+   */
+  record Planned(RequestData data, String error) {}
 
   /**
-   * Checks one request as upstream's {@code validateDeviceRequest}: its selectors are CEL, admin
-   * access only with the gate, its class exists; an {@code All} request gets its devices now (every
-   * pool must be complete and valid).
+   * One claim as checked once for every node.
+   *
+   * @param claim the claim
+   * @param requestErrors per request, an error met before its alternatives are looked at, or null
+   * @param requests per request, its alternatives: itself alone, or its subrequests in order
+   * @param constraints its constraints, unused (each search takes copies), or null on an error
+   * @param constraintError why its constraints cannot be used, or null
    */
-  RequestData validate(
+  record ClaimPlan(
       ResourceClaim claim,
-      DeviceRequestView request,
-      DeviceRequestView parent,
-      RequestKey key,
-      List<Pools.Pool> pools) {
+      String[] requestErrors,
+      Planned[][] requests,
+      List<MatchAttributeConstraint> constraints,
+      String constraintError) {}
+
+  /** The claims one cycle allocates, checked once; every node's search starts from it. */
+  record Plan(List<ResourceClaim> claims, List<ClaimPlan> plans) {}
+
+  /**
+   * Checks what does not depend on the node, claim after claim and request after request, as
+   * upstream's allocator does on every node: an error is kept where it was met, and every node's
+   * search reports it when it gets there (after any error an earlier request meets on that node).
+   */
+  Plan plan(List<ResourceClaim> claims) {
+    List<ClaimPlan> plans = new ArrayList<>(claims.size());
+    for (ResourceClaim claim : claims) {
+      List<DeviceRequest> requests = requests(claim);
+      String[] requestErrors = new String[requests.size()];
+      Planned[][] planned = new Planned[requests.size()][];
+      for (int r = 0; r < requests.size(); r++) {
+        DeviceRequest request = requests.get(r);
+        var subs = request.getFirstAvailable();
+        boolean hasSubs = subs != null && !subs.isEmpty();
+        if (hasSubs && !features.prioritizedList()) {
+          requestErrors[r] =
+              "claim "
+                  + claimRef(claim)
+                  + ", request "
+                  + request.getName()
+                  + ": has subrequests, but the DRAPrioritizedList feature is disabled";
+          continue;
+        }
+        if (hasSubs) {
+          DeviceRequestView parent = DeviceRequestView.of(request);
+          planned[r] = new Planned[subs.size()];
+          for (int i = 0; i < subs.size(); i++) {
+            planned[r][i] = planRequest(claim, DeviceRequestView.of(subs.get(i)), parent);
+          }
+        } else {
+          planned[r] = new Planned[] {planRequest(claim, DeviceRequestView.of(request), null)};
+        }
+      }
+      List<MatchAttributeConstraint> constraints = null;
+      String constraintError = null;
+      try {
+        constraints = constraintsOf(claim);
+      } catch (AllocationException e) {
+        constraintError = e.getMessage();
+      }
+      plans.add(new ClaimPlan(claim, requestErrors, planned, constraints, constraintError));
+    }
+    return new Plan(List.copyOf(claims), List.copyOf(plans));
+  }
+
+  private Planned planRequest(
+      ResourceClaim claim, DeviceRequestView request, DeviceRequestView parent) {
+    try {
+      return new Planned(validate(claim, request, parent), null);
+    } catch (AllocationException e) {
+      return new Planned(null, e.getMessage());
+    }
+  }
+
+  /**
+   * Checks one request as upstream's {@code validateDeviceRequest}, in its order, for what does not
+   * depend on the node: its selectors are CEL, admin access only with the gate, its class exists,
+   * its mode is known and its count fits.
+   */
+  private RequestData validate(
+      ResourceClaim claim, DeviceRequestView request, DeviceRequestView parent) {
     List<DeviceSelector> sel = request.selectors();
     for (int i = 0; i < sel.size(); i++) {
       if (sel.get(i).getCel() == null) {
@@ -299,40 +388,7 @@ final class Allocator {
       return new RequestData(request, parent, dc, (int) n, null, classSelectors, requestSelectors);
     }
     if (mode.equals(DeviceRequestView.ALL)) {
-      RequestData partial =
-          new RequestData(request, parent, dc, 0, null, classSelectors, requestSelectors);
-      List<Candidate> all = new ArrayList<>();
-      for (Pools.Pool pool : pools) {
-        if (pool.incomplete()) {
-          throw new AllocationException(
-              "claim "
-                  + claimRef(claim)
-                  + ", request "
-                  + request.name()
-                  + ": asks for all devices, but resource pool "
-                  + pool.id()
-                  + " is currently being updated");
-        }
-        if (pool.invalid()) {
-          throw new AllocationException(
-              "claim "
-                  + claimRef(claim)
-                  + ", request "
-                  + request.name()
-                  + ": asks for all devices, but resource pool "
-                  + pool.id()
-                  + " is currently invalid");
-        }
-        for (SliceView slice : pool.slices()) {
-          for (DeviceView d : slice.devices()) {
-            if (isSelectable(claim, partial, d)) {
-              all.add(new Candidate(d, slice));
-            }
-          }
-        }
-      }
-      return new RequestData(
-          request, parent, dc, all.size(), List.copyOf(all), classSelectors, requestSelectors);
+      return new RequestData(request, parent, dc, 0, null, classSelectors, requestSelectors);
     }
     throw new AllocationException(
         "claim "
@@ -341,6 +397,60 @@ final class Allocator {
             + request.name()
             + ": unsupported count mode "
             + mode);
+  }
+
+  /**
+   * What request {@code planned} needs on a node whose pools are {@code pools}: the plan's data,
+   * and for an {@code All} request the devices it gets there (every pool must be complete and
+   * valid); throws the plan's error.
+   */
+  RequestData onNode(ResourceClaim claim, Planned planned, List<Pools.Pool> pools) {
+    if (planned.error() != null) {
+      throw new AllocationException(planned.error());
+    }
+    RequestData data = planned.data();
+    DeviceRequestView request = data.request();
+    if (!request.allocationMode().equals(DeviceRequestView.ALL)) {
+      return data;
+    }
+    List<Candidate> all = new ArrayList<>();
+    for (Pools.Pool pool : pools) {
+      if (pool.incomplete()) {
+        throw new AllocationException(
+            "claim "
+                + claimRef(claim)
+                + ", request "
+                + request.name()
+                + ": asks for all devices, but resource pool "
+                + pool.id()
+                + " is currently being updated");
+      }
+      if (pool.invalid()) {
+        throw new AllocationException(
+            "claim "
+                + claimRef(claim)
+                + ", request "
+                + request.name()
+                + ": asks for all devices, but resource pool "
+                + pool.id()
+                + " is currently invalid");
+      }
+      for (SliceView slice : pool.slices()) {
+        for (DeviceView d : slice.devices()) {
+          if (isSelectable(claim, data, d)) {
+            all.add(new Candidate(d, slice));
+          }
+        }
+      }
+    }
+    return new RequestData(
+        request,
+        data.parent(),
+        data.deviceClass(),
+        all.size(),
+        List.copyOf(all),
+        data.classSelectors(),
+        data.requestSelectors());
   }
 
   /**

@@ -211,20 +211,19 @@ public final class DynamicResources
         unavailable.add(i);
       }
     }
-    List<AllocationResult> allocations = null;
+    Search.Solution allocations = null;
     if (s.allocator() != null) {
-      List<ResourceClaim> toAllocate = s.toAllocate();
       long deadline =
           filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
       try {
         allocations =
-            s.allocator().allocate(node.name(), node.labels(), toAllocate, nanoTime, deadline);
+            s.allocator().search(node.name(), node.labels(), s.plan(), nanoTime, deadline);
       } catch (AllocationTimeout e) {
         return rejectedStatus(TIMED_OUT);
       } catch (AllocationException e) {
         return Status.error(e.getMessage()).withPlugin(name());
       }
-      if (allocations == null || allocations.size() != toAllocate.size()) {
+      if (allocations == null) {
         return rejectedStatus(CANNOT_ALLOCATE);
       }
     }
@@ -299,8 +298,14 @@ public final class DynamicResources
     if (pending.isEmpty()) {
       return Status.success();
     }
-    List<AllocationResult> allocations = s.nodeAllocations().get(nodeName);
-    if (allocations == null || allocations.isEmpty()) {
+    Search.Solution found = s.nodeAllocations().get(nodeName);
+    List<AllocationResult> allocations;
+    try {
+      allocations = found == null ? List.of() : found.results();
+    } catch (AllocationException e) {
+      return Status.error(e.getMessage()).withPlugin(name());
+    }
+    if (allocations.isEmpty()) {
       return Status.error("claim allocation not found for node").withPlugin(name());
     }
     if (allocations.size() != pending.size()) {

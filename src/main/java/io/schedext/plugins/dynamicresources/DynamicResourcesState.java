@@ -26,8 +26,9 @@ final class DynamicResourcesState implements StateData {
   private final AllocationResult[] allocations;
   private final Allocator allocator;
   private final List<ResourceClaim> toAllocate;
+  private final Allocator.Plan plan;
   private final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
-  private final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+  private final Map<String, Search.Solution> nodeAllocations = new ConcurrentHashMap<>();
 
   DynamicResourcesState(
       List<ResourceClaim> claims, NodeSelectorTerms[] availableOnNodes, Allocator allocator) {
@@ -36,6 +37,7 @@ final class DynamicResourcesState implements StateData {
     this.allocations = new AllocationResult[claims.size()];
     this.allocator = allocator;
     this.toAllocate = claims.stream().filter(c -> !PodClaims.allocated(c)).toList();
+    this.plan = allocator == null ? null : allocator.plan(toAllocate);
   }
 
   boolean empty() {
@@ -72,11 +74,17 @@ final class DynamicResourcesState implements StateData {
     return toAllocate;
   }
 
+  /** The claims to allocate as checked once for every node, or null without an allocator. */
+  Allocator.Plan plan() {
+    return plan;
+  }
+
   Set<Integer> unavailableClaims() {
     return unavailableClaims;
   }
 
-  Map<String, List<AllocationResult>> nodeAllocations() {
+  /** The devices Filter found per node name; their allocation results are made for one. */
+  Map<String, Search.Solution> nodeAllocations() {
     return nodeAllocations;
   }
 

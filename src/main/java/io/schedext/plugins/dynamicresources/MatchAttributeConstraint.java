@@ -24,6 +24,11 @@ final class MatchAttributeConstraint {
     this.attributeName = attributeName;
   }
 
+  /** The same constraint with no device added yet, for another search. */
+  MatchAttributeConstraint fresh() {
+    return new MatchAttributeConstraint(requestNames, attributeName);
+  }
+
   String attributeName() {
     return attributeName;
   }

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.schedext.framework.DeviceId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,8 +25,9 @@ import java.util.function.LongSupplier;
 
 /**
  * One run of the allocator on one node (upstream's {@code allocator} struct and {@code
- * allocateOne}): the depth-first search over claims, requests, subrequests and devices, and the
- * allocation results built from the first solution. Not thread-safe: one Filter call owns it.
+ * allocateOne}): the depth-first search over claims, requests, subrequests and devices. Its {@link
+ * Solution} makes the allocation results of the first solution when they are asked for (Reserve
+ * asks on the chosen node only). Not thread-safe: one Filter call owns it.
  */
 final class Search {
 
@@ -35,14 +37,20 @@ final class Search {
   private final Allocator a;
   private final String nodeName;
   private final Map<String, String> labels;
+  private final Allocator.Plan plan;
   private final List<ResourceClaim> claims;
   private final LongSupplier now;
   private final long deadline;
-  private final Map<Allocator.RequestKey, Allocator.RequestData> requestData = new HashMap<>();
-  // The subrequest picked for a request with firstAvailable, by (claim, request, 0).
-  private final Map<Allocator.RequestKey, Integer> selectedSubRequest = new HashMap<>();
+  // By claim, request and alternative (0 for a request without subrequests).
+  private final Allocator.RequestData[][][] data;
+  // The subrequest picked for a request with firstAvailable, by claim and request.
+  private final int[][] selectedSubRequest;
   private final List<List<MatchAttributeConstraint>> constraints = new ArrayList<>();
-  private final Map<DeviceId, Set<Integer>> allocating = new HashMap<>();
+  // The devices this search gave away so far and to which claim, in the order given (taken back
+  // in the reverse order): a search gives few, so a scan costs less than hashing.
+  private DeviceId[] allocatingIds = new DeviceId[4];
+  private int[] allocatingClaims = new int[4];
+  private int allocatingCount;
   private final List<List<DeviceResult>> result = new ArrayList<>();
   private List<Pools.Pool> pools;
 
@@ -55,58 +63,62 @@ final class Search {
     }
   }
 
+  /** The devices a search found for every claim; makes their allocation results on demand. */
+  final class Solution {
+
+    private Solution() {}
+
+    /** One allocation result per claim, in the claims' order. */
+    List<AllocationResult> results() {
+      List<AllocationResult> out = new ArrayList<>(claims.size());
+      for (int c = 0; c < claims.size(); c++) {
+        out.add(resultOf(c));
+      }
+      return out;
+    }
+  }
+
   Search(
       Allocator a,
       String nodeName,
       Map<String, String> labels,
-      List<ResourceClaim> claims,
+      Allocator.Plan plan,
       LongSupplier now,
       long deadline) {
     this.a = a;
     this.nodeName = nodeName;
     this.labels = labels;
-    this.claims = claims;
+    this.plan = plan;
+    this.claims = plan.claims();
     this.now = now;
     this.deadline = deadline;
+    this.data = new Allocator.RequestData[claims.size()][][];
+    this.selectedSubRequest = new int[claims.size()][];
   }
 
-  /** The results, or null when there is no solution. */
-  List<AllocationResult> run() {
+  /** The solution, or null when there is none. */
+  Solution run() {
     pools = a.pools(nodeName, labels);
     for (int c = 0; c < claims.size(); c++) {
-      ResourceClaim claim = claims.get(c);
+      Allocator.ClaimPlan cp = plan.plans().get(c);
+      ResourceClaim claim = cp.claim();
       int minDevices = 0;
-      List<DeviceRequest> requests = Allocator.requests(claim);
-      for (int r = 0; r < requests.size(); r++) {
-        DeviceRequest request = requests.get(r);
-        var subs = request.getFirstAvailable();
-        boolean hasSubs = subs != null && !subs.isEmpty();
-        if (!a.features().prioritizedList() && hasSubs) {
-          throw new AllocationException(
-              "claim "
-                  + Allocator.claimRef(claim)
-                  + ", request "
-                  + request.getName()
-                  + ": has subrequests, but the DRAPrioritizedList feature is disabled");
+      int requests = cp.requests().length;
+      data[c] = new Allocator.RequestData[requests][];
+      selectedSubRequest[c] = new int[requests];
+      for (int r = 0; r < requests; r++) {
+        if (cp.requestErrors()[r] != null) {
+          throw new AllocationException(cp.requestErrors()[r]);
         }
-        if (hasSubs) {
-          int min = Integer.MAX_VALUE;
-          DeviceRequestView parent = DeviceRequestView.of(request);
-          for (int i = 0; i < subs.size(); i++) {
-            Allocator.RequestKey key = new Allocator.RequestKey(c, r, i);
-            Allocator.RequestData d =
-                a.validate(claim, DeviceRequestView.of(subs.get(i)), parent, key, pools);
-            requestData.put(key, d);
-            min = Math.min(min, d.devices());
-          }
-          minDevices += min;
-        } else {
-          Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
-          Allocator.RequestData d =
-              a.validate(claim, DeviceRequestView.of(request), null, key, pools);
-          requestData.put(key, d);
-          minDevices += d.devices();
+        Allocator.Planned[] alternatives = cp.requests()[r];
+        Allocator.RequestData[] resolved = new Allocator.RequestData[alternatives.length];
+        int min = Integer.MAX_VALUE;
+        for (int i = 0; i < alternatives.length; i++) {
+          resolved[i] = a.onNode(claim, alternatives[i], pools);
+          min = Math.min(min, resolved[i].devices());
         }
+        data[c][r] = resolved;
+        minDevices += min;
       }
       if (minDevices > Allocator.MAX_DEVICES_PER_CLAIM) {
         throw new AllocationException(
@@ -118,16 +130,25 @@ final class Search {
                 + Allocator.MAX_DEVICES_PER_CLAIM);
       }
       result.add(new ArrayList<>(minDevices));
-      constraints.add(Allocator.constraintsOf(claim));
+      if (cp.constraintError() != null) {
+        throw new AllocationException(cp.constraintError());
+      }
+      List<MatchAttributeConstraint> own = List.of();
+      if (!cp.constraints().isEmpty()) {
+        own = new ArrayList<>(cp.constraints().size());
+        for (MatchAttributeConstraint m : cp.constraints()) {
+          own.add(m.fresh());
+        }
+      }
+      constraints.add(own);
     }
     if (!allocateOne(0, 0, 0, 0, false)) {
       return null;
     }
-    List<AllocationResult> out = new ArrayList<>(claims.size());
     for (int c = 0; c < claims.size(); c++) {
-      out.add(resultOf(c));
+      checkNodeSelectors(c);
     }
-    return out;
+    return new Solution();
   }
 
   /**
@@ -142,22 +163,19 @@ final class Search {
     if (claim >= claims.size()) {
       return true;
     }
-    List<DeviceRequest> requests = Allocator.requests(claims.get(claim));
-    if (request >= requests.size()) {
+    Allocator.RequestData[][] requests = data[claim];
+    if (request >= requests.length) {
       return allocateOne(claim + 1, 0, 0, 0, false);
     }
-    Allocator.RequestKey key = new Allocator.RequestKey(claim, request, sub);
-    Allocator.RequestData data = requestData.get(key);
+    Allocator.RequestData data = requests[request][sub];
     if (!inSub && data.parent() != null) {
-      for (int s = 0; ; s++) {
-        if (!requestData.containsKey(new Allocator.RequestKey(claim, request, s))) {
-          return false;
-        }
+      for (int s = 0; s < requests[request].length; s++) {
         if (allocateOne(claim, request, s, device, true)) {
-          selectedSubRequest.put(key, s);
+          selectedSubRequest[claim][request] = s;
           return true;
         }
       }
+      return false;
     }
     DeviceRequestView req = data.request();
     boolean all = req.allocationMode().equals(DeviceRequestView.ALL);
@@ -176,12 +194,11 @@ final class Search {
       if (taken(claim, req, candidate.device())) {
         return false;
       }
-      Runnable undo = allocateDevice(claim, data, candidate, true);
-      if (undo == null) {
+      if (!allocateDevice(claim, data, candidate, true)) {
         return false;
       }
       if (!allocateOne(claim, request, sub, device + 1, inSub)) {
-        undo.run();
+        undo(claim, data);
         return false;
       }
       return true;
@@ -196,38 +213,34 @@ final class Search {
       for (SliceView slice : pool.slices()) {
         for (DeviceView d : slice.devices()) {
           if (req.adminAccess()
-              ? allocatingFor(d.id()).contains(claim)
-              : taken.contains(d.name()) || allocatingAny(d.id())) {
+              ? allocating(d.id(), claim)
+              : taken.contains(d.name()) || allocating(d.id(), -1)) {
             continue;
           }
           if (!a.isSelectable(claims.get(claim), data, d)) {
             continue;
           }
-          Runnable undo = allocateDevice(claim, data, new Allocator.Candidate(d, slice), false);
-          if (undo == null) {
+          if (!allocateDevice(claim, data, new Allocator.Candidate(d, slice), false)) {
             continue;
           }
           if (allocateOne(claim, request, sub, device + 1, inSub)) {
             return true;
           }
-          undo.run();
+          undo(claim, data);
         }
       }
     }
     return false;
   }
 
-  private Set<Integer> allocatingFor(DeviceId id) {
-    if (allocating.isEmpty()) {
-      return Set.of();
+  /** Whether this search gave the device to claim {@code claim} already, or to any when -1. */
+  private boolean allocating(DeviceId id, int claim) {
+    for (int i = 0; i < allocatingCount; i++) {
+      if ((claim < 0 || allocatingClaims[i] == claim) && allocatingIds[i].equals(id)) {
+        return true;
+      }
     }
-    Set<Integer> s = allocating.get(id);
-    return s == null ? Set.of() : s;
-  }
-
-  /** Whether this search gave the device to some claim already. */
-  private boolean allocatingAny(DeviceId id) {
-    return !allocatingFor(id).isEmpty();
+    return false;
   }
 
   /**
@@ -237,24 +250,24 @@ final class Search {
    */
   private boolean taken(int claim, DeviceRequestView req, DeviceView d) {
     return req.adminAccess()
-        ? allocatingFor(d.id()).contains(claim)
-        : a.allocated().contains(d.id()) || allocatingAny(d.id());
+        ? allocating(d.id(), claim)
+        : a.allocated().contains(d.id()) || allocating(d.id(), -1);
   }
 
   /**
    * Takes the candidate, which the caller found free, for the request if the device can be used and
-   * keeps the claim's constraints; returns how to give it back, or null when it cannot be taken. A
+   * keeps the claim's constraints; false when it cannot be taken ({@link #undo} gives it back). A
    * device that must be taken (an {@code All} request's) but breaks a constraint is an error: such
    * a claim can never be allocated.
    */
-  private Runnable allocateDevice(
+  private boolean allocateDevice(
       int claim, Allocator.RequestData data, Allocator.Candidate candidate, boolean must) {
     DeviceRequestView req = data.request();
     DeviceView d = candidate.device();
     var counters = d.device().getConsumesCounters();
     if (counters != null && !counters.isEmpty()) {
       // Partitionable devices are behind an alpha gate, off in 1.34.
-      return null;
+      return false;
     }
     String base = data.parent() == null ? req.name() : data.parent().name();
     String subName = data.parent() == null ? null : req.name();
@@ -274,26 +287,63 @@ final class Search {
         for (int e = 0; e < i; e++) {
           cs.get(e).remove(base, subName);
         }
-        return null;
+        return false;
       }
     }
-    allocating.computeIfAbsent(d.id(), k -> new HashSet<>(2)).add(claim);
+    if (allocatingCount == allocatingIds.length) {
+      allocatingIds = Arrays.copyOf(allocatingIds, 2 * allocatingCount);
+      allocatingClaims = Arrays.copyOf(allocatingClaims, 2 * allocatingCount);
+    }
+    allocatingIds[allocatingCount] = d.id();
+    allocatingClaims[allocatingCount] = claim;
+    allocatingCount++;
+    result
+        .get(claim)
+        .add(
+            new DeviceResult(
+                req.name(),
+                data.parent() == null ? null : data.parent().name(),
+                d.id(),
+                candidate.slice(),
+                req.adminAccess()));
+    return true;
+  }
+
+  /** Gives back the device {@link #allocateDevice} took last, for {@code claim}'s request. */
+  private void undo(int claim, Allocator.RequestData data) {
+    DeviceRequestView req = data.request();
+    String base = data.parent() == null ? req.name() : data.parent().name();
+    String subName = data.parent() == null ? null : req.name();
+    for (MatchAttributeConstraint c : constraints.get(claim)) {
+      c.remove(base, subName);
+    }
+    allocatingCount--;
+    allocatingIds[allocatingCount] = null;
     List<DeviceResult> results = result.get(claim);
-    int before = results.size();
-    results.add(
-        new DeviceResult(
-            req.name(),
-            data.parent() == null ? null : data.parent().name(),
-            d.id(),
-            candidate.slice(),
-            req.adminAccess()));
-    return () -> {
-      for (MatchAttributeConstraint c : cs) {
-        c.remove(base, subName);
+    results.remove(results.size() - 1);
+  }
+
+  /**
+   * Throws, as making claim {@code c}'s node selector would, when a device's slice has a node
+   * selector of more than one term; checked on every node, made on the chosen one.
+   */
+  private void checkNodeSelectors(int c) {
+    for (DeviceResult r : result.get(c)) {
+      ResourceSliceSpec spec = r.slice().spec();
+      String node = spec.getNodeName();
+      if (node != null && !node.isEmpty()) {
+        return;
       }
-      allocating.get(d.id()).remove(claim);
-      results.subList(before, results.size()).clear();
-    };
+      NodeSelector ns = spec.getNodeSelector();
+      if (ns != null && ns.getNodeSelectorTerms() != null && ns.getNodeSelectorTerms().size() > 1) {
+        throw new AllocationException(
+            "create NodeSelector for claim "
+                + claims.get(c).getMetadata().getName()
+                + ": unsupported ResourceSlice.NodeSelector with "
+                + ns.getNodeSelectorTerms().size()
+                + " terms");
+      }
+    }
   }
 
   /** The allocation result of claim {@code c}: devices, configuration, node selector. */
@@ -315,13 +365,7 @@ final class Search {
     Map<String, int[]> classConfigs = new HashMap<>();
     List<DeviceRequest> requests = Allocator.requests(claim);
     for (int r = 0; r < requests.size(); r++) {
-      Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
-      Allocator.RequestData data = requestData.get(key);
-      if (data.parent() != null) {
-        data =
-            requestData.get(
-                new Allocator.RequestKey(c, r, selectedSubRequest.getOrDefault(key, 0)));
-      }
+      Allocator.RequestData data = this.data[c][r][selectedSubRequest[c][r]];
       var dc = data.deviceClass();
       if (dc == null) {
         continue;
@@ -366,11 +410,10 @@ final class Search {
           config.add(claimConfig(cc, wanted));
           continue;
         }
-        Allocator.RequestKey key = new Allocator.RequestKey(c, r, 0);
-        if (requestData.get(key).parent() == null) {
+        if (this.data[c][r][0].parent() == null) {
           continue;
         }
-        var sub = request.getFirstAvailable().get(selectedSubRequest.getOrDefault(key, 0));
+        var sub = request.getFirstAvailable().get(selectedSubRequest[c][r]);
         if (wanted.contains(request.getName() + "/" + sub.getName())) {
           config.add(claimConfig(cc, wanted));
         }
