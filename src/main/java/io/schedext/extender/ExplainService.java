@@ -140,9 +140,7 @@ final class ExplainService {
     }
     boolean[] isFeasible = new boolean[c.nodes().size()];
     for (int i = 0; i < c.nodes().size(); i++) {
-      isFeasible[i] =
-          error == null
-              && perNode[i].stream().allMatch(p -> p.code().equals(Code.SUCCESS.upstreamName()));
+      isFeasible[i] = error == null && allSucceeded(perNode[i]);
       if (isFeasible[i]) {
         feasible.add(c.nodes().get(i));
       }
@@ -215,7 +213,9 @@ final class ExplainService {
               null,
               null));
     }
-    Map<String, Status> rejections = firstRejections(c.nodes(), perNode, preStatus);
+    // What kube-scheduler would report, or hand to PostFilter, when no node fits.
+    Map<String, Status> rejections =
+        feasible.isEmpty() ? firstRejections(c.nodes(), perNode, preStatus) : Map.of();
     Explanation.Preemption preemption = null;
     if (error == null && feasible.isEmpty() && !c.nodes().isEmpty() && fw.hasPostFilterPlugins()) {
       preemption = simulatePreemption(fw, state, pod, rejections);
@@ -274,6 +274,16 @@ final class ExplainService {
    * PreFilter rejection. The filters stop at the first rejection there, so this is what
    * kube-scheduler counts and preempts on.
    */
+  private static boolean allSucceeded(List<Explanation.PluginStatus> statuses) {
+    String success = Code.SUCCESS.upstreamName();
+    for (int i = 0; i < statuses.size(); i++) {
+      if (!statuses.get(i).code().equals(success)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static Map<String, Status> firstRejections(
       List<NodeInfo> nodes, List<Explanation.PluginStatus>[] perNode, Status preStatus) {
     Map<String, Status> statuses = new LinkedHashMap<>();

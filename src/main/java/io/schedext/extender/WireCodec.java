@@ -1,5 +1,6 @@
 package io.schedext.extender;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -276,6 +277,12 @@ public final class WireCodec {
       buf.reset();
     }
     try {
+      if (value instanceof Explanation explanation) {
+        try (JsonGenerator g = mapper.createGenerator(buf)) {
+          ExplanationWriter.write(explanation, g);
+        }
+        return;
+      }
       mapper.writeValue(buf, value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot encode reply: " + e.getOriginalMessage(), e);
