@@ -26,8 +26,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -48,15 +50,19 @@ public final class ObjectStore implements ClusterObjects {
   // VolumeAttachments per node (spec.nodeName): NodeVolumeLimits reads a node's on every Filter.
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, VolumeAttachment>>
       attachmentsByNode = new ConcurrentHashMap<>();
+  // Past this many devices changed since the last read, the taken set is made anew.
+  private static final int TAKEN_REBUILD_AFTER = 1024;
   // The devices the ResourceClaims hold, counted (a device two claims name stays taken until both
   // let it go), kept up to date claim by claim: DynamicResources reads the whole set for every pod
   // with claims, which must not walk every claim. Guarded by this.
   private final Map<DeviceId, Integer> allocated = new HashMap<>();
   private long allocatedRevision;
-  // The allocated devices as handed out, made again on the first read after a change (every pod
-  // with claims reads them; claims change far less often than that). Guarded by this.
+  // The allocated devices as handed out, brought up to date on the first read after a change:
+  // only the pools of the devices changed since are copied (few, as claims change one by one),
+  // unless a re-list changed many. Guarded by this.
   private TakenDevices taken = TakenDevices.NONE;
-  private long takenRevision;
+  private final Set<DeviceId> takenChanged = new HashSet<>();
+  private boolean takenRebuild;
   // The slices by node, rebuilt on the first read after a slice changed. Guarded by this.
   private ResourceSlices slices = ResourceSlices.EMPTY;
   private boolean slicesStale;
@@ -138,6 +144,7 @@ public final class ObjectStore implements ClusterObjects {
         attachmentsByNode.clear();
       } else if (type == ResourceClaim.class) {
         allocated.clear();
+        takenRebuild = true;
         allocatedRevision++;
       } else if (type == ResourceSlice.class) {
         slicesStale = true;
@@ -208,6 +215,10 @@ public final class ObjectStore implements ClusterObjects {
     }
     for (DeviceId d : taken) {
       allocated.merge(d, 1, Integer::sum);
+    }
+    if (takenChanged.size() <= TAKEN_REBUILD_AFTER) {
+      takenChanged.addAll(gone);
+      takenChanged.addAll(taken);
     }
     allocatedRevision++;
   }
@@ -360,10 +371,13 @@ public final class ObjectStore implements ClusterObjects {
 
   @Override
   public synchronized AllocatedDevices allocatedDevices() {
-    if (takenRevision != allocatedRevision) {
+    if (takenRebuild || takenChanged.size() > TAKEN_REBUILD_AFTER) {
       taken = TakenDevices.of(allocated.keySet());
-      takenRevision = allocatedRevision;
+    } else if (!takenChanged.isEmpty()) {
+      taken = taken.update(takenChanged, allocated::containsKey);
     }
+    takenChanged.clear();
+    takenRebuild = false;
     return new AllocatedDevices(taken, allocatedRevision);
   }
 

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A set of devices indexed by driver and pool, so that a search over one pool looks the pool up
@@ -35,6 +36,15 @@ public final class TakenDevices {
 
   /** These devices and those in {@code ids}. */
   public TakenDevices plus(Collection<DeviceId> ids) {
+    return update(ids, id -> true);
+  }
+
+  /**
+   * These devices, with each of {@code ids} taken or not as {@code taken} says. Only the pools of
+   * {@code ids} are copied: every other pool's set stays the same object, so a reader can tell a
+   * pool unchanged by identity.
+   */
+  public TakenDevices update(Collection<DeviceId> ids, Predicate<DeviceId> taken) {
     if (ids.isEmpty()) {
       return this;
     }
@@ -43,20 +53,36 @@ public final class TakenDevices {
     Set<Object> own = Collections.newSetFromMap(new IdentityHashMap<>());
     int n = size;
     for (DeviceId id : ids) {
+      boolean add = taken.test(id);
       Map<String, Set<String>> pools = drivers.get(id.driver());
+      Set<String> names = pools == null ? null : pools.get(id.pool());
+      if (add
+          ? names != null && names.contains(id.device())
+          : names == null || !names.contains(id.device())) {
+        continue;
+      }
       if (pools == null || !own.contains(pools)) {
         pools = pools == null ? new HashMap<>() : new HashMap<>(pools);
         own.add(pools);
         drivers.put(id.driver(), pools);
       }
-      Set<String> names = pools.get(id.pool());
       if (names == null || !own.contains(names)) {
         names = names == null ? new HashSet<>() : new HashSet<>(names);
         own.add(names);
         pools.put(id.pool(), names);
       }
-      if (names.add(id.device())) {
+      if (add) {
+        names.add(id.device());
         n++;
+      } else {
+        names.remove(id.device());
+        n--;
+        if (names.isEmpty()) {
+          pools.remove(id.pool());
+          if (pools.isEmpty()) {
+            drivers.remove(id.driver());
+          }
+        }
       }
     }
     return new TakenDevices(drivers, n);

@@ -76,6 +76,24 @@ class ObjectStoreDraTest {
     assertThat(store.allocatedDevices().devices().toSet()).isEmpty();
   }
 
+  @Test
+  void theTakenSetIsMadeAgainOnlyAfterAChangeAndFollowsManyChanges() {
+    ObjectStore store = new ObjectStore();
+    store.put(claim("a", "1", "gpu-0"));
+    var before = store.allocatedDevices().devices();
+    store.put(claim("b", "2", "gpu-1"));
+    var after = store.allocatedDevices().devices();
+    assertThat(after.toSet()).containsExactlyInAnyOrder(gpu("gpu-0"), gpu("gpu-1"));
+    assertThat(store.allocatedDevices().devices()).as("nothing changed since").isSameAs(after);
+    assertThat(before.toSet()).containsExactly(gpu("gpu-0"));
+    store.clear(ResourceClaim.class);
+    assertThat(store.allocatedDevices().devices().toSet()).isEmpty();
+    for (int i = 0; i < 1100; i++) {
+      store.put(claim("c" + i, "3", "gpu-" + i));
+    }
+    assertThat(store.allocatedDevices().devices().size()).isEqualTo(1100);
+  }
+
   static ResourceSlice slice(String name, String node, boolean allNodes) {
     return new ResourceSliceBuilder()
         .withNewMetadata()

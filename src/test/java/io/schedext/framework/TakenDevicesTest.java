@@ -42,4 +42,23 @@ class TakenDevicesTest {
     assertThat(TakenDevices.NONE.contains(A0)).isFalse();
     assertThat(TakenDevices.of(List.of(A0)).isEmpty()).isFalse();
   }
+
+  @Test
+  void anUpdateCopiesOnlyThePoolsItTouches() {
+    TakenDevices base = TakenDevices.of(List.of(A0, A1, B0));
+    var poolB = base.inPool("gpu.example.com", "node-b");
+    TakenDevices less = base.update(List.of(A1, N0), id -> id.equals(N0));
+    assertThat(less.toSet()).containsExactlyInAnyOrder(A0, B0, N0);
+    assertThat(less.size()).isEqualTo(3);
+    assertThat(less.inPool("gpu.example.com", "node-b")).as("untouched").isSameAs(poolB);
+    assertThat(less.inPool("gpu.example.com", "node-a"))
+        .isNotSameAs(base.inPool("gpu.example.com", "node-a"));
+    assertThat(base.toSet()).as("unchanged").containsExactlyInAnyOrder(A0, A1, B0);
+    TakenDevices none = less.update(List.of(A0, B0, N0, A1), id -> false);
+    assertThat(none.isEmpty()).isTrue();
+    assertThat(none.inPool("gpu.example.com", "node-a")).isEmpty();
+    assertThat(less.update(List.of(A0), id -> true)).as("already taken").isNotNull();
+    assertThat(less.update(List.of(A0), id -> true).inPool("gpu.example.com", "node-a"))
+        .isSameAs(less.inPool("gpu.example.com", "node-a"));
+  }
 }

@@ -55,6 +55,7 @@ final class Allocator {
   private final ResourceSlices slices;
   private final DeviceSelectors selectors;
   private final SliceViews views;
+  private final NodeVerdicts verdicts;
 
   Allocator(
       Features features,
@@ -62,13 +63,15 @@ final class Allocator {
       Function<String, DeviceClass> classes,
       ResourceSlices slices,
       DeviceSelectors selectors,
-      SliceViews views) {
+      SliceViews views,
+      NodeVerdicts verdicts) {
     this.features = features;
     this.allocated = allocated;
     this.classes = classes;
     this.slices = slices;
     this.selectors = selectors;
     this.views = views;
+    this.verdicts = verdicts;
   }
 
   Features features() {
@@ -115,7 +118,7 @@ final class Allocator {
     if (claims.isEmpty()) {
       return null;
     }
-    Search.Solution s = search(nodeName, labels, plan(claims), now, deadline);
+    Solution s = search(nodeName, labels, plan(claims), now, deadline);
     return s == null ? null : s.results();
   }
 
@@ -123,12 +126,24 @@ final class Allocator {
    * As {@link #allocate}, for claims planned once for every node: the devices found, from which the
    * allocation results are made only for the node chosen; null when there is no solution.
    */
-  Search.Solution search(
+  Solution search(
       String nodeName, Map<String, String> labels, Plan plan, LongSupplier now, long deadline) {
     if (plan.claims().isEmpty()) {
       return null;
     }
-    return new Search(this, nodeName, labels, plan, now, deadline).run();
+    List<Pools.Pool> pools = pools(nodeName, labels);
+    boolean keep = plan.shape() != null && nodeName != null && !pools.isEmpty();
+    if (keep) {
+      NodeVerdicts.Known known = verdicts.lookup(nodeName, plan.shape(), pools, allocated);
+      if (known != null) {
+        return known.found() == null ? null : known.found().forClaims(plan.claims());
+      }
+    }
+    Solution found = new Search(this, plan, pools, now, deadline).run();
+    if (keep) {
+      verdicts.keep(nodeName, plan.shape(), pools, allocated, found);
+    }
+    return found;
   }
 
   /** The claim as upstream's logs and errors name it: {@code namespace/name}, or just the name. */
@@ -259,8 +274,15 @@ final class Allocator {
       List<MatchAttributeConstraint> constraints,
       String constraintError) {}
 
-  /** The claims one cycle allocates, checked once; every node's search starts from it. */
-  record Plan(List<ResourceClaim> claims, List<ClaimPlan> plans) {}
+  /**
+   * The claims one cycle allocates, checked once; every node's search starts from it.
+   *
+   * @param claims the claims
+   * @param plans each claim checked
+   * @param shape what the searches depend on besides the node, to reuse a node's last search by;
+   *     null when this allocator keeps no searches
+   */
+  record Plan(List<ResourceClaim> claims, List<ClaimPlan> plans, NodeVerdicts.Shape shape) {}
 
   /**
    * Checks what does not depend on the node, claim after claim and request after request, as
@@ -305,7 +327,9 @@ final class Allocator {
       }
       plans.add(new ClaimPlan(claim, requestErrors, planned, constraints, constraintError));
     }
-    return new Plan(List.copyOf(claims), List.copyOf(plans));
+    NodeVerdicts.Shape shape =
+        verdicts == null ? null : verdicts.canonical(NodeVerdicts.Shape.of(claims, this));
+    return new Plan(List.copyOf(claims), List.copyOf(plans), shape);
   }
 
   private Planned planRequest(

@@ -69,6 +69,7 @@ public final class DynamicResources
   private final LongSupplier nanoTime;
   private final DeviceSelectors selectors = new DeviceSelectors();
   private final SliceViews views = new SliceViews();
+  private final NodeVerdicts verdicts = new NodeVerdicts();
   private final ClaimBinding binding;
 
   DynamicResources(
@@ -134,7 +135,9 @@ public final class DynamicResources
     }
     Allocator allocator = null;
     if (toAllocate > 0) {
-      views.seen(objects.resourceSlices().count());
+      int slices = objects.resourceSlices().count();
+      views.seen(slices);
+      verdicts.seen(slices);
       allocator =
           new Allocator(
               features,
@@ -142,7 +145,8 @@ public final class DynamicResources
               objects::deviceClass,
               objects.resourceSlices(),
               selectors,
-              views);
+              views,
+              verdicts);
     }
     state.write(STATE_KEY, new DynamicResourcesState(podClaims, availableOn, allocator));
     return PreFilterResult.success();
@@ -211,7 +215,7 @@ public final class DynamicResources
         unavailable.add(i);
       }
     }
-    Search.Solution allocations = null;
+    Solution allocations = null;
     if (s.allocator() != null) {
       long deadline =
           filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
@@ -298,7 +302,7 @@ public final class DynamicResources
     if (pending.isEmpty()) {
       return Status.success();
     }
-    Search.Solution found = s.nodeAllocations().get(nodeName);
+    Solution found = s.nodeAllocations().get(nodeName);
     List<AllocationResult> allocations;
     try {
       allocations = found == null ? List.of() : found.results();
@@ -383,6 +387,11 @@ public final class DynamicResources
       return Status.error(e.getMessage()).withPlugin(name());
     }
     return Status.success();
+  }
+
+  /** The searches of earlier cycles this plugin keeps for reuse (for tests). */
+  NodeVerdicts verdicts() {
+    return verdicts;
   }
 
   private PreFilterResult rejected(String reason) {

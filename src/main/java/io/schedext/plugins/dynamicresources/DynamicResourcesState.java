@@ -28,7 +28,7 @@ final class DynamicResourcesState implements StateData {
   private final List<ResourceClaim> toAllocate;
   private final Allocator.Plan plan;
   private final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
-  private final Map<String, Search.Solution> nodeAllocations = new ConcurrentHashMap<>();
+  private final Map<String, Solution> nodeAllocations = new ConcurrentHashMap<>();
 
   DynamicResourcesState(
       List<ResourceClaim> claims, NodeSelectorTerms[] availableOnNodes, Allocator allocator) {
@@ -84,7 +84,7 @@ final class DynamicResourcesState implements StateData {
   }
 
   /** The devices Filter found per node name; their allocation results are made for one. */
-  Map<String, Search.Solution> nodeAllocations() {
+  Map<String, Solution> nodeAllocations() {
     return nodeAllocations;
   }
 

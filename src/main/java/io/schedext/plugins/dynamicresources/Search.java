@@ -1,25 +1,12 @@
 package io.schedext.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.NodeSelector;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
-import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.schedext.framework.DeviceId;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
@@ -31,12 +18,7 @@ import java.util.function.LongSupplier;
  */
 final class Search {
 
-  static final String FROM_CLASS = "FromClass";
-  static final String FROM_CLAIM = "FromClaim";
-
   private final Allocator a;
-  private final String nodeName;
-  private final Map<String, String> labels;
   private final Allocator.Plan plan;
   private final List<ResourceClaim> claims;
   private final LongSupplier now;
@@ -51,45 +33,15 @@ final class Search {
   private DeviceId[] allocatingIds = new DeviceId[4];
   private int[] allocatingClaims = new int[4];
   private int allocatingCount;
-  private final List<List<DeviceResult>> result = new ArrayList<>();
-  private List<Pools.Pool> pools;
-
-  /** A device picked for a request of a claim. */
-  private record DeviceResult(
-      String request, String parent, DeviceId id, SliceView slice, boolean adminAccess) {
-
-    String requestName() {
-      return parent == null ? request : parent + "/" + request;
-    }
-  }
-
-  /** The devices a search found for every claim; makes their allocation results on demand. */
-  final class Solution {
-
-    private Solution() {}
-
-    /** One allocation result per claim, in the claims' order. */
-    List<AllocationResult> results() {
-      List<AllocationResult> out = new ArrayList<>(claims.size());
-      for (int c = 0; c < claims.size(); c++) {
-        out.add(resultOf(c));
-      }
-      return out;
-    }
-  }
+  private final List<List<Solution.Pick>> result = new ArrayList<>();
+  private final List<Pools.Pool> pools;
 
   Search(
-      Allocator a,
-      String nodeName,
-      Map<String, String> labels,
-      Allocator.Plan plan,
-      LongSupplier now,
-      long deadline) {
+      Allocator a, Allocator.Plan plan, List<Pools.Pool> pools, LongSupplier now, long deadline) {
     this.a = a;
-    this.nodeName = nodeName;
-    this.labels = labels;
     this.plan = plan;
     this.claims = plan.claims();
+    this.pools = pools;
     this.now = now;
     this.deadline = deadline;
     this.data = new Allocator.RequestData[claims.size()][][];
@@ -98,7 +50,6 @@ final class Search {
 
   /** The solution, or null when there is none. */
   Solution run() {
-    pools = a.pools(nodeName, labels);
     for (int c = 0; c < claims.size(); c++) {
       Allocator.ClaimPlan cp = plan.plans().get(c);
       ResourceClaim claim = cp.claim();
@@ -148,7 +99,7 @@ final class Search {
     for (int c = 0; c < claims.size(); c++) {
       checkNodeSelectors(c);
     }
-    return new Solution();
+    return new Solution(claims, data, selectedSubRequest, result);
   }
 
   /**
@@ -300,7 +251,7 @@ final class Search {
     result
         .get(claim)
         .add(
-            new DeviceResult(
+            new Solution.Pick(
                 req.name(),
                 data.parent() == null ? null : data.parent().name(),
                 d.id(),
@@ -319,7 +270,7 @@ final class Search {
     }
     allocatingCount--;
     allocatingIds[allocatingCount] = null;
-    List<DeviceResult> results = result.get(claim);
+    List<Solution.Pick> results = result.get(claim);
     results.remove(results.size() - 1);
   }
 
@@ -328,7 +279,7 @@ final class Search {
    * selector of more than one term; checked on every node, made on the chosen one.
    */
   private void checkNodeSelectors(int c) {
-    for (DeviceResult r : result.get(c)) {
+    for (Solution.Pick r : result.get(c)) {
       ResourceSliceSpec spec = r.slice().spec();
       String node = spec.getNodeName();
       if (node != null && !node.isEmpty()) {
@@ -342,174 +293,6 @@ final class Search {
                 + ": unsupported ResourceSlice.NodeSelector with "
                 + ns.getNodeSelectorTerms().size()
                 + " terms");
-      }
-    }
-  }
-
-  /** The allocation result of claim {@code c}: devices, configuration, node selector. */
-  private AllocationResult resultOf(int c) {
-    ResourceClaim claim = claims.get(c);
-    List<DeviceRequestAllocationResult> devices = new ArrayList<>();
-    for (DeviceResult r : result.get(c)) {
-      DeviceRequestAllocationResult x = new DeviceRequestAllocationResult();
-      x.setRequest(r.requestName());
-      x.setDriver(r.id().driver());
-      x.setPool(r.id().pool());
-      x.setDevice(r.id().device());
-      if (r.adminAccess()) {
-        x.setAdminAccess(true);
-      }
-      devices.add(x);
-    }
-    List<DeviceAllocationConfiguration> config = new ArrayList<>();
-    Map<String, int[]> classConfigs = new HashMap<>();
-    List<DeviceRequest> requests = Allocator.requests(claim);
-    for (int r = 0; r < requests.size(); r++) {
-      Allocator.RequestData data = this.data[c][r][selectedSubRequest[c][r]];
-      var dc = data.deviceClass();
-      if (dc == null) {
-        continue;
-      }
-      String className = dc.getMetadata().getName();
-      int[] range = classConfigs.get(className);
-      if (range != null) {
-        for (int i = range[0]; i < range[1]; i++) {
-          List<String> names = new ArrayList<>(config.get(i).getRequests());
-          names.add(data.fullName());
-          config.get(i).setRequests(names);
-        }
-        continue;
-      }
-      int start = config.size();
-      List<DeviceClassConfiguration> classConfig =
-          dc.getSpec() == null || dc.getSpec().getConfig() == null
-              ? List.of()
-              : dc.getSpec().getConfig();
-      for (DeviceClassConfiguration cc : classConfig) {
-        DeviceAllocationConfiguration x = new DeviceAllocationConfiguration();
-        x.setSource(FROM_CLASS);
-        x.setRequests(new ArrayList<>(List.of(data.fullName())));
-        x.setOpaque(cc.getOpaque());
-        config.add(x);
-      }
-      classConfigs.put(className, new int[] {start, config.size()});
-    }
-    List<DeviceClaimConfiguration> claimConfig =
-        claim.getSpec().getDevices().getConfig() == null
-            ? List.of()
-            : claim.getSpec().getDevices().getConfig();
-    for (DeviceClaimConfiguration cc : claimConfig) {
-      List<String> wanted = cc.getRequests() == null ? List.of() : cc.getRequests();
-      if (wanted.isEmpty()) {
-        config.add(claimConfig(cc, wanted));
-        continue;
-      }
-      for (int r = 0; r < requests.size(); r++) {
-        DeviceRequest request = requests.get(r);
-        if (wanted.contains(request.getName())) {
-          config.add(claimConfig(cc, wanted));
-          continue;
-        }
-        if (this.data[c][r][0].parent() == null) {
-          continue;
-        }
-        var sub = request.getFirstAvailable().get(selectedSubRequest[c][r]);
-        if (wanted.contains(request.getName() + "/" + sub.getName())) {
-          config.add(claimConfig(cc, wanted));
-        }
-      }
-    }
-    AllocationResult out = new AllocationResult();
-    DeviceAllocationResult da = new DeviceAllocationResult();
-    da.setResults(devices);
-    da.setConfig(config);
-    out.setDevices(da);
-    out.setNodeSelector(nodeSelector(c));
-    return out;
-  }
-
-  private static DeviceAllocationConfiguration claimConfig(
-      DeviceClaimConfiguration cc, List<String> requests) {
-    DeviceAllocationConfiguration x = new DeviceAllocationConfiguration();
-    x.setSource(FROM_CLAIM);
-    x.setRequests(new ArrayList<>(requests));
-    x.setOpaque(cc.getOpaque());
-    return x;
-  }
-
-  /**
-   * The node selector of claim {@code c}'s allocation (upstream's {@code createNodeSelector}): the
-   * node's name when a device is local to a node, else the requirements of the slices' node
-   * selectors combined into one term, or null when the devices are reachable from every node.
-   */
-  private NodeSelector nodeSelector(int c) {
-    List<NodeSelectorRequirement> fields = new ArrayList<>();
-    List<NodeSelectorRequirement> expressions = new ArrayList<>();
-    for (DeviceResult r : result.get(c)) {
-      ResourceSliceSpec spec = r.slice().spec();
-      String node = spec.getNodeName();
-      if (node != null && !node.isEmpty()) {
-        return byName(node);
-      }
-      NodeSelector ns = spec.getNodeSelector();
-      if (ns != null && ns.getNodeSelectorTerms() != null) {
-        List<NodeSelectorTerm> terms = ns.getNodeSelectorTerms();
-        if (terms.size() == 1) {
-          addNew(terms.get(0).getMatchFields(), fields);
-          addNew(terms.get(0).getMatchExpressions(), expressions);
-        } else if (terms.size() > 1) {
-          throw new AllocationException(
-              "create NodeSelector for claim "
-                  + claims.get(c).getMetadata().getName()
-                  + ": unsupported ResourceSlice.NodeSelector with "
-                  + terms.size()
-                  + " terms");
-        }
-      }
-    }
-    if (fields.isEmpty() && expressions.isEmpty()) {
-      return null;
-    }
-    NodeSelectorTerm term = new NodeSelectorTerm();
-    term.setMatchFields(fields);
-    term.setMatchExpressions(expressions);
-    NodeSelector out = new NodeSelector();
-    out.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
-    return out;
-  }
-
-  static NodeSelector byName(String node) {
-    NodeSelectorTerm term = new NodeSelectorTerm();
-    term.setMatchFields(
-        new ArrayList<>(
-            List.of(
-                new NodeSelectorRequirementBuilder()
-                    .withKey("metadata.name")
-                    .withOperator("In")
-                    .withValues(node)
-                    .build())));
-    NodeSelector out = new NodeSelector();
-    out.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
-    return out;
-  }
-
-  private static void addNew(List<NodeSelectorRequirement> from, List<NodeSelectorRequirement> to) {
-    if (from == null) {
-      return;
-    }
-    for (NodeSelectorRequirement r : from) {
-      boolean known = false;
-      Set<String> values = new HashSet<>(r.getValues() == null ? List.of() : r.getValues());
-      for (NodeSelectorRequirement e : to) {
-        if (e.getKey().equals(r.getKey())
-            && e.getOperator().equals(r.getOperator())
-            && new HashSet<>(e.getValues() == null ? List.of() : e.getValues()).equals(values)) {
-          known = true;
-          break;
-        }
-      }
-      if (!known) {
-        to.add(r);
       }
     }
   }

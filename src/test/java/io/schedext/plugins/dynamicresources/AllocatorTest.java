@@ -1369,7 +1369,8 @@ class AllocatorTest {
         byName::get,
         index(slices),
         new DeviceSelectors(),
-        new SliceViews());
+        new SliceViews(),
+        null);
   }
 
   static ResourceSlices index(List<ResourceSlice> slices) {

@@ -1,0 +1,163 @@
+package io.schedext.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.schedext.framework.TakenDevices;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the last search found on each node, for the next cycle whose claims ask for the same: a
+ * search's outcome depends only on the claims' requests and constraints, their classes, the pools
+ * the node reaches and which of those pools' devices are taken. When none of these changed, the
+ * node's devices are the ones found before, and the search is not run again. Pods of one workload
+ * ask for the same devices, and a node's pools and taken devices change only when a claim takes or
+ * frees one of its devices, so in a stream of such pods most nodes are answered from here; so are
+ * repeated explains of one pod. Searches that fail (a broken claim or pool, the time limit) are not
+ * kept. Entries of nodes that left are dropped when the map grows past twice the slices seen.
+ * Thread-safe.
+ */
+final class NodeVerdicts {
+
+  /**
+   * What a search depends on besides the node: the claims' requests and constraints (by value) and
+   * their classes (by identity: a changed class is a new object). Equal shapes search alike.
+   */
+  static final class Shape {
+
+    private final List<Object> specs;
+    private final List<DeviceClass> classes;
+
+    private Shape(List<Object> specs, List<DeviceClass> classes) {
+      this.specs = specs;
+      this.classes = classes;
+    }
+
+    /** The shape of a search for {@code claims}, with their classes looked up in {@code a}. */
+    static Shape of(List<ResourceClaim> claims, Allocator a) {
+      List<Object> specs = new ArrayList<>(2 * claims.size());
+      List<DeviceClass> classes = new ArrayList<>();
+      for (ResourceClaim c : claims) {
+        List<DeviceRequest> requests = Allocator.requests(c);
+        List<DeviceConstraint> constraints = Allocator.constraints(c);
+        specs.add(requests);
+        specs.add(constraints);
+        for (DeviceRequest r : requests) {
+          if (r.getExactly() != null) {
+            classes.add(a.deviceClass(r.getExactly().getDeviceClassName()));
+          }
+          if (r.getFirstAvailable() != null) {
+            r.getFirstAvailable()
+                .forEach(sub -> classes.add(a.deviceClass(sub.getDeviceClassName())));
+          }
+        }
+      }
+      return new Shape(specs, classes);
+    }
+
+    /** Whether a search of this shape finds what one of {@code other} finds. */
+    boolean sameAs(Shape other) {
+      if (other == this) {
+        return true;
+      }
+      if (other == null || other.classes.size() != classes.size()) {
+        return false;
+      }
+      for (int i = 0; i < classes.size(); i++) {
+        if (classes.get(i) != other.classes.get(i)) {
+          return false;
+        }
+      }
+      return specs.equals(other.specs);
+    }
+  }
+
+  /**
+   * A node's last search.
+   *
+   * @param shape the shape searched for
+   * @param pools the node's pools then (the same list while its slices are unchanged)
+   * @param taken per pool, the set of its devices taken then (the same set while none changed)
+   * @param found what was found, or null when the claims did not fit
+   */
+  private record Verdict(Shape shape, List<Pools.Pool> pools, Set<?>[] taken, Solution found) {
+
+    boolean holdsFor(Shape s, List<Pools.Pool> p, TakenDevices allocated) {
+      if (shape != s || pools != p) {
+        return false;
+      }
+      for (int i = 0; i < p.size(); i++) {
+        Pools.Pool pool = p.get(i);
+        if (taken[i] != allocated.inPool(pool.driver(), pool.name())) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** The answer kept for a node: what was found, or null when the claims did not fit. */
+  record Known(Solution found) {}
+
+  private final ConcurrentHashMap<String, Verdict> byNode = new ConcurrentHashMap<>();
+  private final LongAdder reused = new LongAdder();
+  private volatile Shape last;
+
+  /**
+   * {@code shape}, or the shape of the cycle before when they are the same, so that nodes searched
+   * then are known by identity.
+   */
+  Shape canonical(Shape shape) {
+    Shape before = last;
+    if (shape.sameAs(before)) {
+      return before;
+    }
+    last = shape;
+    return shape;
+  }
+
+  /**
+   * What the last search on {@code node} found, if it searched for {@code shape} over these {@code
+   * pools} with the same devices taken in them; null when it must search again.
+   */
+  Known lookup(String node, Shape shape, List<Pools.Pool> pools, TakenDevices allocated) {
+    Verdict v = byNode.get(node);
+    if (v == null || !v.holdsFor(shape, pools, allocated)) {
+      return null;
+    }
+    reused.increment();
+    return new Known(v.found());
+  }
+
+  /** Keeps what a search for {@code shape} found on {@code node} (null: the claims do not fit). */
+  void keep(
+      String node, Shape shape, List<Pools.Pool> pools, TakenDevices allocated, Solution found) {
+    Set<?>[] taken = new Set<?>[pools.size()];
+    for (int i = 0; i < taken.length; i++) {
+      Pools.Pool pool = pools.get(i);
+      taken[i] = allocated.inPool(pool.driver(), pool.name());
+    }
+    byNode.put(node, new Verdict(shape, pools, taken, found));
+  }
+
+  /** Forgets every node when there are many more entries than {@code slices} could explain. */
+  void seen(int slices) {
+    if (byNode.size() > 2 * Math.max(slices, 16)) {
+      byNode.clear();
+    }
+  }
+
+  int size() {
+    return byNode.size();
+  }
+
+  /** How many searches were answered from here. */
+  long reused() {
+    return reused.sum();
+  }
+}
