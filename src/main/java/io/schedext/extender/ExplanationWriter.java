@@ -1,8 +1,10 @@
 package io.schedext.extender;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes an {@link Explanation} as JSON field by field, the same bytes the mapper's bean
@@ -13,34 +15,79 @@ import java.util.List;
  */
 final class ExplanationWriter {
 
+  // Field names, encoded once.
+  private static final SerializedString BEST_NODES = new SerializedString("bestNodes");
+  private static final SerializedString BOUND_NODE = new SerializedString("boundNode");
+  private static final SerializedString CODE = new SerializedString("code");
+  private static final SerializedString DATA = new SerializedString("data");
+  private static final SerializedString DETAIL = new SerializedString("detail");
+  private static final SerializedString ERROR = new SerializedString("error");
+  private static final SerializedString EXTENDER_SCORE = new SerializedString("extenderScore");
+  private static final SerializedString FEASIBLE = new SerializedString("feasible");
+  private static final SerializedString FEASIBLE_NODES = new SerializedString("feasibleNodes");
+  private static final SerializedString FILTER_PLUGINS = new SerializedString("filterPlugins");
+  private static final SerializedString FILTERS = new SerializedString("filters");
+  private static final SerializedString LINES = new SerializedString("lines");
+  private static final SerializedString NODE = new SerializedString("node");
+  private static final SerializedString NODES = new SerializedString("nodes");
+  private static final SerializedString NOMINATED_NODE = new SerializedString("nominatedNode");
+  private static final SerializedString NORMALIZED = new SerializedString("normalized");
+  private static final SerializedString PLUGIN = new SerializedString("plugin");
+  private static final SerializedString POD = new SerializedString("pod");
+  private static final SerializedString PRE_FILTER = new SerializedString("preFilter");
+  private static final SerializedString PRE_SCORE = new SerializedString("preScore");
+  private static final SerializedString PREEMPTION = new SerializedString("preemption");
+  private static final SerializedString PRIORITY = new SerializedString("priority");
+  private static final SerializedString PROFILE = new SerializedString("profile");
+  private static final SerializedString RAW = new SerializedString("raw");
+  private static final SerializedString REASONS = new SerializedString("reasons");
+  private static final SerializedString SCORE_PLUGINS = new SerializedString("scorePlugins");
+  private static final SerializedString SCORES = new SerializedString("scores");
+  private static final SerializedString SUMMARY = new SerializedString("summary");
+  private static final SerializedString TOTAL_SCORE = new SerializedString("totalScore");
+  private static final SerializedString UID = new SerializedString("uid");
+  private static final SerializedString VICTIMS = new SerializedString("victims");
+  private static final SerializedString WEIGHT = new SerializedString("weight");
+  private static final SerializedString WEIGHTED = new SerializedString("weighted");
+
+  private static final int REPEATED_MAX = 512;
+  private static final ConcurrentHashMap<String, SerializedString> REPEATED =
+      new ConcurrentHashMap<>();
+
   private ExplanationWriter() {}
 
   static void write(Explanation e, JsonGenerator g) throws IOException {
     g.writeStartObject();
-    g.writeStringField("pod", e.pod());
-    g.writeStringField("profile", e.profile());
-    g.writeStringField("boundNode", e.boundNode());
-    g.writeStringField("summary", e.summary());
-    g.writeFieldName("filterPlugins");
+    g.writeFieldName(POD);
+    g.writeString(e.pod());
+    g.writeFieldName(PROFILE);
+    g.writeString(e.profile());
+    g.writeFieldName(BOUND_NODE);
+    g.writeString(e.boundNode());
+    g.writeFieldName(SUMMARY);
+    g.writeString(e.summary());
+    g.writeFieldName(FILTER_PLUGINS);
     strings(e.filterPlugins(), g);
-    g.writeFieldName("scorePlugins");
+    g.writeFieldName(SCORE_PLUGINS);
     if (e.scorePlugins() == null) {
       g.writeNull();
     } else {
       g.writeStartArray();
       for (Explanation.ScorePlugin p : e.scorePlugins()) {
         g.writeStartObject();
-        g.writeStringField("plugin", p.plugin());
-        g.writeNumberField("weight", p.weight());
+        g.writeFieldName(PLUGIN);
+        repeated(p.plugin(), g);
+        g.writeFieldName(WEIGHT);
+        g.writeNumber(p.weight());
         g.writeEndObject();
       }
       g.writeEndArray();
     }
-    g.writeFieldName("preFilter");
+    g.writeFieldName(PRE_FILTER);
     statuses(e.preFilter(), g);
-    g.writeFieldName("preScore");
+    g.writeFieldName(PRE_SCORE);
     statuses(e.preScore(), g);
-    g.writeFieldName("nodes");
+    g.writeFieldName(NODES);
     if (e.nodes() == null) {
       g.writeNull();
     } else {
@@ -50,41 +97,49 @@ final class ExplanationWriter {
       }
       g.writeEndArray();
     }
-    g.writeFieldName("feasibleNodes");
+    g.writeFieldName(FEASIBLE_NODES);
     strings(e.feasibleNodes(), g);
-    g.writeFieldName("bestNodes");
+    g.writeFieldName(BEST_NODES);
     strings(e.bestNodes(), g);
-    g.writeFieldName("preemption");
+    g.writeFieldName(PREEMPTION);
     preemption(e.preemption(), g);
-    g.writeStringField("error", e.error());
+    g.writeFieldName(ERROR);
+    g.writeString(e.error());
     g.writeEndObject();
   }
 
   private static void verdict(Explanation.NodeVerdict v, JsonGenerator g) throws IOException {
     g.writeStartObject();
-    g.writeStringField("node", v.node());
-    g.writeBooleanField("feasible", v.feasible());
-    g.writeFieldName("filters");
+    g.writeFieldName(NODE);
+    g.writeString(v.node());
+    g.writeFieldName(FEASIBLE);
+    g.writeBoolean(v.feasible());
+    g.writeFieldName(FILTERS);
     statuses(v.filters(), g);
-    g.writeFieldName("scores");
+    g.writeFieldName(SCORES);
     if (v.scores() == null) {
       g.writeNull();
     } else {
       g.writeStartArray();
       for (Explanation.PluginScore s : v.scores()) {
         g.writeStartObject();
-        g.writeStringField("plugin", s.plugin());
-        g.writeNumberField("raw", s.raw());
-        g.writeNumberField("normalized", s.normalized());
-        g.writeNumberField("weight", s.weight());
-        g.writeNumberField("weighted", s.weighted());
+        g.writeFieldName(PLUGIN);
+        repeated(s.plugin(), g);
+        g.writeFieldName(RAW);
+        g.writeNumber(s.raw());
+        g.writeFieldName(NORMALIZED);
+        g.writeNumber(s.normalized());
+        g.writeFieldName(WEIGHT);
+        g.writeNumber(s.weight());
+        g.writeFieldName(WEIGHTED);
+        g.writeNumber(s.weighted());
         g.writeEndObject();
       }
       g.writeEndArray();
     }
-    g.writeFieldName("totalScore");
+    g.writeFieldName(TOTAL_SCORE);
     number(v.totalScore(), g);
-    g.writeFieldName("extenderScore");
+    g.writeFieldName(EXTENDER_SCORE);
     number(v.extenderScore(), g);
     g.writeEndObject();
   }
@@ -99,16 +154,18 @@ final class ExplanationWriter {
     for (int i = 0; i < list.size(); i++) {
       Explanation.PluginStatus s = list.get(i);
       g.writeStartObject();
-      g.writeStringField("plugin", s.plugin());
-      g.writeStringField("code", s.code());
-      g.writeFieldName("reasons");
+      g.writeFieldName(PLUGIN);
+      repeated(s.plugin(), g);
+      g.writeFieldName(CODE);
+      repeated(s.code(), g);
+      g.writeFieldName(REASONS);
       strings(s.reasons(), g);
       if (s.detail() != null) {
-        g.writeFieldName("detail");
+        g.writeFieldName(DETAIL);
         g.writeStartObject();
-        g.writeFieldName("lines");
+        g.writeFieldName(LINES);
         strings(s.detail().lines(), g);
-        g.writeFieldName("data");
+        g.writeFieldName(DATA);
         g.writeObject(s.detail().data());
         g.writeEndObject();
       }
@@ -123,25 +180,50 @@ final class ExplanationWriter {
       return;
     }
     g.writeStartObject();
-    g.writeStringField("code", p.code());
-    g.writeFieldName("reasons");
+    g.writeFieldName(CODE);
+    g.writeString(p.code());
+    g.writeFieldName(REASONS);
     strings(p.reasons(), g);
-    g.writeStringField("nominatedNode", p.nominatedNode());
-    g.writeFieldName("victims");
+    g.writeFieldName(NOMINATED_NODE);
+    g.writeString(p.nominatedNode());
+    g.writeFieldName(VICTIMS);
     if (p.victims() == null) {
       g.writeNull();
     } else {
       g.writeStartArray();
       for (Explanation.Victim v : p.victims()) {
         g.writeStartObject();
-        g.writeStringField("pod", v.pod());
-        g.writeStringField("uid", v.uid());
-        g.writeNumberField("priority", v.priority());
+        g.writeFieldName(POD);
+        g.writeString(v.pod());
+        g.writeFieldName(UID);
+        g.writeString(v.uid());
+        g.writeFieldName(PRIORITY);
+        g.writeNumber(v.priority());
         g.writeEndObject();
       }
       g.writeEndArray();
     }
     g.writeEndObject();
+  }
+
+  /**
+   * Writes a value of a small set met again and again (plugin names, status codes), encoded once
+   * and kept; past {@value #REPEATED_MAX} of them, written as any string.
+   */
+  private static void repeated(String value, JsonGenerator g) throws IOException {
+    if (value == null) {
+      g.writeNull();
+      return;
+    }
+    SerializedString known = REPEATED.get(value);
+    if (known == null) {
+      if (REPEATED.size() >= REPEATED_MAX) {
+        g.writeString(value);
+        return;
+      }
+      known = REPEATED.computeIfAbsent(value, SerializedString::new);
+    }
+    g.writeString(known);
   }
 
   private static void strings(List<String> list, JsonGenerator g) throws IOException {
