@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.schedext.framework.NodeInfo;
 import io.schedext.framework.ResourceSlices;
 import io.schedext.framework.TakenDevices;
 import io.schedext.plugins.dynamicresources.cel.CompiledSelector;
@@ -118,30 +119,32 @@ final class Allocator {
     if (claims.isEmpty()) {
       return null;
     }
-    Solution s = search(nodeName, labels, plan(claims), now, deadline);
+    Solution s = new Search(this, plan(claims), pools(nodeName, labels), now, deadline).run();
     return s == null ? null : s.results();
   }
 
   /**
-   * As {@link #allocate}, for claims planned once for every node: the devices found, from which the
-   * allocation results are made only for the node chosen; null when there is no solution.
+   * As {@link #allocate}, for claims planned once for every node: the devices found on {@code
+   * node}, from which the allocation results are made only for the node chosen; null when there is
+   * no solution. A node whose last search still holds is answered from it ({@link NodeVerdicts}).
    */
-  Solution search(
-      String nodeName, Map<String, String> labels, Plan plan, LongSupplier now, long deadline) {
+  Solution search(NodeInfo node, Plan plan, LongSupplier now, long deadline) {
     if (plan.claims().isEmpty()) {
       return null;
     }
-    List<Pools.Pool> pools = pools(nodeName, labels);
-    boolean keep = plan.shape() != null && nodeName != null && !pools.isEmpty();
-    if (keep) {
-      NodeVerdicts.Known known = verdicts.lookup(nodeName, plan.shape(), pools, allocated);
+    NodeVerdicts.Slot slot =
+        plan.shape() == null || node.name() == null ? null : verdicts.slot(node);
+    if (slot != null) {
+      NodeVerdicts.Known known =
+          slot.lookup(plan.shape(), slices, allocated, verdicts.reusedCounter());
       if (known != null) {
         return known.found() == null ? null : known.found().forClaims(plan.claims());
       }
     }
+    List<Pools.Pool> pools = pools(node.name(), node.labels());
     Solution found = new Search(this, plan, pools, now, deadline).run();
-    if (keep) {
-      verdicts.keep(nodeName, plan.shape(), pools, allocated, found);
+    if (slot != null) {
+      slot.keep(plan.shape(), slices, pools, allocated, found);
     }
     return found;
   }

@@ -137,7 +137,6 @@ public final class DynamicResources
     if (toAllocate > 0) {
       int slices = objects.resourceSlices().count();
       views.seen(slices);
-      verdicts.seen(slices);
       allocator =
           new Allocator(
               features,
@@ -220,8 +219,7 @@ public final class DynamicResources
       long deadline =
           filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
       try {
-        allocations =
-            s.allocator().search(node.name(), node.labels(), s.plan(), nanoTime, deadline);
+        allocations = s.allocator().search(node, s.plan(), nanoTime, deadline);
       } catch (AllocationTimeout e) {
         return rejectedStatus(TIMED_OUT);
       } catch (AllocationException e) {

@@ -4,23 +4,24 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.schedext.framework.NodeInfo;
+import io.schedext.framework.ResourceSlices;
 import io.schedext.framework.TakenDevices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the last search found on each node, for the next cycle whose claims ask for the same: a
  * search's outcome depends only on the claims' requests and constraints, their classes, the pools
- * the node reaches and which of those pools' devices are taken. When none of these changed, the
- * node's devices are the ones found before, and the search is not run again. Pods of one workload
- * ask for the same devices, and a node's pools and taken devices change only when a claim takes or
- * frees one of its devices, so in a stream of such pods most nodes are answered from here; so are
- * repeated explains of one pod. Searches that fail (a broken claim or pool, the time limit) are not
- * kept. Entries of nodes that left are dropped when the map grows past twice the slices seen.
- * Thread-safe.
+ * the node reaches (its slices, the slices for all or several nodes, its labels) and which of those
+ * pools' devices are taken. When none of these changed, the node's devices are the ones found
+ * before, and the search is not run again. Pods of one workload ask for the same devices, and a
+ * node's taken devices change only when a claim takes or frees one of them, so in a stream of such
+ * pods most nodes are answered from here; so are repeated explains of one pod. Searches that fail
+ * (a broken claim or pool, the time limit) are not kept. Each node keeps its own in a {@link Slot}
+ * of its node info. Thread-safe.
  */
 final class NodeVerdicts {
 
@@ -81,18 +82,20 @@ final class NodeVerdicts {
    * A node's last search.
    *
    * @param shape the shape searched for
-   * @param pools the node's pools then (the same list while its slices are unchanged)
+   * @param slices the cluster's slice index then (a new one whenever any slice changes)
+   * @param pools the node's pools then
    * @param taken per pool, the set of its devices taken then (the same set while none changed)
    * @param found what was found, or null when the claims did not fit
    */
-  private record Verdict(Shape shape, List<Pools.Pool> pools, Set<?>[] taken, Solution found) {
+  private record Verdict(
+      Shape shape, ResourceSlices slices, List<Pools.Pool> pools, Set<?>[] taken, Solution found) {
 
-    boolean holdsFor(Shape s, List<Pools.Pool> p, TakenDevices allocated) {
-      if (shape != s || pools != p) {
+    boolean holdsFor(Shape s, ResourceSlices index, TakenDevices allocated) {
+      if (shape != s || slices != index) {
         return false;
       }
-      for (int i = 0; i < p.size(); i++) {
-        Pools.Pool pool = p.get(i);
+      for (int i = 0; i < pools.size(); i++) {
+        Pools.Pool pool = pools.get(i);
         if (taken[i] != allocated.inPool(pool.driver(), pool.name())) {
           return false;
         }
@@ -104,7 +107,46 @@ final class NodeVerdicts {
   /** The answer kept for a node: what was found, or null when the claims did not fit. */
   record Known(Solution found) {}
 
-  private final ConcurrentHashMap<String, Verdict> byNode = new ConcurrentHashMap<>();
+  /**
+   * A node's place for its last search, kept by the node's {@link NodeInfo} (which the Filter has
+   * in hand: no lookup by name) for as long as that node info is unchanged; a node whose labels or
+   * pods change gets a new node info, and an empty slot with it. Every read checks the search
+   * against all it depended on, so the slot is shared by concurrent requests safely.
+   */
+  static final class Slot {
+
+    private volatile Verdict verdict;
+
+    /**
+     * What the last search on this node found, if it searched for {@code shape} with slice index
+     * {@code slices} and the same devices taken in the node's pools; null when it must search
+     * again.
+     */
+    Known lookup(Shape shape, ResourceSlices slices, TakenDevices allocated, LongAdder reused) {
+      Verdict v = verdict;
+      if (v == null || !v.holdsFor(shape, slices, allocated)) {
+        return null;
+      }
+      reused.increment();
+      return new Known(v.found());
+    }
+
+    /** Keeps what a search for {@code shape} found (null: the claims do not fit). */
+    void keep(
+        Shape shape,
+        ResourceSlices slices,
+        List<Pools.Pool> pools,
+        TakenDevices allocated,
+        Solution found) {
+      Set<?>[] taken = new Set<?>[pools.size()];
+      for (int i = 0; i < taken.length; i++) {
+        Pools.Pool pool = pools.get(i);
+        taken[i] = allocated.inPool(pool.driver(), pool.name());
+      }
+      verdict = new Verdict(shape, slices, pools, taken, found);
+    }
+  }
+
   private final LongAdder reused = new LongAdder();
   private volatile Shape last;
 
@@ -121,42 +163,17 @@ final class NodeVerdicts {
     return shape;
   }
 
-  /**
-   * What the last search on {@code node} found, if it searched for {@code shape} over these {@code
-   * pools} with the same devices taken in them; null when it must search again.
-   */
-  Known lookup(String node, Shape shape, List<Pools.Pool> pools, TakenDevices allocated) {
-    Verdict v = byNode.get(node);
-    if (v == null || !v.holdsFor(shape, pools, allocated)) {
-      return null;
-    }
-    reused.increment();
-    return new Known(v.found());
+  /** The slot of {@code node} for this plugin's searches. */
+  Slot slot(NodeInfo node) {
+    return node.memoizeObject(this, this, (n, self) -> new Slot());
   }
 
-  /** Keeps what a search for {@code shape} found on {@code node} (null: the claims do not fit). */
-  void keep(
-      String node, Shape shape, List<Pools.Pool> pools, TakenDevices allocated, Solution found) {
-    Set<?>[] taken = new Set<?>[pools.size()];
-    for (int i = 0; i < taken.length; i++) {
-      Pools.Pool pool = pools.get(i);
-      taken[i] = allocated.inPool(pool.driver(), pool.name());
-    }
-    byNode.put(node, new Verdict(shape, pools, taken, found));
+  /** Counts a search answered from a slot. */
+  LongAdder reusedCounter() {
+    return reused;
   }
 
-  /** Forgets every node when there are many more entries than {@code slices} could explain. */
-  void seen(int slices) {
-    if (byNode.size() > 2 * Math.max(slices, 16)) {
-      byNode.clear();
-    }
-  }
-
-  int size() {
-    return byNode.size();
-  }
-
-  /** How many searches were answered from here. */
+  /** How many searches were answered from a slot. */
   long reused() {
     return reused.sum();
   }

@@ -15,6 +15,7 @@ import io.schedext.framework.NodeInfo;
 import io.schedext.framework.PluginArgs;
 import io.schedext.framework.PodInfo;
 import io.schedext.framework.ResourceClaimTracker;
+import io.schedext.testing.MakeNode;
 import io.schedext.testing.MakePod;
 import io.schedext.testing.TestFrameworks;
 import java.util.LinkedHashMap;
@@ -57,6 +58,10 @@ class NodeVerdictsTest {
 
   /** A new pod with a claim of {@code request}: its Filter status on each node. */
   private Cycle cycle(DeviceRequest request) {
+    return cycle(request, nodes);
+  }
+
+  private Cycle cycle(DeviceRequest request, List<NodeInfo> nodes) {
     String name = "pod-" + ++pods;
     ResourceClaim claim = Dra.claimWithRequests(name + "-gpu", List.of(), request);
     claim.getMetadata().setNamespace(NS);
@@ -156,9 +161,21 @@ class NodeVerdictsTest {
     cycle();
     store.put(Dra.slice(A + "-gpu", A, A, DRIVER, Dra.device("gpu-9")));
     Cycle c = cycle();
-    assertThat(reused()).as("only the node whose slice is unchanged").isEqualTo(1);
+    assertThat(reused()).as("a slice changed: every node is searched again").isZero();
     assertThat(reservedOn(c, A))
         .isEqualTo(Dra.result(Dra.localNodeSelector(A), Dra.device("req-1", DRIVER, A, "gpu-9")));
+  }
+
+  @Test
+  void aNodeWhoseInfoChangedIsSearchedAgain() {
+    cycle();
+    NodeInfo relabelled =
+        NodeInfo.of(
+            MakeNode.node().name(A).label("kubernetes.io/hostname", A).label("x", "y").obj());
+    List<NodeInfo> now = List.of(relabelled, nodes.get(1));
+    Cycle c = cycle(Dra.request("req-1", CLASS, 1), now);
+    assertThat(c.filter()).containsExactly(Map.entry(A, FITS), Map.entry(B, FITS));
+    assertThat(reused()).as("only the node info seen before").isEqualTo(1);
   }
 
   @Test
