@@ -195,8 +195,7 @@ public final class DynamicResources
   /**
    * Rejects the node when an allocated claim's devices cannot be reached from it, or when the
    * claims to allocate cannot all get devices there (UnschedulableAndUnresolvable, upstream's
-   * reasons); a selector that does not compile or fails is an Error, as upstream. Remembers the
-   * allocation found for Reserve.
+   * reasons); a selector that does not compile or fails is an Error, as upstream.
    */
   @Override
   public Status filter(CycleState state, PodInfo pod, NodeInfo node) {
@@ -216,10 +215,8 @@ public final class DynamicResources
     }
     Solution allocations = null;
     if (s.allocator() != null) {
-      long deadline =
-          filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
       try {
-        allocations = s.allocator().search(node, s.plan(), nanoTime, deadline);
+        allocations = s.allocator().search(node, s.plan(), nanoTime, deadline());
       } catch (AllocationTimeout e) {
         return rejectedStatus(TIMED_OUT);
       } catch (AllocationException e) {
@@ -233,10 +230,12 @@ public final class DynamicResources
       s.unavailableClaims().addAll(unavailable);
       return rejectedStatus(NOT_AVAILABLE);
     }
-    if (allocations != null) {
-      s.nodeAllocations().put(node.name(), allocations);
-    }
     return Status.success();
+  }
+
+  /** When a search starting now must give up: {@code filterTimeout} from now, or never. */
+  private long deadline() {
+    return filterTimeout.isZero() ? Long.MAX_VALUE : nanoTime.getAsLong() + filterTimeout.toNanos();
   }
 
   /** The claims without an allocation, in the pod's order. */
@@ -285,7 +284,7 @@ public final class DynamicResources
   }
 
   /**
-   * Takes the allocation Filter found on {@code nodeName} for the claims to allocate and marks it
+   * Takes the allocation Filter finds on {@code nodeName} for the claims to allocate and marks it
    * in flight: from now on every cycle counts those devices as taken, until PreBind has written the
    * claims or Unreserve gives them back. A device another bind reserved since this cycle's
    * PreFilter is an Error (upstream reserves one pod at a time and never meets this).
@@ -300,10 +299,17 @@ public final class DynamicResources
     if (pending.isEmpty()) {
       return Status.success();
     }
-    Solution found = s.nodeAllocations().get(nodeName);
+    // The devices Filter found there, found again: the search is a function of this cycle's
+    // allocator and the node (and a node's last search is kept), so keeping every node's answer
+    // for the one Reserve wants would cost a map entry per node on every filter call.
+    NodeInfo node = state.snapshot() == null ? null : state.snapshot().get(nodeName);
     List<AllocationResult> allocations;
     try {
+      Solution found =
+          node == null ? null : s.allocator().search(node, s.plan(), nanoTime, deadline());
       allocations = found == null ? List.of() : found.results();
+    } catch (AllocationTimeout e) {
+      return Status.error(TIMED_OUT).withPlugin(name());
     } catch (AllocationException e) {
       return Status.error(e.getMessage()).withPlugin(name());
     }

@@ -5,16 +5,17 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.schedext.framework.StateData;
 import io.schedext.kube.NodeSelectorTerms;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What PreFilter found out about the pod's claims, for the rest of the cycle (upstream's {@code
- * stateData}). Filter records per node the allocation it found and the allocated claims the node
- * cannot reach (concurrently, idempotently: the same node gives the same answer); Reserve records
- * the allocation of the chosen node; PreBind replaces claims with what the API server returned.
- * Shared, not copied, by copies of the cycle state, as upstream's {@code Clone} returns itself.
+ * stateData}), with the allocator and the claims planned for every node's search. Filter records
+ * the allocated claims a node cannot reach (concurrently, idempotently: the same node gives the
+ * same answer); Reserve records the allocation of the chosen node (found again there: upstream
+ * keeps every node's, which Reserve's one node does not need); PreBind replaces claims with what
+ * the API server returned. Shared, not copied, by copies of the cycle state, as upstream's {@code
+ * Clone} returns itself.
  */
 final class DynamicResourcesState implements StateData {
 
@@ -28,7 +29,6 @@ final class DynamicResourcesState implements StateData {
   private final List<ResourceClaim> toAllocate;
   private final Allocator.Plan plan;
   private final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
-  private final Map<String, Solution> nodeAllocations = new ConcurrentHashMap<>();
 
   DynamicResourcesState(
       List<ResourceClaim> claims, NodeSelectorTerms[] availableOnNodes, Allocator allocator) {
@@ -81,11 +81,6 @@ final class DynamicResourcesState implements StateData {
 
   Set<Integer> unavailableClaims() {
     return unavailableClaims;
-  }
-
-  /** The devices Filter found per node name; their allocation results are made for one. */
-  Map<String, Solution> nodeAllocations() {
-    return nodeAllocations;
   }
 
   synchronized AllocationResult allocation(int i) {
