@@ -442,7 +442,8 @@ final class Allocator {
     }
     List<Candidate> all = new ArrayList<>();
     for (Pools.Pool pool : pools) {
-      if (pool.incomplete()) {
+      String unusable = pool.incomplete() ? "being updated" : pool.invalid() ? "invalid" : null;
+      if (unusable != null) {
         throw new AllocationException(
             "claim "
                 + claimRef(claim)
@@ -450,17 +451,8 @@ final class Allocator {
                 + request.name()
                 + ": asks for all devices, but resource pool "
                 + pool.id()
-                + " is currently being updated");
-      }
-      if (pool.invalid()) {
-        throw new AllocationException(
-            "claim "
-                + claimRef(claim)
-                + ", request "
-                + request.name()
-                + ": asks for all devices, but resource pool "
-                + pool.id()
-                + " is currently invalid");
+                + " is currently "
+                + unusable);
       }
       for (SliceView slice : pool.slices()) {
         for (DeviceView d : slice.devices()) {
