@@ -120,7 +120,7 @@ final class Allocator {
       return null;
     }
     Solution s = new Search(this, plan(claims), pools(nodeName, labels), now, deadline).run();
-    return s == null ? null : s.results();
+    return s == null ? null : s.results(claims);
   }
 
   /**
@@ -135,10 +135,10 @@ final class Allocator {
     NodeVerdicts.Slot slot =
         plan.shape() == null || node.name() == null ? null : verdicts.slot(node);
     if (slot != null) {
-      NodeVerdicts.Known known =
+      NodeVerdicts.Verdict known =
           slot.lookup(plan.shape(), slices, allocated, verdicts.reusedCounter());
       if (known != null) {
-        return known.found() == null ? null : known.found().forClaims(plan.claims());
+        return known.found();
       }
     }
     List<Pools.Pool> pools = pools(node.name(), node.labels());

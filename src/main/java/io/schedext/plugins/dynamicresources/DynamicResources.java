@@ -307,7 +307,7 @@ public final class DynamicResources
     try {
       Solution found =
           node == null ? null : s.allocator().search(node, s.plan(), nanoTime, deadline());
-      allocations = found == null ? List.of() : found.results();
+      allocations = found == null ? List.of() : found.results(s.plan().claims());
     } catch (AllocationTimeout e) {
       return Status.error(TIMED_OUT).withPlugin(name());
     } catch (AllocationException e) {

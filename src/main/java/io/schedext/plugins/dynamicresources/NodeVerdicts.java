@@ -87,7 +87,7 @@ final class NodeVerdicts {
    * @param taken per pool, the set of its devices taken then (the same set while none changed)
    * @param found what was found, or null when the claims did not fit
    */
-  private record Verdict(
+  record Verdict(
       Shape shape, ResourceSlices slices, List<Pools.Pool> pools, Set<?>[] taken, Solution found) {
 
     boolean holdsFor(Shape s, ResourceSlices index, TakenDevices allocated) {
@@ -104,9 +104,6 @@ final class NodeVerdicts {
     }
   }
 
-  /** The answer kept for a node: what was found, or null when the claims did not fit. */
-  record Known(Solution found) {}
-
   /**
    * A node's place for its last search, kept by the node's {@link NodeInfo} (which the Filter has
    * in hand: no lookup by name) for as long as that node info is unchanged; a node whose labels or
@@ -118,17 +115,17 @@ final class NodeVerdicts {
     private volatile Verdict verdict;
 
     /**
-     * What the last search on this node found, if it searched for {@code shape} with slice index
-     * {@code slices} and the same devices taken in the node's pools; null when it must search
-     * again.
+     * The last search on this node ({@link Verdict#found} is null when the claims did not fit), if
+     * it searched for {@code shape} with slice index {@code slices} and the same devices taken in
+     * the node's pools; null when it must search again.
      */
-    Known lookup(Shape shape, ResourceSlices slices, TakenDevices allocated, LongAdder reused) {
+    Verdict lookup(Shape shape, ResourceSlices slices, TakenDevices allocated, LongAdder reused) {
       Verdict v = verdict;
       if (v == null || !v.holdsFor(shape, slices, allocated)) {
         return null;
       }
       reused.increment();
-      return new Known(v.found());
+      return v;
     }
 
     /** Keeps what a search for {@code shape} found (null: the claims do not fit). */

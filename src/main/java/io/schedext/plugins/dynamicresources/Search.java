@@ -99,7 +99,7 @@ final class Search {
     for (int c = 0; c < claims.size(); c++) {
       checkNodeSelectors(c);
     }
-    return new Solution(claims, data, selectedSubRequest, result);
+    return new Solution(data, selectedSubRequest, result);
   }
 
   /**

@@ -23,8 +23,9 @@ import java.util.Set;
 
 /**
  * The devices one search found for every claim on a node, and the allocation results made from them
- * when asked for: Reserve asks on the chosen node only. Bound to the claims of one cycle; the same
- * devices serve another cycle's claims of the same requests through {@link #forClaims}. Immutable.
+ * when asked for: Reserve asks on the chosen node only. The claims are given then: any claims with
+ * the requests searched for, in the same order (a node's kept search serves later cycles' claims).
+ * Immutable.
  */
 final class Solution {
 
@@ -39,41 +40,29 @@ final class Solution {
     }
   }
 
-  private final List<ResourceClaim> claims;
   // By claim, request and alternative, as the search had them.
   private final Allocator.RequestData[][][] data;
   // The alternative picked, by claim and request.
   private final int[][] selected;
   private final List<List<Pick>> picks;
 
-  Solution(
-      List<ResourceClaim> claims,
-      Allocator.RequestData[][][] data,
-      int[][] selected,
-      List<List<Pick>> picks) {
-    this.claims = claims;
+  Solution(Allocator.RequestData[][][] data, int[][] selected, List<List<Pick>> picks) {
     this.data = data;
     this.selected = selected;
     this.picks = picks;
   }
 
-  /** The same devices for {@code other}, claims with the same requests in the same order. */
-  Solution forClaims(List<ResourceClaim> other) {
-    return other == claims ? this : new Solution(other, data, selected, picks);
-  }
-
-  /** One allocation result per claim, in the claims' order. */
-  List<AllocationResult> results() {
+  /** One allocation result per claim of {@code claims}, in their order. */
+  List<AllocationResult> results(List<ResourceClaim> claims) {
     List<AllocationResult> out = new ArrayList<>(claims.size());
     for (int c = 0; c < claims.size(); c++) {
-      out.add(resultOf(c));
+      out.add(resultOf(claims.get(c), c));
     }
     return out;
   }
 
   /** The allocation result of claim {@code c}: devices, configuration, node selector. */
-  private AllocationResult resultOf(int c) {
-    ResourceClaim claim = claims.get(c);
+  private AllocationResult resultOf(ResourceClaim claim, int c) {
     List<DeviceRequestAllocationResult> devices = new ArrayList<>();
     for (Pick r : picks.get(c)) {
       DeviceRequestAllocationResult x = new DeviceRequestAllocationResult();
@@ -149,7 +138,7 @@ final class Solution {
     da.setResults(devices);
     da.setConfig(config);
     out.setDevices(da);
-    out.setNodeSelector(nodeSelector(c));
+    out.setNodeSelector(nodeSelector(claim, c));
     return out;
   }
 
@@ -167,7 +156,7 @@ final class Solution {
    * node's name when a device is local to a node, else the requirements of the slices' node
    * selectors combined into one term, or null when the devices are reachable from every node.
    */
-  private NodeSelector nodeSelector(int c) {
+  private NodeSelector nodeSelector(ResourceClaim claim, int c) {
     List<NodeSelectorRequirement> fields = new ArrayList<>();
     List<NodeSelectorRequirement> expressions = new ArrayList<>();
     for (Pick r : picks.get(c)) {
@@ -185,7 +174,7 @@ final class Solution {
         } else if (terms.size() > 1) {
           throw new AllocationException(
               "create NodeSelector for claim "
-                  + claims.get(c).getMetadata().getName()
+                  + claim.getMetadata().getName()
                   + ": unsupported ResourceSlice.NodeSelector with "
                   + terms.size()
                   + " terms");
